@@ -1,0 +1,164 @@
+"""Integer layouts shared by the kernels, the strategies and the Python wrappers.
+
+Game state lives in plain numpy arrays (numba jitclasses lose updates inside ``prange``):
+
+* ``hands``  uint64[MAX_SEATS, 2]: count planes per seat; plane 0 holds a bit for every card held
+  at least once, plane 1 for every card held twice (two-deck packs). Natural card id = bit index
+  ``16*suit + rank`` (rank A=1..K=13); bits 0, 14 and 15 of each 16-bit suit lane stay empty.
+* ``st``     int64[ST_SIZE]: scalars and per-seat counters (indexes ``ST_*``).
+* ``pack``   int16[MAX_PACK]: the shuffled pack; the stock is ``pack[st[ST_STOCK_POS]:pack_size]``.
+* ``pile``   int16[MAX_PACK]: the discard pile, index 0 at the bottom.
+* ``melds``  int16[MAX_MELDS, MK_SIZE]: table melds with per-slot cards and credited owners.
+
+The rules reach the kernels as an int64 vector with indexes ``R_*`` (built by ``sim.encode``).
+The trace record kinds (``T_*``) are documented in ``docs/trace-format.md``.
+"""
+
+from __future__ import annotations
+
+# ---- cards
+JOKER = 64
+MAX_SEATS = 8
+MAX_PACK = 108
+SUIT_SHIFT = 16
+
+# ---- rules vector
+R_N_PLAYERS = 0
+R_DECKS = 1
+R_JOKERS = 2  # jokers in the pack
+R_DEAL_SIZE = 3
+R_TARGET = 4
+R_VALUES = 5  # 0 face, 1 5_10_15, 2 all5 (V500-VALUES)
+R_ACE_VALUE = 6
+R_ACE_LOW_VALUE = 7  # resolved from r500_ace_low_value
+R_DISC_RESTRICT = 8  # 0 top_single, 1 none, 2 any_taken (V500-DISCSAME)
+R_STOCK_PENALTY = 9  # r500_stock_out_hand_penalty
+R_IDLE_TURNS = 10  # resolved r500_stock_out_idle_turns (R500-STOCK-2)
+R_TURN_CAP = 11
+R_HAND_CAP = 12
+R_JOKER_VALUE = 13
+R_SIZE = 16
+
+VALUES_FACE = 0
+VALUES_5_10_15 = 1
+VALUES_ALL5 = 2
+DISC_TOP_SINGLE = 0
+DISC_NONE = 1
+DISC_ANY_TAKEN = 2
+
+# ---- state scalars
+ST_N = 0
+ST_DEALER = 1
+ST_PACK_SIZE = 2
+ST_STOCK_POS = 3
+ST_PILE_LEN = 4
+ST_N_MELDS = 5
+ST_TURN = 6
+ST_SEAT = 7  # seat whose turn it is
+ST_MUST_CARD = 8  # selected card of a deep take not yet melded (-1 none): R500-DRAW-3
+ST_NO_DISCARD = 9  # card id that may not be discarded this turn (-1 none): R500-DISC-2
+ST_TAKEN_MASK = 10  # natural cards taken from the pile this turn (any_taken restriction)
+ST_TAKEN_JOKER = 11
+ST_IDLE = 12  # consecutive idle turns on an empty stock (R500-STOCK-2)
+ST_PLACED = 13  # cards this seat put on the table this turn
+ST_TPOS = 14  # next free trace row
+ST_TOVER = 15  # 1 if the trace buffer overflowed
+ST_HAND_INDEX = 16
+ST_GAME_INDEX = 17
+ST_JOKERS = 20  # + seat: jokers in hand
+ST_TOTAL = 30  # + seat: running totals
+ST_HAND_SCORE = 40  # + seat: last hand score
+ST_SIZE = 48
+
+# ---- melds table
+MAX_MELDS = 40
+MK_KIND = 0  # 0 set, 1 run
+MK_KEY = 1  # set: rank; run: suit
+MK_LO = 2  # run: first position 1..14
+MK_LEN = 3  # cards in the meld
+MK_SUITS = 4  # set: mask of natural suits present
+MK_NJOK = 5  # jokers in the meld
+MK_CARD = 6  # + slot: card id (run slot i = position lo+i; set slot = order laid)
+MK_OWNER = 20  # + slot: seat credited with that card
+MK_SIZE = 34
+KIND_SET = 0
+KIND_RUN = 1
+
+# ---- candidate actions (play phase)
+MAX_CAND = 1024
+A_TYPE = 0
+A_MELD = 1  # layoff target meld id
+A_KEY = 2  # set rank / run suit
+A_LO = 3  # run: first position after the action
+A_LEN = 4  # run: length after the action; set: cards in the new meld
+A_MASK = 5  # natural cards put down (card-id bits; ace as bit 16*s+1 also when high)
+A_NJOK = 6  # jokers put down
+A_VALUE = 7  # points credited for the cards put down
+A_NCARDS = 8
+A_SIZE = 9
+ACT_STOP = 0
+ACT_MELD_SET = 1
+ACT_MELD_RUN = 2
+ACT_LAYOFF = 3
+
+# ---- draw options
+DRAW_STOCK = -1
+DRAW_NONE = -2  # decline to take from the pile on an empty stock (R500-STOCK-1)
+
+# ---- hand end reasons
+END_OUT = 1
+END_STOCK = 2
+END_IDLE = 3
+END_TURN_CAP = 4
+
+# ---- observation vector given to strategies (public information + own hand), C-INFO-1
+OB_SEAT = 0
+OB_N = 1
+OB_STOCK = 2
+OB_PILE_LEN = 3
+OB_N_MELDS = 4
+OB_MY_JOKERS = 5
+OB_MUST_CARD = 6
+OB_NO_DISCARD = 7
+OB_TURN = 8
+OB_HAND_SIZE = 10  # + seat
+OB_TOTAL = 20  # + seat
+OB_SIZE = 32
+
+# ---- trace
+TRACE_COLS = 8
+T_GAME_START = 1
+T_HAND_START = 2
+T_DECK = 3
+T_TURN_START = 5
+T_DRAW_STOCK = 10
+T_TAKE_PILE = 11
+T_NO_DRAW = 12
+T_MELD = 20
+T_CARD = 21
+T_LAYOFF = 22
+T_DISCARD = 30
+T_HAND_END = 40
+T_SCORE = 41
+T_GAME_END = 50
+
+# ---- per-game result row
+G_WINNER = 0
+G_HANDS = 1
+G_TURNS = 2
+G_CAPPED = 3
+G_FIRST_DEALER = 4
+G_CAPPED_HANDS = 5
+G_TOTAL = 8  # + seat
+G_SIZE = 16
+
+# ---- per-hand result row
+H_DEALER = 0
+H_REASON = 1
+H_OUT_SEAT = 2
+H_TURNS = 3
+H_SCORE = 4  # + seat
+H_SIZE = 12
+
+# ---- strategies
+N_PARAMS = 8

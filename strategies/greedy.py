@@ -1,0 +1,125 @@
+"""``greedy``: melds and lays off all it can, takes discards when that gains points, and throws
+the least useful card of highest value.
+
+Its pile-take test plays the hand out greedily before and after the take: the gain is the extra
+points it could put down now, minus ``deadwood_weight`` times the value of taken cards it could
+not use (they would sit in hand and count against it). It takes the best option whose gain
+exceeds ``min_gain``, else draws from the stock (or, on an empty stock, declines: R500-STOCK-1).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kernels._jit import njit
+from kernels.cards import U1, bit, mask_value
+from kernels.layout import A_MASK, A_NJOK, A_TYPE, A_VALUE, ACT_STOP, JOKER, MAX_CAND, OB_MY_JOKERS, OB_N_MELDS, OB_PILE_LEN
+from kernels.melds import enumerate_plays, run_lane
+from strategies.ids import GREEDY_DEADWOOD_WEIGHT, GREEDY_MIN_GAIN
+
+
+@njit
+def best_by_value(cand, n):
+    """Row of the highest-valued non-STOP action, or -1."""
+    best = -1
+    best_val = -(1 << 62)
+    for i in range(n):
+        if cand[i, A_TYPE] != ACT_STOP and cand[i, A_VALUE] > best_val:
+            best = i
+            best_val = cand[i, A_VALUE]
+    return best
+
+
+@njit
+def playout(p1, jok, must, melds, n_melds, vals, ace_low, scratch):
+    """Points greedily put down from (p1, jok) against a fixed table: (points, used mask, jokers)."""
+    points = 0
+    used = np.uint64(0)
+    used_jok = 0
+    while True:
+        n = enumerate_plays(p1, jok, must, melds, n_melds, vals, ace_low, scratch, 0, MAX_CAND)
+        i = best_by_value(scratch, n)
+        if i < 0:
+            break
+        m = np.uint64(scratch[i, A_MASK])
+        points += scratch[i, A_VALUE]
+        p1 &= ~m
+        used |= m
+        jok -= scratch[i, A_NJOK]
+        used_jok += scratch[i, A_NJOK]
+        must = -1
+    return points, used, used_jok
+
+
+@njit
+def greedy_draw(params, obs, mine, pile, melds, vals, ace_low, opts, nopt, scratch):
+    n_melds = obs[OB_N_MELDS]
+    jok = obs[OB_MY_JOKERS]
+    top = obs[OB_PILE_LEN] - 1
+    base, _, _ = playout(mine[0], jok, -1, melds, n_melds, vals, ace_low, scratch)
+    best = 0  # opts[0]: the stock, or declining on an empty stock
+    best_gain = params[GREEDY_MIN_GAIN]
+    for i in range(1, nopt):
+        k = opts[i]
+        p1 = mine[0]
+        taken = np.uint64(0)
+        taken_jok = 0
+        for j in range(k, top + 1):
+            c = np.int64(pile[j])
+            if c == JOKER:
+                taken_jok += 1
+            else:
+                taken |= bit(c)
+        must = np.int64(pile[k]) if k < top else -1
+        pts, used, used_jok = playout(p1 | taken, jok + taken_jok, must, melds, n_melds, vals, ace_low, scratch)
+        dead = mask_value(vals, taken & ~used & ~p1) + max(0, taken_jok - used_jok) * vals[JOKER]
+        gain = pts - base - params[GREEDY_DEADWOOD_WEIGHT] * dead
+        if gain > best_gain:
+            best = i
+            best_gain = gain
+    return best
+
+
+@njit
+def card_usefulness(p1, card):
+    """Partners of a card in hand: other suits of its rank, and same-suit cards within 2 ranks."""
+    suit = card >> 4
+    rank = card & 15
+    same_rank = 0
+    for s in range(4):
+        if s != suit and (p1 >> np.uint64(16 * s + rank)) & U1:
+            same_rank += 1
+    lane = run_lane(p1, suit)
+    near = 0
+    positions = (rank, 14) if rank == 1 else (rank, rank)
+    for pos in positions:
+        for d in (-2, -1, 1, 2):
+            q = pos + d
+            if 1 <= q <= 14 and (lane >> np.uint64(q)) & U1:
+                near += 1
+    return same_rank + near
+
+
+@njit
+def greedy_discard(obs, mine, vals, opts, nopt):
+    best = 0
+    best_score = 1 << 62
+    for i in range(nopt):
+        c = opts[i]
+        if c == JOKER:
+            score = 1 << 40  # a joker is always useful
+        else:
+            score = card_usefulness(mine[0], c) * 100 - vals[c]
+        if score < best_score:
+            best = i
+            best_score = score
+    return best
+
+
+@njit
+def greedy_play(cand, n):
+    i = best_by_value(cand, n)
+    return 0 if i < 0 else i
+
+
+
