@@ -12,7 +12,7 @@ from numba import prange
 
 from kernels._jit import njit, njit_parallel
 from kernels.cards import natural_value_table
-from kernels.engine import play_game
+from kernels.engine import play_game, play_single_hand
 from kernels.layout import G_SIZE, H_SIZE, R_HAND_CAP, TRACE_COLS
 
 
@@ -30,6 +30,14 @@ def run_games(rules, lineup, params, seed, start, count, out_games, out_hands):
     for i in prange(count):
         hands_rows = out_hands[i] if want_hands else empty_hands
         play_game(rules, vals, lineup, params, seed, start + i, out_games[i], hands_rows, no_trace)
+
+
+@njit_parallel
+def run_hands(rules, lineup, params, seed, start, count, out_hands):
+    """``--unit hands``: independent hands start..start+count-1 into out_hands[count, H_SIZE]."""
+    vals = natural_value_table(rules)
+    for i in prange(count):
+        play_single_hand(rules, vals, lineup, params, seed, start + i, out_hands[i])
 
 
 @njit

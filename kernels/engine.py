@@ -672,3 +672,34 @@ def play_game(rules, vals, lineup, params, seed, game, out_game, out_hands, trac
     for s in range(n):
         out_game[G_TOTAL + s] = st[ST_TOTAL + s]
     return st[ST_TPOS], st[ST_TOVER]
+
+
+@njit
+def play_single_hand(rules, vals, lineup, params, seed, index, out_hand):
+    """``--unit hands``: one independent hand from zero totals with a random dealer."""
+    ace_low = ace_low_value(rules)
+    n = rules[R_N_PLAYERS]
+    st = np.zeros(ST_SIZE, dtype=np.int64)
+    hands = np.zeros((MAX_SEATS, 2), dtype=np.uint64)
+    pack = np.zeros(MAX_PACK, dtype=np.int16)
+    pile = np.zeros(MAX_PACK, dtype=np.int16)
+    melds = np.zeros((MAX_MELDS, MK_SIZE), dtype=np.int16)
+    rngs = np.zeros((MAX_SEATS, 4), dtype=np.uint64)
+    for s in range(n):
+        seed_stream(rngs[s], seed, index, STREAM_SEAT, s)
+    rng_game = np.zeros(4, dtype=np.uint64)
+    seed_stream(rng_game, seed, index, STREAM_GAME, 0)
+    rng_deal = np.zeros(4, dtype=np.uint64)
+    seed_stream(rng_deal, seed, index, STREAM_DEAL, 0)
+    st[ST_N] = n
+    st[ST_GAME_INDEX] = index
+    st[ST_DEALER] = below(rng_game, n)
+    dealer = st[ST_DEALER]
+    no_trace = np.zeros((0, 8), dtype=np.int32)
+    reason, out_seat, turns = play_hand(st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, no_trace, new_work())
+    out_hand[H_DEALER] = dealer
+    out_hand[H_REASON] = reason
+    out_hand[H_OUT_SEAT] = out_seat
+    out_hand[H_TURNS] = turns
+    for s in range(n):
+        out_hand[H_SCORE + s] = st[ST_HAND_SCORE + s]

@@ -1,0 +1,26 @@
+"""Confidence intervals used in every summary: Wilson for proportions, normal for means."""
+
+from __future__ import annotations
+
+import math
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion (well behaved near 0 and 1 and for small n)."""
+    if n <= 0:
+        return (math.nan, math.nan)
+    p = successes / n
+    denom = 1.0 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_ci(mean: float, std: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Normal-approximation interval of a mean from its sample standard deviation."""
+    if n <= 1 or std is None or math.isnan(std):
+        return (math.nan, math.nan)
+    half = z * std / math.sqrt(n)
+    return (mean - half, mean + half)

@@ -1,0 +1,120 @@
+"""Trace-mode runs: play games recording every action and replay them through the validator.
+
+This is the bridge between the kernels (which play) and ``sim.validate`` (which only knows
+RULES.md and docs/trace-format.md). It also renders one game for ``rummysim replay``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from kernels import layout as L
+from kernels.batch import run_game_traced
+from sim.rules import Rules
+from sim.simulate import RunConfig, prepare
+from sim.replay_text import format_trace
+from sim.validate import validate_trace
+
+TRACE_ROWS = 400_000
+
+
+@dataclass
+class ReportedViolation:
+    seed: int
+    game_index: int
+    action: int
+    rule_id: str
+    message: str
+
+
+@dataclass
+class ValidationReport:
+    games: int = 0
+    actions_checked: int = 0
+    violations: list[ReportedViolation] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.violations
+
+
+def traced_game(cfg: RunConfig, seed: int, game_index: int, buffer: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, bool]:
+    """(trace rows, kernel game row, overflowed) for one game."""
+    if buffer is None:
+        buffer = np.zeros((TRACE_ROWS, L.TRACE_COLS), dtype=np.int32)
+    game_row, used, over = run_game_traced(cfg.vector, cfg.lineup, cfg.params, seed, game_index, buffer)
+    return buffer[:used].copy(), game_row, bool(over)
+
+
+def _flags(cfg: RunConfig) -> dict[str, object]:
+    return cfg.rules.as_dict()
+
+
+def validate_run(
+    game: str = "500-rum",
+    players: int = 4,
+    lineup: str = "random",
+    games: int = 100,
+    seed: int = 0,
+    rule: Sequence[str] = (),
+    rules: Rules | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> ValidationReport:
+    """Play ``games`` games in trace mode and replay each through the independent validator.
+
+    Example:
+        >>> from sim.checks import validate_run
+        >>> validate_run("500-rum", players=3, lineup="random", games=5, seed=1).ok
+        True
+    """
+    cfg = prepare(game, players, lineup, rule, rules)
+    flags = _flags(cfg)
+    report = ValidationReport()
+    buffer = np.zeros((TRACE_ROWS, L.TRACE_COLS), dtype=np.int32)
+    for g in range(games):
+        trace, game_row, over = traced_game(cfg, seed, g, buffer)
+        report.games += 1
+        if over:
+            report.violations.append(
+                ReportedViolation(seed, g, len(trace), "TRACE-FORMAT", f"trace longer than {TRACE_ROWS} rows")
+            )
+            continue
+        result = validate_trace(trace, flags)
+        report.actions_checked += result.actions_checked
+        for v in result.violations:
+            report.violations.append(ReportedViolation(seed, g, v.record, v.rule_id, v.message))
+        report.violations.extend(_kernel_row_matches_trace(seed, g, trace, game_row, players))
+        if progress is not None:
+            progress(g + 1, games)
+    return report
+
+
+def _kernel_row_matches_trace(seed: int, g: int, trace: np.ndarray, row: np.ndarray, n: int) -> list[ReportedViolation]:
+    """The game row the fast path reports must agree with what the trace shows."""
+    end = trace[-1]
+    problems = []
+    if end[0] != L.T_GAME_END or end[1] != row[L.G_WINNER] or end[2] != row[L.G_HANDS]:
+        problems.append(ReportedViolation(seed, g, len(trace) - 1, "R500-END-1", "kernel game row differs from the trace's GAME_END"))
+    scores = trace[trace[:, 0] == L.T_SCORE]
+    finals = scores[-n:, 3] if len(scores) >= n else np.zeros(n)
+    if not np.array_equal(finals, row[L.G_TOTAL : L.G_TOTAL + n]):
+        problems.append(ReportedViolation(seed, g, len(trace) - 1, "R500-SCORE-3", "kernel totals differ from the trace's last SCORE records"))
+    return problems
+
+
+def replay_game(
+    seed: int,
+    game_index: int,
+    game: str = "500-rum",
+    players: int = 4,
+    lineup: str = "greedy",
+    rule: Sequence[str] = (),
+    rules: Rules | None = None,
+) -> str:
+    """One game, turn by turn, as text a person can read (card glyphs, melds, pile, scores)."""
+    cfg = prepare(game, players, lineup, rule, rules)
+    trace, _, _ = traced_game(cfg, seed, game_index)
+    return format_trace(trace)

@@ -1,0 +1,237 @@
+"""Orchestration of simulation runs: rules and lineup in, Polars frames and a summary out.
+
+The heavy lifting is ``kernels.batch``; this module chunks the index range (for progress and
+bounded memory), turns kernel rows into frames, writes Parquet and summarises. It never loops over
+cards in Python.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numba
+import numpy as np
+import polars as pl
+
+from analysis.summary import summarize_games, summarize_hands
+from kernels import layout as L
+from kernels.batch import run_games, run_hands
+from sim.encode import encode_rules
+from sim.errors import InputError
+from sim.output import hands_path, run_metadata, write_parquet_atomic
+from sim.rules import PRESETS, Rules
+from strategies.registry import parse_lineup
+
+REASONS = {L.END_OUT: "out", L.END_STOCK: "stock_out", L.END_IDLE: "idle_guard", L.END_TURN_CAP: "turn_cap"}
+UNITS = ("games", "hands")
+DEFAULT_CHUNK = 4096
+
+ProgressFn = Callable[[int, int], None]
+
+
+@dataclass
+class RunConfig:
+    """Everything that determines a run's results (the seed and the game count included)."""
+
+    rules: Rules
+    players: int
+    strategies: list[str]
+    lineup: np.ndarray = field(repr=False)
+    params: np.ndarray = field(repr=False)
+    vector: np.ndarray = field(repr=False)
+
+
+@dataclass
+class SimulationResult:
+    """Rows and summary of a run. ``games`` is None for ``unit="hands"``."""
+
+    games: pl.DataFrame | None
+    hands: pl.DataFrame | None
+    summary: dict
+
+
+def resolve_rules(game: str = "500-rum", rule: Iterable[str] = (), rules: Rules | None = None) -> Rules:
+    """A preset name plus ``flag=value`` overrides, or a ready ``Rules`` plus overrides."""
+    base = rules if rules is not None else Rules.preset(game)
+    return base.with_strings(list(rule)) if rule else base
+
+
+def prepare(game: str, players: int, lineup: str, rule: Iterable[str] = (), rules: Rules | None = None) -> RunConfig:
+    """Validate everything about a run before any game is played (typed errors on bad input)."""
+    if rules is None and game not in PRESETS:
+        Rules.preset(game)  # raises the RulesError with the list of presets
+    resolved = resolve_rules(game, rule, rules)
+    vector = encode_rules(resolved, players)
+    names, ids, params = parse_lineup(lineup, players)
+    return RunConfig(resolved, players, names, ids, params, vector)
+
+
+def _chunks(total: int, size: int) -> Iterable[tuple[int, int]]:
+    for start in range(0, total, size):
+        yield start, min(size, total - start)
+
+
+def _set_threads(threads: int | None) -> None:
+    if threads is None:
+        return
+    if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
+        raise InputError(f"--threads must be between 1 and {numba.config.NUMBA_NUM_THREADS}, got {threads}")
+    numba.set_num_threads(threads)
+
+
+def _seat_columns(block: np.ndarray, n: int, prefix: str) -> dict[str, np.ndarray]:
+    return {f"{prefix}_{s}": block[:, s] for s in range(n)}
+
+
+def games_frame(rows: np.ndarray, start: int, n: int) -> pl.DataFrame:
+    """Kernel game rows (G_*) as a frame: one row per game."""
+    data = {
+        "game": np.arange(start, start + rows.shape[0], dtype=np.int64),
+        "first_dealer": rows[:, L.G_FIRST_DEALER].astype(np.int8),
+        "winner": rows[:, L.G_WINNER].astype(np.int8),
+        "hands": rows[:, L.G_HANDS].astype(np.int32),
+        "turns": rows[:, L.G_TURNS].astype(np.int32),
+        "capped": rows[:, L.G_CAPPED].astype(bool),
+        "capped_hands": rows[:, L.G_CAPPED_HANDS].astype(np.int32),
+    }
+    data.update(_seat_columns(rows[:, L.G_TOTAL : L.G_TOTAL + n].astype(np.int32), n, "score"))
+    return pl.DataFrame(data)
+
+
+def hands_frame(rows: np.ndarray, lead: dict[str, np.ndarray], n: int) -> pl.DataFrame:
+    """Kernel hand rows (H_*) as a frame, one row per hand, after the ``lead`` index columns."""
+    names = np.array([REASONS.get(c, "unknown") for c in range(5)], dtype=object)
+    reasons = names[rows[:, L.H_REASON]]
+    data = {
+        **lead,
+        "dealer": rows[:, L.H_DEALER].astype(np.int8),
+        "reason": pl.Series(reasons.tolist(), dtype=pl.Categorical),
+        "out_seat": rows[:, L.H_OUT_SEAT].astype(np.int8),
+        "turns": rows[:, L.H_TURNS].astype(np.int32),
+    }
+    data.update(_seat_columns(rows[:, L.H_SCORE : L.H_SCORE + n], n, "score"))
+    return pl.DataFrame(data)
+
+
+def _play_game_chunk(cfg: RunConfig, seed: int, start: int, count: int, want_hands: bool):
+    games = np.zeros((count, L.G_SIZE), dtype=np.int64)
+    cap = int(cfg.vector[L.R_HAND_CAP])
+    hands = np.zeros((count, cap, L.H_SIZE) if want_hands else (0, 0, L.H_SIZE), dtype=np.int32)
+    run_games(cfg.vector, cfg.lineup, cfg.params, seed, start, count, games, hands)
+    gframe = games_frame(games, start, cfg.players)
+    hframe = None
+    if want_hands:
+        n_hands = games[:, L.G_HANDS]
+        keep = np.arange(cap)[None, :] < n_hands[:, None]
+        game_idx = np.broadcast_to(np.arange(start, start + count)[:, None], keep.shape)[keep]
+        hand_idx = np.broadcast_to(np.arange(cap)[None, :], keep.shape)[keep]
+        lead = {"game": game_idx.astype(np.int64), "hand": hand_idx.astype(np.int32)}
+        hframe = hands_frame(hands[keep], lead, cfg.players)
+    return gframe, hframe
+
+
+def simulate(
+    game: str = "500-rum",
+    players: int = 4,
+    lineup: str = "greedy",
+    games: int = 1000,
+    seed: int = 0,
+    rule: Sequence[str] = (),
+    rules: Rules | None = None,
+    unit: str = "games",
+    hands: bool = False,
+    out: str | Path | None = None,
+    threads: int | None = None,
+    chunk_size: int = DEFAULT_CHUNK,
+    progress: ProgressFn | None = None,
+) -> SimulationResult:
+    """Simulate ``games`` games (or independent hands with ``unit="hands"``) and summarise them.
+
+    Example:
+        >>> from sim import simulate
+        >>> res = simulate("500-rum", players=2, lineup="greedy,random", games=200, seed=7)
+        >>> res.games.columns[:3]
+        ['game', 'first_dealer', 'winner']
+
+    Results depend only on the arguments that shape the games (rules, players, lineup, seed, game
+    count), never on ``threads`` or ``chunk_size``. With ``out`` the game rows (or hand rows for
+    ``unit="hands"``) are written to Parquet, and ``hands=True`` adds ``<out>.hands.parquet``.
+    """
+    if unit not in UNITS:
+        raise InputError(f"--unit must be one of {', '.join(UNITS)}, got {unit!r}")
+    if games < 1:
+        raise InputError(f"--games must be at least 1, got {games}")
+    if seed < 0:
+        raise InputError(f"--seed must be a non-negative integer, got {seed}")
+    if chunk_size < 1:
+        raise InputError(f"chunk size must be at least 1, got {chunk_size}")
+    cfg = prepare(game, players, lineup, rule, rules)
+    _set_threads(threads)
+    _warm_up(cfg, seed, unit)
+
+    t0 = time.perf_counter()
+    game_parts: list[pl.DataFrame] = []
+    hand_parts: list[pl.DataFrame] = []
+    done = 0
+    for start, count in _chunks(games, chunk_size):
+        if unit == "games":
+            gframe, hframe = _play_game_chunk(cfg, seed, start, count, hands)
+            game_parts.append(gframe)
+            if hframe is not None:
+                hand_parts.append(hframe)
+        else:
+            rows = np.zeros((count, L.H_SIZE), dtype=np.int32)
+            run_hands(cfg.vector, cfg.lineup, cfg.params, seed, start, count, rows)
+            idx = np.arange(start, start + count)
+            hand_parts.append(hands_frame(rows, {"hand": idx.astype(np.int64)}, cfg.players))
+        done += count
+        if progress is not None:
+            progress(done, games)
+    elapsed = time.perf_counter() - t0
+
+    games_df = pl.concat(game_parts) if game_parts else None
+    hands_df = pl.concat(hand_parts) if hand_parts else None
+    if unit == "games":
+        summary = summarize_games(games_df, cfg.strategies)
+    else:
+        summary = summarize_hands(hands_df, cfg.strategies)
+    summary.update(_run_info(cfg, seed, unit, elapsed, threads))
+    n_hands = summary["hands"]
+    summary["games_per_s"] = games / elapsed if unit == "games" else None
+    summary["hands_per_s"] = n_hands / elapsed
+
+    if out is not None:
+        meta = run_metadata(
+            game=cfg.rules.game, players=players, lineup=cfg.strategies, seed=seed, unit=unit,
+            count=games, rules=cfg.rules.as_dict(),
+        )
+        out = Path(out)
+        main_df = games_df if unit == "games" else hands_df
+        if unit == "games" and hands_df is not None:
+            write_parquet_atomic(hands_df, hands_path(out), meta)
+        write_parquet_atomic(main_df, out, meta)
+    return SimulationResult(games_df, hands_df if (hands or unit == "hands") else None, summary)
+
+
+def _warm_up(cfg: RunConfig, seed: int, unit: str) -> None:
+    """Compile (or load from the cache) the kernels before timing, by running zero games."""
+    if unit == "games":
+        _play_game_chunk(cfg, seed, 0, 0, False)
+    else:
+        run_hands(cfg.vector, cfg.lineup, cfg.params, seed, 0, 0, np.zeros((0, L.H_SIZE), dtype=np.int32))
+
+
+def _run_info(cfg: RunConfig, seed: int, unit: str, elapsed: float, threads: int | None) -> dict:
+    return {
+        "game": cfg.rules.game,
+        "players": cfg.players,
+        "lineup": cfg.strategies,
+        "rules_changed": {k: v for k, v in cfg.rules.changed().items()},
+        "seed": seed,
+        "unit": unit,
+        "elapsed_s": elapsed,
+        "threads": numba.get_num_threads(),
+    }
