@@ -1,0 +1,92 @@
+"""Build kernel game states from readable cards, for hand-built rule scenarios."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from kernels import layout as L
+from kernels.cards import add_card, natural_value_table
+from sim.encode import encode_rules
+from sim.rules import Rules
+from tests.cardtext import JOKER, ids
+
+
+@dataclass
+class KState:
+    rules: np.ndarray
+    st: np.ndarray
+    hands: np.ndarray
+    pack: np.ndarray
+    pile: np.ndarray
+    melds: np.ndarray
+    vals: np.ndarray
+    ace_low: int
+    trace: np.ndarray = field(default_factory=lambda: np.zeros((0, L.TRACE_COLS), dtype=np.int32))
+
+    def set_hand(self, seat: int, cards: str) -> None:
+        self.hands[seat] = 0
+        self.st[L.ST_JOKERS + seat] = 0
+        for c in ids(cards):
+            if c == JOKER:
+                self.st[L.ST_JOKERS + seat] += 1
+            else:
+                add_card(self.hands[seat], c)
+
+    def add_meld(self, owner: int, kind: str, cards: str, lo: int = 0) -> int:
+        """Put a meld on the table: kind "set" or "run" (run cards in position order from lo)."""
+        m = int(self.st[L.ST_N_MELDS])
+        cs = ids(cards)
+        self.melds[m] = 0
+        self.melds[m, L.MK_LEN] = len(cs)
+        if kind == "set":
+            self.melds[m, L.MK_KIND] = L.KIND_SET
+            self.melds[m, L.MK_KEY] = next(c & 15 for c in cs if c != JOKER)
+        else:
+            self.melds[m, L.MK_KIND] = L.KIND_RUN
+            self.melds[m, L.MK_KEY] = next(c >> 4 for c in cs if c != JOKER)
+            self.melds[m, L.MK_LO] = lo or next((c & 15) - i for i, c in enumerate(cs) if c != JOKER)
+        for i, c in enumerate(cs):
+            self.melds[m, L.MK_CARD + i] = c
+            self.melds[m, L.MK_OWNER + i] = owner
+            if c == JOKER:
+                self.melds[m, L.MK_NJOK] += 1
+            elif kind == "set":
+                self.melds[m, L.MK_SUITS] |= 1 << (c >> 4)
+        self.st[L.ST_N_MELDS] = m + 1
+        return m
+
+    def hand_ids(self, seat: int) -> list[int]:
+        out = []
+        for plane in (0, 1):
+            x = int(self.hands[seat, plane])
+            out += [b for b in range(64) if x >> b & 1]
+        return sorted(out) + [JOKER] * int(self.st[L.ST_JOKERS + seat])
+
+
+def make_state(players: int, hands: dict[int, str], pile: str = "", stock: str = "", seat: int = 0,
+               rules: Rules | None = None) -> KState:
+    vec = encode_rules(rules or Rules(), players)
+    st = np.zeros(L.ST_SIZE, dtype=np.int64)
+    st[L.ST_N] = players
+    st[L.ST_SEAT] = seat
+    st[L.ST_MUST_CARD] = -1
+    st[L.ST_NO_DISCARD] = -1
+    pack = np.zeros(L.MAX_PACK, dtype=np.int16)
+    stock_ids = ids(stock)
+    pack[: len(stock_ids)] = stock_ids
+    st[L.ST_PACK_SIZE] = len(stock_ids)
+    st[L.ST_STOCK_POS] = 0
+    pile_arr = np.zeros(L.MAX_PACK, dtype=np.int16)
+    pile_ids = ids(pile)
+    pile_arr[: len(pile_ids)] = pile_ids
+    st[L.ST_PILE_LEN] = len(pile_ids)
+    from sim.encode import ace_low_value
+
+    k = KState(vec, st, np.zeros((L.MAX_SEATS, 2), dtype=np.uint64), pack, pile_arr,
+               np.zeros((L.MAX_MELDS, L.MK_SIZE), dtype=np.int16), natural_value_table(vec),
+               ace_low_value(rules or Rules()))
+    for s, cards in hands.items():
+        k.set_hand(s, cards)
+    return k
