@@ -6,10 +6,32 @@ The public Python API::
     res = simulate("500-rum", players=4, lineup="greedy,greedy,random,random", games=10_000, seed=7)
     res.games        # polars.DataFrame, one row per game
     res.summary      # dict with per-seat win rates and 95% intervals
+
+Names are imported lazily so that ``import sim.errors`` (used by every layer) stays light and
+free of import cycles.
 """
 
-from sim.errors import InputError, RulesError, RummysimError, UnsupportedRuleError
-from sim.rules import Rules
-from sim.simulate import SimulationResult, simulate
+from __future__ import annotations
 
-__all__ = ["Rules", "simulate", "SimulationResult", "RummysimError", "RulesError", "UnsupportedRuleError", "InputError"]
+from importlib import import_module
+from typing import Any
+
+_EXPORTS = {
+    "Rules": "sim.rules",
+    "simulate": "sim.simulate",
+    "SimulationResult": "sim.simulate",
+    "validate_run": "sim.checks",
+    "replay_game": "sim.checks",
+    "RummysimError": "sim.errors",
+    "RulesError": "sim.errors",
+    "UnsupportedRuleError": "sim.errors",
+    "InputError": "sim.errors",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module 'sim' has no attribute {name!r}")

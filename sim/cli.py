@@ -34,7 +34,8 @@ strategies_app = typer.Typer(help="List the strategies and their parameters.", n
 app.add_typer(rules_app, name="rules")
 app.add_typer(strategies_app, name="strategies")
 
-out_console = Console(highlight=False, soft_wrap=True)
+# Piped output (files, CI logs) gets a wide page so tables keep whole flag names on one line.
+out_console = Console(highlight=False, width=None if sys.stdout.isatty() else 200)
 err_console = Console(stderr=True, highlight=False)
 
 GameOpt = Annotated[str, typer.Option("--game", "-g", help="Game or preset name (see `rummysim rules list`).")]
@@ -200,8 +201,9 @@ def rules_show(
     if rule:
         rules = rules.with_strings(rule)
     table = Table(title=f"{name} ({rules.game})")
-    for col in ("flag", "value", "default", "rule IDs", "supported", "meaning"):
-        table.add_column(col)
+    for col in ("flag", "value", "default", "rule IDs", "supported"):
+        table.add_column(col, no_wrap=True)
+    table.add_column("meaning")
     for row in describe(rules):
         table.add_row(
             row["flag"], format_value(row["value"]), format_value(row["default"]), ", ".join(row["rule_ids"]),
