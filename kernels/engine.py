@@ -29,6 +29,7 @@ from kernels.layout import (
     ACT_MELD_SET,
     ACT_STOP,
     DISC_ANY_TAKEN,
+    DISC_NONE,
     DISC_TOP_SINGLE,
     DRAW_NONE,
     DRAW_STOCK,
@@ -244,7 +245,26 @@ def start_hand(st, hands, pack, pile, melds, rules, rng_deal, trace):
 
 
 @njit
-def draw_options(st, hands, pile, melds, vals, ace_low, seat, opts, scratch):
+def _deep_take_playable(c, avail, ajok, taken, taken_jok, rules, melds, n_melds, vals, ace_low, scratch):
+    """R500-DRAW-5 with C-LEGAL-1: the selected card can be melded and the turn can still end.
+
+    ``avail`` holds the count planes of the hand plus the taken cards. Only the ``any_taken``
+    discard restriction can forbid every card left after the meld, so only then are the meld
+    actions checked one by one.
+    """
+    if rules[R_DISC_RESTRICT] != DISC_ANY_TAKEN:
+        return card_playable(c, avail[0], ajok, melds, n_melds, vals, ace_low, scratch)
+    n = enumerate_plays(avail[0], ajok, c, melds, n_melds, vals, ace_low, scratch, 0, MAX_CAND)
+    for i in range(n):
+        m = np.uint64(scratch[i, A_MASK])
+        left = avail[0] & ~(m & ~avail[1])
+        if _leaves_finish(left, ajok - scratch[i, A_NJOK], taken, taken_jok > 0):
+            return True
+    return False
+
+
+@njit
+def draw_options(st, hands, pile, melds, rules, vals, ace_low, seat, opts, scratch):
     """Legal draws (R500-DRAW-1..6, R500-STOCK-1): stock or decline, the top card, deep takes."""
     n = 0
     opts[n] = DRAW_STOCK if stock_size(st) > 0 else DRAW_NONE
@@ -252,19 +272,32 @@ def draw_options(st, hands, pile, melds, vals, ace_low, seat, opts, scratch):
     top = st[ST_PILE_LEN] - 1
     if top < 0:
         return n
-    opts[n] = top  # R500-DRAW-2: the top card alone carries no duty
-    n += 1
-    avail = hands[seat, 0]
-    ajok = st[ST_JOKERS + seat]
+    p1 = hands[seat, 0]
+    jok = st[ST_JOKERS + seat]
+    c = np.int64(pile[top])
+    # R500-DRAW-2: the top card alone carries no duty, but C-LEGAL-1 needs a card left to discard
+    if c == JOKER:
+        top_ok = _leaves_finish(p1, jok + 1, np.uint64(0), True)
+    else:
+        top_ok = _leaves_finish(p1 | bit(c), jok, bit(c), False)
+    if top_ok or rules[R_DISC_RESTRICT] == DISC_NONE:
+        opts[n] = top
+        n += 1
+    avail = hands[seat].copy()
+    ajok = jok
+    taken = np.uint64(0)
+    taken_jok = 0
     n_melds = st[ST_N_MELDS]
     for k in range(top, -1, -1):
         c = np.int64(pile[k])
         if c == JOKER:
             ajok += 1
+            taken_jok += 1
         else:
-            avail |= bit(c)
-        # R500-DRAW-3/5, C-LEGAL-1: a deeper card must be playable with the hand and the taken cards
-        if k < top and card_playable(c, avail, ajok, melds, n_melds, vals, ace_low, scratch):
+            add_card(avail, c)
+            taken |= bit(c)
+        # R500-DRAW-3/5: a deeper card must be playable with the hand and the taken cards
+        if k < top and _deep_take_playable(c, avail, ajok, taken, taken_jok, rules, melds, n_melds, vals, ace_low, scratch):
             opts[n] = k
             n += 1
     return n
@@ -530,7 +563,7 @@ def play_turn(st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params
     st[ST_PLACED] = 0
     record(trace, st, T_TURN_START, seat, st[ST_TURN], stock_size(st), st[ST_PILE_LEN], 0, 0, 0)
 
-    nopt = draw_options(st, hands, pile, melds, vals, ace_low, seat, opts, scratch)
+    nopt = draw_options(st, hands, pile, melds, rules, vals, ace_low, seat, opts, scratch)
     observe(st, hands, seat, obs, mine)
     pick = choose_draw(sid, params[seat], obs, mine, pile, melds, vals, ace_low, opts, nopt, rng, scratch)
     if not apply_draw(st, hands, pack, pile, rules, seat, opts[pick], trace):

@@ -29,7 +29,7 @@ from tests.kstate import KState, make_state
 def legal_draws(k: KState, seat: int = 0) -> list[int]:
     opts = np.zeros(L.MAX_PACK + 2, dtype=np.int64)
     scratch = np.zeros((L.MAX_CAND, L.A_SIZE), dtype=np.int64)
-    n = draw_options(k.st, k.hands, k.pile, k.melds, k.vals, k.ace_low, seat, opts, scratch)
+    n = draw_options(k.st, k.hands, k.pile, k.melds, k.rules, k.vals, k.ace_low, seat, opts, scratch)
     return list(opts[:n])
 
 
@@ -261,3 +261,10 @@ def test_R500_END_1_R500_END_2_tie_at_the_target_T13():
     assert game_winner(st, 3, 500) == 1
     st[L.ST_TOTAL : L.ST_TOTAL + 3] = [480, 470, 300]
     assert game_winner(st, 3, 500) == -1  # R500-END-1: nobody at the target yet
+
+
+def test_C_LEGAL_1_R500_DISC_2_top_take_needs_a_card_left_to_discard():
+    k = make_state(5, {0: "2H"}, pile="9C 2H", stock="3C")  # two decks: the other 2H
+    assert 1 not in legal_draws(k)  # both copies would be undiscardable
+    k = make_state(5, {0: "2H"}, pile="9C 2H", stock="3C", rules=Rules().with_(r500_discard_restriction="none"))
+    assert 1 in legal_draws(k)
