@@ -226,6 +226,16 @@ def strategies_list() -> None:
     out_console.print(table)
 
 
+def _register_extensions() -> None:
+    """Commands that live in their own modules (analysis and reports) attach themselves here."""
+    from sim import cli_analysis
+
+    cli_analysis.register(app, out_console)
+
+
+_register_extensions()
+
+
 def main(argv: Optional[list[str]] = None) -> None:
     """Console entry point: run the app and turn every user error into one line and exit code 2."""
     try:

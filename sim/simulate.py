@@ -89,7 +89,7 @@ def _seat_columns(block: np.ndarray, n: int, prefix: str) -> dict[str, np.ndarra
 def games_frame(rows: np.ndarray, start: int, n: int) -> pl.DataFrame:
     """Kernel game rows (G_*) as a frame: one row per game."""
     data = {
-        "game": np.arange(start, start + rows.shape[0], dtype=np.int64),
+        "game_index": np.arange(start, start + rows.shape[0], dtype=np.int64),
         "first_dealer": rows[:, L.G_FIRST_DEALER].astype(np.int8),
         "winner": rows[:, L.G_WINNER].astype(np.int8),
         "hands": rows[:, L.G_HANDS].astype(np.int32),
@@ -128,7 +128,7 @@ def _play_game_chunk(cfg: RunConfig, seed: int, start: int, count: int, want_han
         keep = np.arange(cap)[None, :] < n_hands[:, None]
         game_idx = np.broadcast_to(np.arange(start, start + count)[:, None], keep.shape)[keep]
         hand_idx = np.broadcast_to(np.arange(cap)[None, :], keep.shape)[keep]
-        lead = {"game": game_idx.astype(np.int64), "hand": hand_idx.astype(np.int32)}
+        lead = {"game_index": game_idx.astype(np.int64), "hand": hand_idx.astype(np.int32)}
         hframe = hands_frame(hands[keep], lead, cfg.players)
     return gframe, hframe
 
@@ -154,7 +154,7 @@ def simulate(
         >>> from sim import simulate
         >>> res = simulate("500-rum", players=2, lineup="greedy,random", games=200, seed=7)
         >>> res.games.columns[:3]
-        ['game', 'first_dealer', 'winner']
+        ['game_index', 'first_dealer', 'winner']
 
     Results depend only on the arguments that shape the games (rules, players, lineup, seed, game
     count), never on ``threads`` or ``chunk_size``. With ``out`` the game rows (or hand rows for
@@ -186,7 +186,7 @@ def simulate(
             rows = np.zeros((count, L.H_SIZE), dtype=np.int32)
             run_hands(cfg.vector, cfg.lineup, cfg.params, seed, start, count, rows)
             idx = np.arange(start, start + count)
-            hand_parts.append(hands_frame(rows, {"hand": idx.astype(np.int64)}, cfg.players))
+            hand_parts.append(hands_frame(rows, {"hand_index": idx.astype(np.int64)}, cfg.players))
         done += count
         if progress is not None:
             progress(done, games)
