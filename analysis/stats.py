@@ -26,3 +26,12 @@ def mean_ci(mean: float, std: float, n: int, z: float = Z95) -> tuple[float, flo
         return (math.nan, math.nan)
     half = z * std / math.sqrt(n)
     return (mean - half, mean + half)
+
+
+def z_two_sided(alpha: float) -> float:
+    """Normal quantile z with P(|Z| > z) = alpha (1.96 for alpha = 0.05)."""
+    from statistics import NormalDist
+
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    return NormalDist().inv_cdf(1.0 - alpha / 2.0)

@@ -12,8 +12,8 @@ import numpy as np
 from kernels._jit import njit
 from kernels.layout import (
     JOKER,
-    R_ACE_LOW_VALUE,
     R_ACE_VALUE,
+    R_DIVISOR,
     R_JOKER_VALUE,
     R_VALUES,
     VALUES_5_10_15,
@@ -108,21 +108,16 @@ def natural_value_table(rules):
     for s in range(4):
         for r in range(1, 14):
             if r == 1:
-                v = rules[R_ACE_VALUE]
+                v = rules[R_ACE_VALUE]  # arrives divided
             elif scheme == VALUES_ALL5:
-                v = 5
+                v = 5 // rules[R_DIVISOR]
             elif scheme == VALUES_5_10_15:
-                v = 5 if r <= 9 else 10
+                v = (5 if r <= 9 else 10) // rules[R_DIVISOR]
             else:
-                v = r if r <= 10 else 10
+                v = (r if r <= 10 else 10) // rules[R_DIVISOR]
             vals[16 * s + r] = v
     vals[JOKER] = rules[R_JOKER_VALUE]
     return vals
-
-
-@njit
-def ace_low_value(rules):
-    return rules[R_ACE_LOW_VALUE]
 
 
 @njit

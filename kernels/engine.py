@@ -1,12 +1,15 @@
-"""The 500 Rum engine: deal, turns, melds, lay-offs, discards, hand end, scoring and game end.
+"""The rummy engine: deal, turns, melds, lay-offs, discards, calls, hand end, scoring, game end.
 
-Pure functions over the state arrays described in ``kernels.layout``; the rules arrive as an
-int64 vector. Each decision is delegated to ``strategies.dispatch`` with an observation that holds
-only what the seat may know (C-INFO-1): its own hand, the table, the pile, hand sizes, the stock
-size and the scores. Rule IDs refer to ``../shared/RULES.md``.
+500 Rum (RULES.md §2) with its variations (§3) and Standard Rummy (§7), as pure functions over the
+state arrays described in ``kernels.layout``; the rules arrive as an int64 vector (``R_*``). Each
+decision is delegated to ``strategies.dispatch`` with an observation that holds only what the
+seat may know (C-INFO-1): its own hand, the table, the pile, hand sizes, the stock size and the
+scores.
 
-In trace mode (a trace buffer with rows) every action is recorded as documented in
-``docs/trace-format.md``; ``sim/validate.py`` replays those traces independently.
+The flow functions take the game context ``g``, a tuple of the state arrays, the rules and the
+work buffers (see ``new_context``). In trace mode (a trace buffer with rows) every action is
+recorded as documented in ``docs/trace-format.md``; ``sim/validate.py`` replays those traces
+independently.
 """
 
 from __future__ import annotations
@@ -14,120 +17,48 @@ from __future__ import annotations
 import numpy as np
 
 from kernels._jit import njit
-from kernels.cards import add_card, ace_low_value, bit, holding_value, n_cards, popcount, remove_mask
+from kernels.cards import add_card, bit, holding_value, n_cards, popcount, remove_mask
 from kernels.layout import (
-    A_KEY,
-    A_LEN,
-    A_LO,
-    A_MASK,
-    A_MELD,
-    A_NCARDS,
-    A_NJOK,
-    A_SIZE,
-    A_TYPE,
-    ACT_LAYOFF,
-    ACT_MELD_SET,
-    ACT_STOP,
-    DISC_ANY_TAKEN,
-    DISC_NONE,
-    DISC_TOP_SINGLE,
-    DRAW_NONE,
-    DRAW_STOCK,
-    END_IDLE,
-    END_OUT,
-    END_STOCK,
-    END_TURN_CAP,
-    G_CAPPED,
-    G_CAPPED_HANDS,
-    G_FIRST_DEALER,
-    G_HANDS,
-    G_SIZE,
-    G_TOTAL,
-    G_TURNS,
-    G_WINNER,
-    H_DEALER,
-    H_OUT_SEAT,
-    H_REASON,
-    H_SCORE,
-    H_TURNS,
-    JOKER,
-    KIND_RUN,
-    KIND_SET,
-    MAX_CAND,
-    MAX_MELDS,
-    MAX_PACK,
-    MAX_SEATS,
-    MK_CARD,
-    MK_KEY,
-    MK_KIND,
-    MK_LEN,
-    MK_LO,
-    MK_NJOK,
-    MK_OWNER,
-    MK_SIZE,
-    MK_SUITS,
-    OB_HAND_SIZE,
-    OB_MUST_CARD,
-    OB_MY_JOKERS,
-    OB_N,
-    OB_N_MELDS,
-    OB_NO_DISCARD,
-    OB_PILE_LEN,
-    OB_SEAT,
-    OB_SIZE,
-    OB_STOCK,
-    OB_TOTAL,
-    OB_TURN,
-    R_DEAL_SIZE,
-    R_DECKS,
-    R_DISC_RESTRICT,
-    R_HAND_CAP,
-    R_IDLE_TURNS,
-    R_JOKERS,
-    R_N_PLAYERS,
-    R_STOCK_PENALTY,
-    R_TARGET,
-    R_TURN_CAP,
-    ST_DEALER,
-    ST_GAME_INDEX,
-    ST_HAND_INDEX,
-    ST_HAND_SCORE,
-    ST_IDLE,
-    ST_JOKERS,
-    ST_MUST_CARD,
-    ST_N,
-    ST_N_MELDS,
-    ST_NO_DISCARD,
-    ST_PACK_SIZE,
-    ST_PILE_LEN,
-    ST_PLACED,
-    ST_SEAT,
-    ST_SIZE,
-    ST_STOCK_POS,
-    ST_TAKEN_JOKER,
-    ST_TAKEN_MASK,
-    ST_TOTAL,
-    ST_TOVER,
-    ST_TPOS,
-    ST_TURN,
-    T_CARD,
-    T_DECK,
-    T_DISCARD,
-    T_DRAW_STOCK,
-    T_GAME_END,
-    T_GAME_START,
-    T_HAND_END,
-    T_HAND_START,
-    T_LAYOFF,
-    T_MELD,
-    T_NO_DRAW,
-    T_SCORE,
-    T_TAKE_PILE,
-    T_TURN_START,
+    A_KEY, A_LEN, A_LO, A_MASK, A_MELD, A_NCARDS, A_NJOK, A_SIDE, A_SIZE, A_TYPE, A_VALUE,
+    ACT_LAYOFF, ACT_MELD_RUN, ACT_MELD_SET, ACT_STOP,
+    CALL_LAYOFF, CALL_OFF, CALL_PILE,
+    DEALER_WINNER, DISC_ANY_TAKEN, DISC_NONE, DISC_TOP_SINGLE, DRAW_NONE, DRAW_STOCK,
+    END_IDLE, END_OUT, END_STOCK, END_STOCK_END, END_TURN_CAP,
+    EOS_DISCARD_UNTIL_OUT, EOS_END_IMMEDIATELY, EOS_RESHUFFLE,
+    G_CAPPED, G_CAPPED_HANDS, G_FIRST_DEALER, G_HANDS, G_SIZE, G_TOTAL, G_TURNS, G_WINNER,
+    GAME_STANDARD,
+    H_CALLS, H_DEALER, H_DEEP_TAKES, H_FLOATS, H_OUT_SEAT, H_REASON, H_SCORE, H_TURNS,
+    JOKER, KIND_RUN, KIND_SET, MAX_CAND, MAX_MELDS, MAX_PACK, MAX_SEATS,
+    MK_CARD, MK_CREATOR, MK_KEY, MK_KIND, MK_LEN, MK_LO, MK_NJOK, MK_OWNER, MK_SIZE, MK_SUITS, NOBODY,
+    OB_HAND_SIZE, OB_MUST_CARD, OB_MY_JOKERS, OB_N, OB_N_MELDS, OB_NO_DISCARD, OB_PILE_LEN, OB_SEAT,
+    OB_SIZE, OB_STOCK, OB_TOTAL, OB_TURN,
+    OUT_ANY, OUT_DISCARD_REQUIRED, OUT_FLOATING,
+    PLAY_ALL, PLAY_LAYOFF_ONLY, PLAY_NEW_ONLY,
+    R_ADDOPP, R_CALL, R_DEAL_SIZE, R_DECKS, R_DEEP_TAKES, R_DISC_RESTRICT, R_END_OF_STOCK,
+    R_FIRST_MELD_MIN, R_FOUR_ACES, R_GAME, R_GAME_HANDS, R_GOING_OUT, R_HAND_CAP, R_IDLE_TURNS,
+    R_JOKERS, R_MUST_GO_OUT, R_N_PLAYERS, R_NEW_MELD_ONLY, R_NEXT_DEALER, R_OUT_OF_TURN,
+    R_SEVEN_BONUS, R_STOCK_DRAW, R_STOCK_PENALTY, R_TARGET, R_TIE_RULE, R_TOPMUST, R_TURN_CAP,
+    R_UNPLAYABLE, R_UPCHOICE,
+    SIDE_LOW,
+    ST_BONUS, ST_CALLS, ST_DEALER, ST_DEEP_TAKES, ST_FLOATS, ST_GAME_INDEX, ST_HAND_INDEX,
+    ST_HAND_SCORE, ST_IDLE, ST_JOKERS, ST_LONG_RUN, ST_MUST_CARD, ST_N, ST_N_MELDS, ST_NEW_ONLY,
+    ST_NO_DISCARD, ST_OPENED, ST_PACK_SIZE, ST_PILE_LEN, ST_PLACED, ST_PLACED_VALUE, ST_SEAT,
+    ST_SIZE, ST_STOCK_DRAWN, ST_STOCK_POS, ST_TAKEN_JOKER, ST_TAKEN_MASK, ST_TOTAL, ST_TOVER,
+    ST_TPOS, ST_TURN,
+    T_ADDOPP_LAYOFF, T_CARD, T_DECK, T_DISCARD, T_DRAW_STOCK, T_FLOAT, T_GAME_END, T_GAME_START,
+    T_HAND_END, T_HAND_START, T_LAYOFF, T_MELD, T_NO_DRAW, T_OUT_OF_TURN, T_RESHUFFLE, T_RESTOCK,
+    T_SCORE, T_START_PILE, T_TAKE_PILE, T_TURN_START,
+    TIE_GOER_WINS,
 )
 from kernels.melds import card_playable, enumerate_plays, pos_card, slot_value
 from kernels.rng import STREAM_DEAL, STREAM_GAME, STREAM_SEAT, below, seed_stream, shuffle_int16
-from strategies.dispatch import choose_discard, choose_draw, choose_play
+from strategies.dispatch import choose_call, choose_discard, choose_draw, choose_play
+
+DFS_DEPTH = 6  # V500-OPEN30 search: melds deep (a hand of 14 holds at most 4 melds)
+DFS_CAND = 256
+DFS_BUDGET = 4000  # nodes per search; past it an opening is treated as unreachable (refused)
+TURN_NORMAL = 0
+TURN_CALL = 1
 
 # ----------------------------------------------------------------------------- trace
 
@@ -150,6 +81,19 @@ def record(trace, st, kind, a, b, c, d, e, f, g):
     trace[i, 6] = f
     trace[i, 7] = g
     st[ST_TPOS] = i + 1
+
+
+@njit
+def record_cards(trace, st, kind, offset, cards, n):
+    """Cards in rows of six (DECK, RESTOCK), unused slots -1."""
+    if trace.shape[0] == 0:
+        return
+    for off in range(0, n, 6):
+        row = np.full(6, -1, dtype=np.int64)
+        for j in range(6):
+            if off + j < n:
+                row[j] = cards[offset + off + j]
+        record(trace, st, kind, off, row[0], row[1], row[2], row[3], row[4], row[5])
 
 
 # ----------------------------------------------------------------------------- state views
@@ -186,12 +130,26 @@ def observe(st, hands, seat, obs, mine):
     mine[1] = hands[seat, 1]
 
 
+@njit
+def empty_hand_allowed(rules):
+    """May a play empty the hand? Not with V500-DISCREQ / RSTD-OUT-1's discard_required."""
+    return rules[R_GOING_OUT] != OUT_DISCARD_REQUIRED
+
+
+@njit
+def opening_need(st, rules, seat):
+    """V500-OPEN30: points still owed by a seat that has not opened this hand (0 if none)."""
+    if rules[R_FIRST_MELD_MIN] <= 0 or st[ST_OPENED + seat] != 0:
+        return 0
+    return rules[R_FIRST_MELD_MIN]
+
+
 # ----------------------------------------------------------------------------- deal
 
 
 @njit
 def fill_pack(rules, pack):
-    """Pack for R500-SETUP-2/3: decks x 52 naturals plus the jokers; returns its size."""
+    """Pack for R500-SETUP-2/3 (RSTD-SETUP-1): decks x 52 naturals plus the jokers; returns its size."""
     n = 0
     for _ in range(rules[R_DECKS]):
         for s in range(4):
@@ -206,7 +164,7 @@ def fill_pack(rules, pack):
 
 @njit
 def start_hand(st, hands, pack, pile, melds, rules, rng_deal, trace):
-    """Shuffle and deal (R500-DEAL-1/2, C-CARD-4); the player left of the dealer starts (R500-TURN-1)."""
+    """Shuffle and deal (R500-DEAL-1/2, C-CARD-4, V500-UPCHOICE's extra card for the first player)."""
     n = st[ST_N]
     size = fill_pack(rules, pack)
     shuffle_int16(rng_deal, pack, size)
@@ -214,136 +172,40 @@ def start_hand(st, hands, pack, pile, melds, rules, rng_deal, trace):
     hands[:, :] = 0
     for s in range(MAX_SEATS):
         st[ST_JOKERS + s] = 0
+        st[ST_OPENED + s] = 0
+        st[ST_BONUS + s] = 0
     deal = rules[R_DEAL_SIZE]
     dealer = st[ST_DEALER]
+    first = (dealer + 1) % n
+    pos = 0
     for i in range(n):
         seat = (dealer + 1 + i) % n
-        for j in range(deal):
-            c = np.int64(pack[i * deal + j])
+        count = deal + 1 if (i == 0 and rules[R_UPCHOICE] != 0) else deal
+        for _ in range(count):
+            c = np.int64(pack[pos])
+            pos += 1
             if c == JOKER:
                 st[ST_JOKERS + seat] += 1
             else:
                 add_card(hands[seat], c)
-    pile[0] = pack[n * deal]
-    st[ST_PILE_LEN] = 1
-    st[ST_STOCK_POS] = n * deal + 1
+    st[ST_PILE_LEN] = 0
+    if rules[R_UPCHOICE] == 0:
+        pile[0] = pack[pos]  # R500-DEAL-2: the upcard
+        st[ST_PILE_LEN] = 1
+        pos += 1
+    st[ST_STOCK_POS] = pos
     st[ST_N_MELDS] = 0
     st[ST_TURN] = 0
     st[ST_IDLE] = 0
-    st[ST_SEAT] = (dealer + 1) % n
-    record(trace, st, T_HAND_START, st[ST_HAND_INDEX], dealer, size, deal, (dealer + 1) % n, 0, 0)
-    if trace.shape[0] > 0:
-        for off in range(0, size, 6):
-            row = np.full(6, -1, dtype=np.int64)
-            for j in range(6):
-                if off + j < size:
-                    row[j] = pack[off + j]
-            record(trace, st, T_DECK, off, row[0], row[1], row[2], row[3], row[4], row[5])
+    st[ST_CALLS] = 0
+    st[ST_FLOATS] = 0
+    st[ST_DEEP_TAKES] = 0
+    st[ST_SEAT] = first
+    record(trace, st, T_HAND_START, st[ST_HAND_INDEX], dealer, size, deal, first, 0, 0)
+    record_cards(trace, st, T_DECK, 0, pack, size)
 
 
-# ----------------------------------------------------------------------------- draw
-
-
-@njit
-def _deep_take_playable(c, avail, ajok, taken, taken_jok, rules, melds, n_melds, vals, ace_low, scratch):
-    """R500-DRAW-5 with C-LEGAL-1: the selected card can be melded and the turn can still end.
-
-    ``avail`` holds the count planes of the hand plus the taken cards. Only the ``any_taken``
-    discard restriction can forbid every card left after the meld, so only then are the meld
-    actions checked one by one.
-    """
-    if rules[R_DISC_RESTRICT] != DISC_ANY_TAKEN:
-        return card_playable(c, avail[0], ajok, melds, n_melds, vals, ace_low, scratch)
-    n = enumerate_plays(avail[0], ajok, c, melds, n_melds, vals, ace_low, scratch, 0, MAX_CAND)
-    for i in range(n):
-        m = np.uint64(scratch[i, A_MASK])
-        left = avail[0] & ~(m & ~avail[1])
-        if _leaves_finish(left, ajok - scratch[i, A_NJOK], taken, taken_jok > 0):
-            return True
-    return False
-
-
-@njit
-def draw_options(st, hands, pile, melds, rules, vals, ace_low, seat, opts, scratch):
-    """Legal draws (R500-DRAW-1..6, R500-STOCK-1): stock or decline, the top card, deep takes."""
-    n = 0
-    opts[n] = DRAW_STOCK if stock_size(st) > 0 else DRAW_NONE
-    n += 1
-    top = st[ST_PILE_LEN] - 1
-    if top < 0:
-        return n
-    p1 = hands[seat, 0]
-    jok = st[ST_JOKERS + seat]
-    c = np.int64(pile[top])
-    # R500-DRAW-2: the top card alone carries no duty, but C-LEGAL-1 needs a card left to discard
-    if c == JOKER:
-        top_ok = _leaves_finish(p1, jok + 1, np.uint64(0), True)
-    else:
-        top_ok = _leaves_finish(p1 | bit(c), jok, bit(c), False)
-    if top_ok or rules[R_DISC_RESTRICT] == DISC_NONE:
-        opts[n] = top
-        n += 1
-    avail = hands[seat].copy()
-    ajok = jok
-    taken = np.uint64(0)
-    taken_jok = 0
-    n_melds = st[ST_N_MELDS]
-    for k in range(top, -1, -1):
-        c = np.int64(pile[k])
-        if c == JOKER:
-            ajok += 1
-            taken_jok += 1
-        else:
-            add_card(avail, c)
-            taken |= bit(c)
-        # R500-DRAW-3/5: a deeper card must be playable with the hand and the taken cards
-        if k < top and _deep_take_playable(c, avail, ajok, taken, taken_jok, rules, melds, n_melds, vals, ace_low, scratch):
-            opts[n] = k
-            n += 1
-    return n
-
-
-@njit
-def apply_draw(st, hands, pack, pile, rules, seat, opt, trace):
-    """Carry out a draw; returns False if the player declined on an empty stock (hand ends)."""
-    st[ST_MUST_CARD] = -1
-    st[ST_NO_DISCARD] = -1
-    st[ST_TAKEN_MASK] = 0
-    st[ST_TAKEN_JOKER] = 0
-    if opt == DRAW_NONE:
-        record(trace, st, T_NO_DRAW, seat, 0, 0, 0, 0, 0, 0)
-        return False
-    if opt == DRAW_STOCK:
-        c = np.int64(pack[st[ST_STOCK_POS]])
-        st[ST_STOCK_POS] += 1
-        if c == JOKER:
-            st[ST_JOKERS + seat] += 1
-        else:
-            add_card(hands[seat], c)
-        record(trace, st, T_DRAW_STOCK, seat, c, 0, 0, 0, 0, 0)
-        return True
-    top = st[ST_PILE_LEN] - 1
-    taken = np.uint64(0)
-    for i in range(opt, top + 1):
-        c = np.int64(pile[i])
-        if c == JOKER:
-            st[ST_JOKERS + seat] += 1
-            st[ST_TAKEN_JOKER] += 1
-        else:
-            add_card(hands[seat], c)
-            taken |= bit(c)
-    st[ST_TAKEN_MASK] = np.int64(taken)
-    sel = np.int64(pile[opt])
-    record(trace, st, T_TAKE_PILE, seat, opt, top + 1 - opt, sel, 0, 0, 0)
-    st[ST_PILE_LEN] = opt
-    if opt < top:
-        st[ST_MUST_CARD] = sel  # R500-DRAW-3, C-TURN-4
-    elif rules[R_DISC_RESTRICT] == DISC_TOP_SINGLE:
-        st[ST_NO_DISCARD] = sel  # R500-DISC-2
-    return True
-
-
-# ----------------------------------------------------------------------------- play phase
+# ----------------------------------------------------------------------------- legality helpers
 
 
 @njit
@@ -360,41 +222,236 @@ def forbidden_discards(st, rules):
 
 
 @njit
-def _leaves_finish(p1, jok, forb, forb_joker):
-    """C-LEGAL-1: after a play, the hand is empty (out) or still holds a card that may be discarded.
+def finish_ok(p1, jok, forb, forb_joker, empty_ok):
+    """C-LEGAL-1: the hand is empty and may be (out or floating), or holds a card it may discard.
 
-    A hand left holding only forbidden cards could sometimes still go out by laying them off; such
-    plays are refused anyway, since playing in another order reaches the same end.
+    A hand left holding only forbidden cards could sometimes still be emptied by laying them off;
+    such plays are refused anyway, since playing in another order reaches the same end.
     """
     if p1 == 0 and jok == 0:
-        return True
+        return empty_ok
     if (p1 & ~forb) != 0:
         return True
     return jok > 0 and not forb_joker
 
 
 @njit
-def play_candidates(st, hands, melds, rules, vals, ace_low, seat, cand):
-    """Candidate play actions: STOP (unless a deep take is still unmelded), melds and lay-offs."""
+def opening_reachable(p1, p2, jok, need, forb, forb_joker, empty_ok, melds, n_melds, vals, ace_low, rules, scope, stack, budget):
+    """V500-OPEN30: can further plays this turn put at least ``need`` more points down?
+
+    Depth-first over canonical actions against the current table, within a node budget (past it
+    the opening counts as unreachable, so the engine refuses rather than risk a stuck turn).
+    Iterative, because numba's on-disk cache does not reload recursive functions safely.
+    """
+    depth = stack.shape[0]
+    if depth == 0:
+        return False
+    h1 = np.empty(depth, dtype=np.uint64)
+    h2 = np.empty(depth, dtype=np.uint64)
+    hj = np.empty(depth, dtype=np.int64)
+    owed = np.empty(depth, dtype=np.int64)
+    count = np.empty(depth, dtype=np.int64)
+    idx = np.zeros(depth, dtype=np.int64)
+    h1[0], h2[0], hj[0], owed[0] = p1, p2, jok, need
+    count[0] = enumerate_plays(p1, jok, -1, melds, n_melds, vals, ace_low, rules, scope, stack[0], 0, stack.shape[1])
+    d = 0
+    while d >= 0:
+        if idx[d] >= count[d]:
+            d -= 1
+            continue
+        row = stack[d, idx[d]]
+        idx[d] += 1
+        m = np.uint64(row[A_MASK])
+        q1 = h1[d] & ~(m & ~h2[d])
+        q2 = h2[d] & ~m
+        qj = hj[d] - row[A_NJOK]
+        if not finish_ok(q1, qj, forb, forb_joker, empty_ok):
+            continue
+        if row[A_VALUE] >= owed[d]:
+            return True
+        budget[0] -= 1
+        if d + 1 >= depth or budget[0] < 0:
+            if budget[0] < 0:
+                return False
+            continue
+        d += 1
+        h1[d], h2[d], hj[d], owed[d] = q1, q2, qj, owed[d - 1] - row[A_VALUE]
+        idx[d] = 0
+        count[d] = enumerate_plays(q1, qj, -1, melds, n_melds, vals, ace_low, rules, scope, stack[d], 0, stack.shape[1])
+    return False
+
+
+@njit
+def action_allowed(p1, p2, jok, act, forb, forb_joker, empty_ok, need, placed, melds, n_melds, vals, ace_low, rules, scope, stack, budget):
+    """C-LEGAL-1 for one play: the turn can still end, and a pending opening can still be met."""
+    m = np.uint64(act[A_MASK])
+    q1 = p1 & ~(m & ~p2)
+    q2 = p2 & ~m
+    qj = jok - act[A_NJOK]
+    if not finish_ok(q1, qj, forb, forb_joker, empty_ok):
+        return False
+    if need <= 0 or placed + act[A_VALUE] >= need:
+        return True
+    budget[0] = DFS_BUDGET
+    return opening_reachable(q1, q2, qj, need - placed - act[A_VALUE], forb, forb_joker, empty_ok, melds, n_melds, vals, ace_low, rules, scope, stack, budget)
+
+
+@njit
+def must_play_possible(c, avail, ajok, forb, forb_joker, need, melds, n_melds, vals, ace_low, rules, scope, scratch, stack, budget):
+    """A take (or call) whose card c must be played this turn is legal: some play containing c
+    keeps the turn finishable (R500-DRAW-3/5, V500-TOPMUST, V500-RUMMY-3, C-LEGAL-1)."""
+    empty_ok = empty_hand_allowed(rules)
+    simple = need <= 0 and forb == 0 and not forb_joker and empty_ok
+    if simple:
+        return card_playable(c, avail[0], ajok, melds, n_melds, vals, ace_low, rules, scope, scratch)
+    n = enumerate_plays(avail[0], ajok, c, melds, n_melds, vals, ace_low, rules, scope, scratch, 0, MAX_CAND)
+    for i in range(n):
+        if action_allowed(avail[0], avail[1], ajok, scratch[i], forb, forb_joker, empty_ok, need, 0, melds, n_melds, vals, ace_low, rules, scope, stack, budget):
+            return True
+    return False
+
+
+@njit
+def take_forbidden(rules, top_single, taken, taken_jok):
+    """Cards a take makes undiscardable this turn (R500-DISC-2, V500-DISCSAME)."""
+    restriction = rules[R_DISC_RESTRICT]
+    if restriction == DISC_ANY_TAKEN or (restriction == DISC_TOP_SINGLE and top_single):
+        return taken, taken_jok > 0
+    return np.uint64(0), False
+
+
+# ----------------------------------------------------------------------------- draw
+
+
+@njit
+def draw_options(st, hands, pile, melds, rules, vals, ace_low, seat, opts, scratch, stack, budget):
+    """Legal draws (R500-DRAW-1..6, R500-STOCK-1, RSTD-DRAW-1): stock or decline, pile takes."""
     n = 0
+    opts[n] = DRAW_STOCK if stock_size(st) > 0 else DRAW_NONE
+    n += 1
+    top = st[ST_PILE_LEN] - 1
+    if top < 0:
+        return n
+    need = opening_need(st, rules, seat)
+    scope = PLAY_NEW_ONLY if rules[R_NEW_MELD_ONLY] != 0 else PLAY_ALL
+    avail = hands[seat].copy()
+    ajok = st[ST_JOKERS + seat]
+    taken = np.uint64(0)
+    taken_jok = 0
+    n_melds = st[ST_N_MELDS]
+    lowest = 0 if rules[R_DEEP_TAKES] != 0 else top
+    for k in range(top, lowest - 1, -1):
+        c = np.int64(pile[k])
+        if c == JOKER:
+            ajok += 1
+            taken_jok += 1
+        else:
+            add_card(avail, c)
+            taken |= bit(c)
+        forb, forb_joker = take_forbidden(rules, k == top, taken, taken_jok)
+        if k == top and rules[R_TOPMUST] == 0:
+            # R500-DRAW-2: no duty, but C-LEGAL-1 needs a card left to discard (or to lay down)
+            ok = finish_ok(avail[0], ajok, forb, forb_joker, False) or must_play_possible(
+                c, avail, ajok, forb, forb_joker, need, melds, n_melds, vals, ace_low, rules, PLAY_ALL, scratch, stack, budget)
+        else:
+            ok = must_play_possible(c, avail, ajok, forb, forb_joker, need, melds, n_melds, vals, ace_low, rules, scope, scratch, stack, budget)
+        if ok:
+            opts[n] = k
+            n += 1
+    return n
+
+
+@njit
+def draw_from_stock(st, hands, pack, rules, seat, trace):
+    """A stock draw: one card, or two under V500-BOATHOUSE (fewer if the stock runs short)."""
+    for _ in range(rules[R_STOCK_DRAW]):
+        if stock_size(st) == 0:
+            break
+        c = np.int64(pack[st[ST_STOCK_POS]])
+        st[ST_STOCK_POS] += 1
+        st[ST_STOCK_DRAWN] += 1
+        if c == JOKER:
+            st[ST_JOKERS + seat] += 1
+        else:
+            add_card(hands[seat], c)
+        record(trace, st, T_DRAW_STOCK, seat, c, 0, 0, 0, 0, 0)
+
+
+@njit
+def take_from_pile(st, hands, pile, rules, seat, k, is_call, trace):
+    """Take pile[k..top] (C-PILE-4) and set the duties that come with it.
+
+    A rummy call must always play card k (V500-RUMMY-3); V500-NEWMELD narrows draws only.
+    """
+    top = st[ST_PILE_LEN] - 1
+    taken = np.uint64(0)
+    taken_jok = 0
+    for i in range(k, top + 1):
+        c = np.int64(pile[i])
+        if c == JOKER:
+            st[ST_JOKERS + seat] += 1
+            taken_jok += 1
+        else:
+            add_card(hands[seat], c)
+            taken |= bit(c)
+    sel = np.int64(pile[k])
+    record(trace, st, T_TAKE_PILE, seat, k, top + 1 - k, sel, 0, 0, 0)
+    st[ST_PILE_LEN] = k
+    forb, forb_joker = take_forbidden(rules, k == top, taken, taken_jok)
+    st[ST_TAKEN_MASK] = np.int64(forb)
+    st[ST_TAKEN_JOKER] = 1 if forb_joker else 0
+    if k == top and rules[R_DISC_RESTRICT] == DISC_TOP_SINGLE:
+        st[ST_NO_DISCARD] = sel  # R500-DISC-2
+    if k < top:
+        st[ST_DEEP_TAKES] += 1
+    if is_call:
+        st[ST_MUST_CARD] = sel
+    elif k < top or rules[R_TOPMUST] != 0:
+        st[ST_MUST_CARD] = sel  # R500-DRAW-3, C-TURN-4, V500-TOPMUST
+        st[ST_NEW_ONLY] = rules[R_NEW_MELD_ONLY]  # V500-NEWMELD
+
+
+@njit
+def reset_turn(st):
+    st[ST_MUST_CARD] = -1
+    st[ST_NEW_ONLY] = 0
+    st[ST_NO_DISCARD] = -1
+    st[ST_TAKEN_MASK] = 0
+    st[ST_TAKEN_JOKER] = 0
+    st[ST_PLACED] = 0
+    st[ST_PLACED_VALUE] = 0
+    st[ST_LONG_RUN] = 0
+    st[ST_STOCK_DRAWN] = 0
+
+
+# ----------------------------------------------------------------------------- play phase
+
+
+@njit
+def play_candidates(st, hands, melds, rules, vals, ace_low, seat, scope, cand, stack, budget):
+    """Candidate plays: STOP (when allowed), then canonical melds and lay-offs that keep the turn
+    finishable (C-LEGAL-1), contain a pending must-card (C-TURN-4) and can still meet a pending
+    opening (V500-OPEN30)."""
     must = st[ST_MUST_CARD]
-    if must < 0:
+    if must >= 0 and st[ST_NEW_ONLY] != 0:
+        scope = PLAY_NEW_ONLY
+    need = opening_need(st, rules, seat)
+    placed = st[ST_PLACED_VALUE]
+    n = 0
+    if must < 0 and (need <= 0 or placed == 0 or placed >= need):
         cand[0, :] = 0
         cand[0, A_TYPE] = ACT_STOP
         n = 1
     p1 = hands[seat, 0]
     p2 = hands[seat, 1]
     jok = st[ST_JOKERS + seat]
-    n = enumerate_plays(p1, jok, must, melds, st[ST_N_MELDS], vals, ace_low, cand, n, MAX_CAND)
+    first = n
+    n = enumerate_plays(p1, jok, must, melds, st[ST_N_MELDS], vals, ace_low, rules, scope, cand, n, MAX_CAND)
     forb, forb_joker = forbidden_discards(st, rules)
-    keep = 0
-    for i in range(n):
-        ok = True
-        if cand[i, A_TYPE] != ACT_STOP:
-            m = np.uint64(cand[i, A_MASK])
-            q1 = p1 & ~(m & ~p2)  # plane 0 after removing one copy of each card put down
-            ok = _leaves_finish(q1, jok - cand[i, A_NJOK], forb, forb_joker)
-        if ok:
+    empty_ok = empty_hand_allowed(rules)
+    keep = first
+    for i in range(first, n):
+        if action_allowed(p1, p2, jok, cand[i], forb, forb_joker, empty_ok, need, placed, melds, st[ST_N_MELDS], vals, ace_low, rules, scope, stack, budget):
             if keep != i:
                 cand[keep, :] = cand[i, :]
             keep += 1
@@ -402,58 +459,65 @@ def play_candidates(st, hands, melds, rules, vals, ace_low, seat, cand):
 
 
 @njit
-def apply_play(st, hands, melds, seat, act, trace):
-    """Lay down a new meld or lay off on a table meld (R500-MELD-7/8, C-MELD-5 credit to seat)."""
+def _put_card(melds, m, i, card, owner):
+    melds[m, MK_CARD + i] = card
+    melds[m, MK_OWNER + i] = owner
+
+
+@njit
+def apply_play(st, hands, melds, rules, seat, act, owner, trace, layoff_kind):
+    """Lay down a new meld or lay off on a table meld (R500-MELD-7/8); cards are credited to
+    ``owner`` (C-MELD-5; NOBODY for V500-ADDOPP-2). ``layoff_kind`` is the trace record kind."""
     typ = act[A_TYPE]
     mask = np.uint64(act[A_MASK])
     njok = act[A_NJOK]
     remove_mask(hands[seat], mask)
     st[ST_JOKERS + seat] -= njok
     st[ST_PLACED] += act[A_NCARDS]
+    st[ST_PLACED_VALUE] += act[A_VALUE]
     must = st[ST_MUST_CARD]
     if must >= 0:
         if (must == JOKER and njok > 0) or (must != JOKER and (mask >> np.uint64(must)) & np.uint64(1)):
             st[ST_MUST_CARD] = -1
+            st[ST_NEW_ONLY] = 0
     if typ == ACT_LAYOFF:
         m = act[A_MELD]
-        record(trace, st, T_LAYOFF, seat, m, act[A_NCARDS], 0, 0, 0, 0)
+        record(trace, st, layoff_kind, seat, m, act[A_NCARDS], 0, 0, 0, 0)
         if melds[m, MK_KIND] == KIND_SET:
             i = melds[m, MK_LEN]
             r = melds[m, MK_KEY]
             if njok > 0:
-                melds[m, MK_CARD + i] = JOKER
+                _put_card(melds, m, i, JOKER, owner)
                 melds[m, MK_NJOK] += 1
                 record(trace, st, T_CARD, seat, m, JOKER, 0, 0, 0, 0)
             else:
                 for s in range(4):
                     c = 16 * s + r
                     if (mask >> np.uint64(c)) & np.uint64(1):
-                        melds[m, MK_CARD + i] = c
+                        _put_card(melds, m, i, c, owner)
                         melds[m, MK_SUITS] |= 1 << s
                         record(trace, st, T_CARD, seat, m, c, 0, 0, 0, 0)
-            melds[m, MK_OWNER + i] = seat
             melds[m, MK_LEN] = i + 1
             return
         s = melds[m, MK_KEY]
-        old_lo = melds[m, MK_LO]
         old_len = melds[m, MK_LEN]
         new_lo = act[A_LO]
         new_len = act[A_LEN]
-        shift = old_lo - new_lo
-        if shift > 0:
+        added = new_len - old_len
+        if act[A_SIDE] == SIDE_LOW:
             for i in range(old_len - 1, -1, -1):
-                melds[m, MK_CARD + i + shift] = melds[m, MK_CARD + i]
-                melds[m, MK_OWNER + i + shift] = melds[m, MK_OWNER + i]
-        for i in range(new_len):
+                melds[m, MK_CARD + i + added] = melds[m, MK_CARD + i]
+                melds[m, MK_OWNER + i + added] = melds[m, MK_OWNER + i]
+            first_new = 0
+        else:
+            first_new = old_len
+        for i in range(first_new, first_new + added):
             pos = new_lo + i
-            if shift <= i < shift + old_len:
-                continue
             c = pos_card(s, pos)
             card = c if (mask >> np.uint64(c)) & np.uint64(1) else JOKER
             if card == JOKER:
                 melds[m, MK_NJOK] += 1
-            melds[m, MK_CARD + i] = card
-            melds[m, MK_OWNER + i] = seat
+            _put_card(melds, m, i, card, owner)
             record(trace, st, T_CARD, seat, m, card, pos, 0, 0, 0)
         melds[m, MK_LO] = new_lo
         melds[m, MK_LEN] = new_len
@@ -464,6 +528,7 @@ def apply_play(st, hands, melds, seat, act, trace):
     melds[m, MK_KEY] = act[A_KEY]
     melds[m, MK_LEN] = act[A_LEN]
     melds[m, MK_NJOK] = njok
+    melds[m, MK_CREATOR] = seat
     if typ == ACT_MELD_SET:
         r = act[A_KEY]
         melds[m, MK_KIND] = KIND_SET
@@ -472,14 +537,12 @@ def apply_play(st, hands, melds, seat, act, trace):
         for s in range(4):
             c = 16 * s + r
             if (mask >> np.uint64(c)) & np.uint64(1):
-                melds[m, MK_CARD + i] = c
-                melds[m, MK_OWNER + i] = seat
+                _put_card(melds, m, i, c, owner)
                 melds[m, MK_SUITS] |= 1 << s
                 record(trace, st, T_CARD, seat, m, c, 0, 0, 0, 0)
                 i += 1
         for _ in range(njok):
-            melds[m, MK_CARD + i] = JOKER
-            melds[m, MK_OWNER + i] = seat
+            _put_card(melds, m, i, JOKER, owner)
             record(trace, st, T_CARD, seat, m, JOKER, 0, 0, 0, 0)
             i += 1
         return
@@ -487,12 +550,13 @@ def apply_play(st, hands, melds, seat, act, trace):
     lo = act[A_LO]
     melds[m, MK_KIND] = KIND_RUN
     melds[m, MK_LO] = lo
+    if act[A_LEN] >= 7:
+        st[ST_LONG_RUN] = 1  # V500-7STRAIGHT
     record(trace, st, T_MELD, seat, m, KIND_RUN, s, lo, act[A_LEN], 0)
     for i in range(act[A_LEN]):
         c = pos_card(s, lo + i)
         card = c if (mask >> np.uint64(c)) & np.uint64(1) else JOKER
-        melds[m, MK_CARD + i] = card
-        melds[m, MK_OWNER + i] = seat
+        _put_card(melds, m, i, card, owner)
         record(trace, st, T_CARD, seat, m, card, lo + i, 0, 0, 0)
 
 
@@ -527,116 +591,503 @@ def apply_discard(st, hands, pile, seat, card, trace):
     record(trace, st, T_DISCARD, seat, card, 0, 0, 0, 0, 0)
 
 
+@njit
+def layoff_target_exists(card, melds, n_melds, vals, ace_low, rules, scratch):
+    """Could this one card be laid off on a table meld right now (V500-UNPLAYABLE, V500-RUMMY-5/6)?"""
+    if card == JOKER:
+        return card_playable(card, np.uint64(0), 1, melds, n_melds, vals, ace_low, rules, PLAY_LAYOFF_ONLY, scratch)
+    return card_playable(card, bit(card), 0, melds, n_melds, vals, ace_low, rules, PLAY_LAYOFF_ONLY, scratch)
+
+
 # ----------------------------------------------------------------------------- hand end
 
 
 @njit
-def score_hand(st, hands, melds, rules, vals, ace_low, reason, out_seat, trace):
-    """R500-SCORE-1/2/3: credited table cards minus hand cards, added to the running totals."""
-    n = st[ST_N]
-    table = np.zeros(MAX_SEATS, dtype=np.int64)
+def four_aces_owner(melds, m):
+    """Seat credited with all four aces of a natural four-ace set, else -1 (V500-ACE)."""
+    if melds[m, MK_KIND] != KIND_SET or melds[m, MK_KEY] != 1 or melds[m, MK_LEN] != 4 or melds[m, MK_NJOK] != 0:
+        return -1
+    owner = melds[m, MK_OWNER]
+    for i in range(1, 4):
+        if melds[m, MK_OWNER + i] != owner:
+            return -1
+    return owner
+
+
+@njit
+def table_values(st, melds, rules, vals, ace_low, table):
+    """Values of the table cards credited to each seat (R500-SCORE-1/2, V500-ACE four aces)."""
     for m in range(st[ST_N_MELDS]):
         kind = melds[m, MK_KIND]
-        lo = melds[m, MK_LO]
+        aces_owner = four_aces_owner(melds, m) if rules[R_FOUR_ACES] > 0 else -1
         for i in range(melds[m, MK_LEN]):
-            card = np.int64(melds[m, MK_CARD + i])
-            table[melds[m, MK_OWNER + i]] += slot_value(vals, ace_low, card, kind, lo + i)
-    penalty = reason == END_OUT or rules[R_STOCK_PENALTY] != 0
+            owner = melds[m, MK_OWNER + i]
+            if owner == NOBODY:
+                continue
+            if aces_owner >= 0:
+                table[owner] += rules[R_FOUR_ACES]
+            else:
+                table[owner] += slot_value(vals, ace_low, np.int64(melds[m, MK_CARD + i]), kind, i == 0)
+
+
+@njit
+def score_hand(st, hands, melds, rules, vals, ace_low, reason, out_seat, trace):
+    """Hand scores added to the running totals: R500-SCORE-1/2/3 with V500-ADDOPP and the bonuses;
+    RSTD-SCORE-1 deadwood for Standard Rummy."""
+    n = st[ST_N]
+    table = np.zeros(MAX_SEATS, dtype=np.int64)
+    held = np.zeros(MAX_SEATS, dtype=np.int64)
     for s in range(n):
-        in_hand = holding_value(vals, hands[s, 0], hands[s, 1], st[ST_JOKERS + s]) if penalty else 0
-        score = table[s] - in_hand
+        held[s] = holding_value(vals, hands[s, 0], hands[s, 1], st[ST_JOKERS + s])
+    others = 0
+    for s in range(n):
+        if s != out_seat:
+            others += held[s]
+    standard = rules[R_GAME] == GAME_STANDARD
+    if not standard:
+        table_values(st, melds, rules, vals, ace_low, table)
+    for s in range(n):
+        bonus = st[ST_BONUS + s]
+        if standard:
+            hand_value = held[s]
+            if s == out_seat:
+                bonus += others
+            score = bonus
+        else:
+            if rules[R_ADDOPP] != 0:
+                hand_value = 0
+                if s == out_seat:
+                    bonus += others  # V500-ADDOPP-1
+                elif out_seat < 0 and n == 2:
+                    bonus += held[1 - s]  # V500-ADDOPP-3
+            elif reason == END_OUT or rules[R_STOCK_PENALTY] != 0:
+                hand_value = held[s]
+            else:
+                hand_value = 0
+            score = table[s] - hand_value + bonus
         st[ST_HAND_SCORE + s] = score
         st[ST_TOTAL + s] += score
-        record(trace, st, T_SCORE, s, score, st[ST_TOTAL + s], table[s], in_hand, 0, 0)
+        record(trace, st, T_SCORE, s, score, st[ST_TOTAL + s], table[s], hand_value, bonus, 0)
 
 
-# ----------------------------------------------------------------------------- turns and hands
+# ----------------------------------------------------------------------------- game context
 
 
 @njit
-def play_turn(st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, obs, mine, opts, cand, scratch, trace):
-    """One turn (C-TURN-2). Returns the hand-end reason, or 0 if the hand goes on."""
-    seat = st[ST_SEAT]
+def new_context(rules, vals, ace_low, lineup, params, trace):
+    """All state and work arrays of one game, as the tuple the flow functions take."""
+    st = np.zeros(ST_SIZE, dtype=np.int64)
+    hands = np.zeros((MAX_SEATS, 2), dtype=np.uint64)
+    pack = np.zeros(MAX_PACK, dtype=np.int16)
+    pile = np.zeros(MAX_PACK, dtype=np.int16)
+    melds = np.zeros((MAX_MELDS, MK_SIZE), dtype=np.int16)
+    rngs = np.zeros((MAX_SEATS, 4), dtype=np.uint64)
+    rng_deal = np.zeros(4, dtype=np.uint64)
+    obs = np.zeros(OB_SIZE, dtype=np.int64)
+    mine = np.zeros(2, dtype=np.uint64)
+    opts = np.zeros(MAX_PACK + 2, dtype=np.int64)
+    cand = np.empty((MAX_CAND, A_SIZE), dtype=np.int64)
+    scratch = np.empty((MAX_CAND, A_SIZE), dtype=np.int64)
+    depth = DFS_DEPTH if rules[R_FIRST_MELD_MIN] > 0 else 0
+    stack = np.empty((depth, DFS_CAND, A_SIZE), dtype=np.int64)
+    budget = np.zeros(1, dtype=np.int64)
+    return (st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace,
+            obs, mine, opts, cand, scratch, stack, budget)
+
+
+# ----------------------------------------------------------------------------- turns
+
+
+@njit
+def single_card_plays(cand, n):
+    keep = 0
+    for i in range(n):
+        if cand[i, A_TYPE] != ACT_STOP and cand[i, A_NCARDS] == 1:
+            cand[keep, :] = cand[i, :]
+            keep += 1
+    return keep
+
+
+@njit
+def play_phase(g, seat, scope, single):
+    """Plays until the strategy stops (R500-MELD-7). Returns True if the hand emptied.
+
+    ``single``: exactly one play (a ``layoff_only`` rummy call). Out-of-turn windows record
+    OUT_OF_TURN before their first meld.
+    """
+    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, stack, budget = g
     sid = lineup[seat]
-    rng = rngs[seat]
-    empty_at_start = stock_size(st) == 0
-    st[ST_PLACED] = 0
-    record(trace, st, T_TURN_START, seat, st[ST_TURN], stock_size(st), st[ST_PILE_LEN], 0, 0, 0)
-
-    nopt = draw_options(st, hands, pile, melds, rules, vals, ace_low, seat, opts, scratch)
-    observe(st, hands, seat, obs, mine)
-    pick = choose_draw(sid, params[seat], obs, mine, pile, melds, vals, ace_low, opts, nopt, rng, scratch)
-    if not apply_draw(st, hands, pack, pile, rules, seat, opts[pick], trace):
-        return END_STOCK  # R500-STOCK-1
-
+    announced = False
     while True:
-        ncand = play_candidates(st, hands, melds, rules, vals, ace_low, seat, cand)
+        ncand = play_candidates(st, hands, melds, rules, vals, ace_low, seat, scope, cand, stack, budget)
+        if single != 0:
+            ncand = single_card_plays(cand, ncand)  # V500-RUMMY-6: that one card, nothing else
         if ncand == 0:
-            break
+            return False
         observe(st, hands, seat, obs, mine)
-        pick = choose_play(sid, params[seat], obs, mine, pile, melds, vals, ace_low, cand, ncand, rng, scratch)
+        pick = choose_play(sid, params[seat], obs, mine, pile, melds, rules, vals, ace_low, cand, ncand, rngs[seat], scratch)
         if cand[pick, A_TYPE] == ACT_STOP:
-            break
-        apply_play(st, hands, melds, seat, cand[pick], trace)
+            return False
+        if scope == PLAY_NEW_ONLY and not announced and st[ST_MUST_CARD] < 0 and single == 0:
+            record(trace, st, T_OUT_OF_TURN, seat, 0, 0, 0, 0, 0, 0)
+            announced = True
+        apply_play(st, hands, melds, rules, seat, cand[pick], seat, trace, T_LAYOFF)
         if hand_size(st, hands, seat) == 0:
-            return END_OUT  # R500-OUT-1: laid down every card
+            return True
+        if single != 0:
+            return False
 
+
+@njit
+def end_of_play(g, seat, emptied):
+    """After the plays: going out by laying down (R500-OUT-1) or floating (V500-FLOAT-1)."""
+    st = g[0]
+    rules = g[5]
+    trace = g[12]
+    if not emptied:
+        return 0, False
+    if rules[R_GOING_OUT] == OUT_FLOATING:
+        record(trace, st, T_FLOAT, seat, 0, 0, 0, 0, 0, 0)
+        st[ST_FLOATS] += 1
+        return 0, True
+    return END_OUT, True
+
+
+@njit
+def mark_opened(st, rules, seat):
+    if opening_need(st, rules, seat) > 0 and st[ST_PLACED_VALUE] >= rules[R_FIRST_MELD_MIN]:
+        st[ST_OPENED + seat] = 1
+
+
+@njit
+def reshuffle(g, seat):
+    """V500-STOCKEND reshuffle: every pile card but the top becomes a new, shuffled stock."""
+    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, stack, budget = g
+    top = st[ST_PILE_LEN] - 1
+    for i in range(top):
+        pack[i] = pile[i]
+    shuffle_int16(rng_deal, pack, top)
+    pile[0] = pile[top]
+    st[ST_PILE_LEN] = 1
+    st[ST_PACK_SIZE] = top
+    st[ST_STOCK_POS] = 0
+    record(trace, st, T_RESHUFFLE, seat, top, 0, 0, 0, 0, 0)
+    record_cards(trace, st, T_RESTOCK, 0, pack, top)
+
+
+@njit
+def play_turn(g, seat, kind, call_k):
+    """One turn (C-TURN-2), or a rummy-call turn taking pile[call_k..] (V500-RUMMY-3).
+
+    Returns (hand-end reason or 0, discarded): ``discarded`` tells whether the turn ended with a
+    discard that opens the call and out-of-turn windows.
+    """
+    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, stack, budget = g
+    sid = lineup[seat]
+    reset_turn(st)
+    record(trace, st, T_TURN_START, seat, st[ST_TURN], stock_size(st), st[ST_PILE_LEN], kind, 0, 0)
+    scope = PLAY_ALL
+    single = 0
+    eos = rules[R_END_OF_STOCK]
+    if kind == TURN_CALL:
+        take_from_pile(st, hands, pile, rules, seat, call_k, True, trace)
+        st[ST_CALLS] += 1
+        if rules[R_CALL] == CALL_LAYOFF:
+            scope = PLAY_LAYOFF_ONLY  # V500-RUMMY-6: lay the card off, nothing else
+            single = 1
+        empty_at_start = False
+    else:
+        if stock_size(st) == 0 and eos == EOS_RESHUFFLE and st[ST_PILE_LEN] >= 2:
+            reshuffle(g, seat)
+        empty_at_start = stock_size(st) == 0
+        if empty_at_start and eos == EOS_DISCARD_UNTIL_OUT:
+            record(trace, st, T_NO_DRAW, seat, 1, 0, 0, 0, 0, 0)  # AMB-16: draws are over
+            if hand_size(st, hands, seat) == 0:
+                record(trace, st, T_FLOAT, seat, 0, 0, 0, 0, 0, 0)
+                return 0, False
+        else:
+            nopt = draw_options(st, hands, pile, melds, rules, vals, ace_low, seat, opts, scratch, stack, budget)
+            observe(st, hands, seat, obs, mine)
+            pick = choose_draw(sid, params[seat], obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rngs[seat], scratch)
+            opt = opts[pick]
+            if opt == DRAW_NONE:
+                record(trace, st, T_NO_DRAW, seat, 0, 0, 0, 0, 0, 0)
+                return END_STOCK, False  # R500-STOCK-1
+            if opt == DRAW_STOCK:
+                draw_from_stock(st, hands, pack, rules, seat, trace)
+            else:
+                take_from_pile(st, hands, pile, rules, seat, opt, False, trace)
+
+    emptied = play_phase(g, seat, scope, single)
+    mark_opened(st, rules, seat)
+    reason, floated = end_of_play(g, seat, emptied)
+    if reason != 0:
+        return reason, False
+    discarded = False
+    if not floated and single == 0:
+        nopt = discard_options(st, hands, rules, seat, opts)
+        observe(st, hands, seat, obs, mine)
+        pick = choose_discard(sid, params[seat], obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rngs[seat], scratch)
+        card = opts[pick]
+        apply_discard(st, hands, pile, seat, card, trace)
+        discarded = True
+        if hand_size(st, hands, seat) == 0:
+            # V500-UNPLAYABLE-1: a last card that could be laid off leaves the player floating
+            if rules[R_UNPLAYABLE] != 0 and layoff_target_exists(card, melds, st[ST_N_MELDS], vals, ace_low, rules, scratch):
+                record(trace, st, T_FLOAT, seat, 0, 0, 0, 0, 0, 0)
+                st[ST_FLOATS] += 1
+            else:
+                if st[ST_LONG_RUN] != 0:
+                    st[ST_BONUS + seat] += rules[R_SEVEN_BONUS]  # V500-7STRAIGHT
+                return END_OUT, True
+    if stock_size(st) == 0 and st[ST_PLACED] > 0:
+        st[ST_IDLE] = 0  # R500-STOCK-2: a card put on the table resets the loop guard
+    elif empty_at_start and eos != EOS_DISCARD_UNTIL_OUT:
+        st[ST_IDLE] += 1
+        if st[ST_IDLE] >= rules[R_IDLE_TURNS]:
+            return END_IDLE, False
+    if eos == EOS_END_IMMEDIATELY and st[ST_STOCK_DRAWN] > 0 and stock_size(st) == 0:
+        return END_STOCK_END, False
+    return 0, discarded
+
+
+# ----------------------------------------------------------------------------- windows
+
+
+@njit
+def call_options(g, discarder, caller, public, npublic, opts):
+    """Claims ``caller`` may make in the rummy window (V500-RUMMY-1..6): option 0 is passing."""
+    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts_, cand, scratch, stack, budget = g
+    n = 0
+    opts[n] = -1
+    n += 1
+    top = st[ST_PILE_LEN] - 1
+    need = opening_need(st, rules, caller)
+    scope = PLAY_LAYOFF_ONLY if rules[R_CALL] == CALL_LAYOFF else PLAY_ALL
+    for j in range(npublic):
+        k = public[j]
+        avail = hands[caller].copy()
+        ajok = st[ST_JOKERS + caller]
+        taken = np.uint64(0)
+        taken_jok = 0
+        for i in range(k, top + 1):
+            c = np.int64(pile[i])
+            if c == JOKER:
+                ajok += 1
+                taken_jok += 1
+            else:
+                add_card(avail, c)
+                taken |= bit(c)
+        forb, forb_joker = take_forbidden(rules, k == top, taken, taken_jok)
+        c = np.int64(pile[k])
+        if must_play_possible(c, avail, ajok, forb, forb_joker, need, melds, st[ST_N_MELDS], vals, ace_low, rules, scope, scratch, stack, budget):
+            opts[n] = k
+            n += 1
+    return n
+
+
+@njit
+def public_claims(g, public):
+    """Pile cards any player may claim after a discard, judged without hand cards (V500-RUMMY-2/5/6)."""
+    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, stack, budget = g
+    top = st[ST_PILE_LEN] - 1
+    n_melds = st[ST_N_MELDS]
+    n = 0
+    if rules[R_CALL] != CALL_PILE:
+        if layoff_target_exists(np.int64(pile[top]), melds, n_melds, vals, ace_low, rules, scratch):
+            public[0] = top
+            n = 1
+        return n
+    cards = np.uint64(0)
+    jok = 0
+    for k in range(top, -1, -1):
+        c = np.int64(pile[k])
+        if c == JOKER:
+            jok += 1
+        else:
+            cards |= bit(c)
+        if card_playable(c, cards, jok, melds, n_melds, vals, ace_low, rules, PLAY_ALL, scratch):
+            public[n] = k
+            n += 1
+    return n
+
+
+@njit
+def rummy_window(g, discarder):
+    """V500-RUMMY-1: after a discard, seats from the discarder's left are asked in turn; the first
+    to call wins. Returns (caller, k) or (-1, -1)."""
+    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, stack, budget = g
+    public = np.empty(MAX_PACK, dtype=np.int64)
+    npublic = public_claims(g, public)
+    if npublic == 0:
+        return -1, -1
+    n = st[ST_N]
+    for i in range(1, n):
+        caller = (discarder + i) % n
+        nopt = call_options(g, discarder, caller, public, npublic, opts)
+        if nopt <= 1:
+            continue
+        observe(st, hands, caller, obs, mine)
+        pick = choose_call(lineup[caller], params[caller], obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rngs[caller], scratch)
+        if pick > 0:
+            return caller, opts[pick]
+    return -1, -1
+
+
+@njit
+def out_of_turn_window(g, discarder):
+    """V500-OUTOFTURN: seats other than the discarder may lay down new melds, clockwise from the
+    discarder's left. Returns (reason, seat that went out)."""
+    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, stack, budget = g
+    n = st[ST_N]
+    for i in range(1, n):
+        seat = (discarder + i) % n
+        if hand_size(st, hands, seat) == 0:
+            continue
+        reset_turn(st)
+        emptied = play_phase(g, seat, PLAY_NEW_ONLY, 0)
+        mark_opened(st, rules, seat)
+        if st[ST_PLACED] > 0:
+            st[ST_IDLE] = 0
+        reason, _ = end_of_play(g, seat, emptied)
+        if reason != 0:
+            return reason, seat
+    return 0, -1
+
+
+@njit
+def addopp_window(g, out_seat):
+    """V500-ADDOPP-2: the others, clockwise from the left of the player who went out, may lay off
+    on that player's melds; those cards score for no one."""
+    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, stack, budget = g
+    n = st[ST_N]
+    for i in range(1, n):
+        seat = (out_seat + i) % n
+        sid = lineup[seat]
+        reset_turn(st)
+        while hand_size(st, hands, seat) > 0:
+            cand[0, :] = 0
+            cand[0, A_TYPE] = ACT_STOP
+            found = enumerate_plays(hands[seat, 0], st[ST_JOKERS + seat], -1, melds, st[ST_N_MELDS], vals, ace_low, rules, PLAY_LAYOFF_ONLY, cand, 1, MAX_CAND)
+            ncand = 1
+            for j in range(1, found):
+                if melds[cand[j, A_MELD], MK_CREATOR] == out_seat:
+                    cand[ncand, :] = cand[j, :]
+                    ncand += 1
+            if ncand == 1:
+                break
+            observe(st, hands, seat, obs, mine)
+            pick = choose_play(sid, params[seat], obs, mine, pile, melds, rules, vals, ace_low, cand, ncand, rngs[seat], scratch)
+            if pick == 0:
+                break
+            apply_play(st, hands, melds, rules, seat, cand[pick], NOBODY, trace, T_ADDOPP_LAYOFF)
+
+
+# ----------------------------------------------------------------------------- hands and games
+
+
+@njit
+def start_pile_by_choice(g):
+    """V500-UPCHOICE: the first player puts any card face up to start the pile."""
+    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, stack, budget = g
+    seat = st[ST_SEAT]
+    reset_turn(st)
     nopt = discard_options(st, hands, rules, seat, opts)
     observe(st, hands, seat, obs, mine)
-    pick = choose_discard(sid, params[seat], obs, mine, pile, melds, vals, ace_low, opts, nopt, rng, scratch)
-    apply_discard(st, hands, pile, seat, opts[pick], trace)
-    if hand_size(st, hands, seat) == 0:
-        return END_OUT  # R500-OUT-1: discarded the last card
-
-    if empty_at_start:  # R500-STOCK-2 loop guard
-        st[ST_IDLE] = st[ST_IDLE] + 1 if st[ST_PLACED] == 0 else 0
-        if st[ST_IDLE] >= rules[R_IDLE_TURNS]:
-            return END_IDLE
-    return 0
+    pick = choose_discard(lineup[seat], params[seat], obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rngs[seat], scratch)
+    card = opts[pick]
+    if card == JOKER:
+        st[ST_JOKERS + seat] -= 1
+    else:
+        remove_mask(hands[seat], bit(card))
+    pile[0] = card
+    st[ST_PILE_LEN] = 1
+    record(trace, st, T_START_PILE, seat, card, 0, 0, 0, 0, 0)
 
 
 @njit
-def play_hand(st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, work):
+def play_hand(g):
     """Deal and play one hand to its end; returns (reason, seat that went out or -1, turns)."""
-    obs, mine, opts, cand, scratch = work
+    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, stack, budget = g
     start_hand(st, hands, pack, pile, melds, rules, rng_deal, trace)
+    if rules[R_UPCHOICE] != 0:
+        start_pile_by_choice(g)
     n = st[ST_N]
     cap = rules[R_TURN_CAP]
+    calls = rules[R_CALL] != CALL_OFF
+    seat = st[ST_SEAT]
     reason = 0
     out_seat = -1
-    while reason == 0:
-        reason = play_turn(st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, obs, mine, opts, cand, scratch, trace)
+    while True:
+        st[ST_SEAT] = seat
+        reason, discarded = play_turn(g, seat, TURN_NORMAL, -1)
         st[ST_TURN] += 1
-        if reason == END_OUT:
-            out_seat = st[ST_SEAT]
-        elif reason == 0:
-            if st[ST_TURN] >= cap:
-                reason = END_TURN_CAP
-            else:
-                st[ST_SEAT] = (st[ST_SEAT] + 1) % n
+        if reason != 0:
+            if reason == END_OUT:
+                out_seat = seat
+            break
+        nxt = (seat + 1) % n
+        discarder = seat
+        while discarded:
+            discarded = False
+            if calls:
+                caller, k = rummy_window(g, discarder)
+                if caller >= 0:
+                    st[ST_SEAT] = caller
+                    reason, discarded = play_turn(g, caller, TURN_CALL, k)
+                    st[ST_TURN] += 1
+                    if reason != 0:
+                        if reason == END_OUT:
+                            out_seat = caller
+                        break
+                    # V500-RUMMY-3: the caller's left plays next; RUMMY-6: the discarder's left
+                    nxt = (discarder + 1) % n if rules[R_CALL] == CALL_LAYOFF else (caller + 1) % n
+                    discarder = caller
+                    continue
+            if rules[R_OUT_OF_TURN] != 0:
+                reason, out_seat = out_of_turn_window(g, discarder)
+                if reason != 0:
+                    break
+        if reason != 0:
+            break
+        if st[ST_TURN] >= cap:
+            reason = END_TURN_CAP
+            break
+        seat = nxt
+    if reason == END_OUT and rules[R_ADDOPP] != 0:
+        addopp_window(g, out_seat)
     record(trace, st, T_HAND_END, reason, out_seat, st[ST_TURN], 0, 0, 0, 0)
     score_hand(st, hands, melds, rules, vals, ace_low, reason, out_seat, trace)
     return reason, out_seat, st[ST_TURN]
 
 
 @njit
-def new_work():
-    obs = np.zeros(OB_SIZE, dtype=np.int64)
-    mine = np.zeros(2, dtype=np.uint64)
-    opts = np.zeros(MAX_PACK + 2, dtype=np.int64)
-    cand = np.zeros((MAX_CAND, A_SIZE), dtype=np.int64)
-    scratch = np.zeros((MAX_CAND, A_SIZE), dtype=np.int64)
-    return obs, mine, opts, cand, scratch
+def game_winner(st, rules, n, out_seat):
+    """Game end after a hand: -1 means another hand is dealt.
+
+    R500-END-1/2 (highest total at or over the target; a shared highest replays), V500-TIE
+    goer_wins, V500-MUSTOUT (only the player who went out, at or over the target, can win).
+    """
+    target = rules[R_TARGET]
+    if rules[R_MUST_GO_OUT] != 0:
+        if out_seat >= 0 and st[ST_TOTAL + out_seat] >= target:
+            return out_seat
+        return -1
+    best = st[ST_TOTAL]
+    reached = 0
+    for s in range(n):
+        best = max(best, st[ST_TOTAL + s])
+        if st[ST_TOTAL + s] >= target:
+            reached += 1
+    if best < target:
+        return -1
+    if rules[R_TIE_RULE] == TIE_GOER_WINS and reached >= 2 and out_seat >= 0 and st[ST_TOTAL + out_seat] >= target:
+        return out_seat
+    return unique_best(st, n, best)
 
 
 @njit
-def game_winner(st, n, target):
-    """R500-END-1/2: the unique highest total at or over the target, else -1 (another hand)."""
-    best = st[ST_TOTAL]
-    for s in range(1, n):
-        best = max(best, st[ST_TOTAL + s])
-    if best < target:
-        return -1
+def unique_best(st, n, best):
     winner = -1
     for s in range(n):
         if st[ST_TOTAL + s] == best:
@@ -647,55 +1098,80 @@ def game_winner(st, n, target):
 
 
 @njit
-def play_game(rules, vals, lineup, params, seed, game, out_game, out_hands, trace):
-    """Play one game to the target (or the hand cap). Fills out_game (G_*) and out_hands rows."""
-    ace_low = ace_low_value(rules)
+def seed_game(g, seed, game):
+    """Per-seat decision streams and the first dealer (R500-SETUP-4) from (seed, game)."""
+    st = g[0]
+    rules = g[5]
+    rngs = g[10]
     n = rules[R_N_PLAYERS]
-    st = np.zeros(ST_SIZE, dtype=np.int64)
-    hands = np.zeros((MAX_SEATS, 2), dtype=np.uint64)
-    pack = np.zeros(MAX_PACK, dtype=np.int16)
-    pile = np.zeros(MAX_PACK, dtype=np.int16)
-    melds = np.zeros((MAX_MELDS, MK_SIZE), dtype=np.int16)
-    work = new_work()
-    rngs = np.zeros((MAX_SEATS, 4), dtype=np.uint64)
     for s in range(n):
         seed_stream(rngs[s], seed, game, STREAM_SEAT, s)
     rng_game = np.zeros(4, dtype=np.uint64)
     seed_stream(rng_game, seed, game, STREAM_GAME, 0)
-    rng_deal = np.zeros(4, dtype=np.uint64)
-
     st[ST_N] = n
     st[ST_GAME_INDEX] = game
-    st[ST_DEALER] = below(rng_game, n)  # R500-SETUP-4: random first dealer
+    st[ST_DEALER] = below(rng_game, n)
+
+
+@njit
+def store_hand_row(row, st, n, dealer, reason, out_seat, turns):
+    row[H_DEALER] = dealer
+    row[H_REASON] = reason
+    row[H_OUT_SEAT] = out_seat
+    row[H_TURNS] = turns
+    row[H_CALLS] = st[ST_CALLS]
+    row[H_FLOATS] = st[ST_FLOATS]
+    row[H_DEEP_TAKES] = st[ST_DEEP_TAKES]
+    for s in range(n):
+        row[H_SCORE + s] = st[ST_HAND_SCORE + s]
+
+
+@njit
+def play_game(rules, vals, ace_low, lineup, params, seed, game, out_game, out_hands, trace):
+    """Play one game to its end (or the hand cap). Fills out_game (G_*) and out_hands rows."""
+    g = new_context(rules, vals, ace_low, lineup, params, trace)
+    st = g[0]
+    rng_deal = g[11]
+    n = rules[R_N_PLAYERS]
+    seed_game(g, seed, game)
+    standard = rules[R_GAME] == GAME_STANDARD
     out_game[:] = 0
     out_game[G_FIRST_DEALER] = st[ST_DEALER]
-    record(trace, st, T_GAME_START, n, st[ST_DEALER], game & 0x7FFFFFFF, rules[R_TARGET], 0, 0, 0)
+    record(trace, st, T_GAME_START, n, st[ST_DEALER], game & 0x7FFFFFFF, rules[R_TARGET], rules[R_GAME], 0, 0)
     winner = -1
     turns = 0
     capped_hands = 0
+    finished = False
     h = 0
     while h < rules[R_HAND_CAP]:
         st[ST_HAND_INDEX] = h
         seed_stream(rng_deal, seed, game, STREAM_DEAL, h)  # the deal of hand h never depends on play
         dealer = st[ST_DEALER]
-        reason, out_seat, hand_turns = play_hand(st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, work)
+        reason, out_seat, hand_turns = play_hand(g)
         turns += hand_turns
         if reason == END_TURN_CAP:
             capped_hands += 1
         if out_hands.shape[0] > 0:
-            row = out_hands[h]
-            row[H_DEALER] = dealer
-            row[H_REASON] = reason
-            row[H_OUT_SEAT] = out_seat
-            row[H_TURNS] = hand_turns
-            for s in range(n):
-                row[H_SCORE + s] = st[ST_HAND_SCORE + s]
+            store_hand_row(out_hands[h], st, n, dealer, reason, out_seat, hand_turns)
         h += 1
-        st[ST_DEALER] = (dealer + 1) % n  # R500-DEAL-3
-        winner = game_winner(st, n, rules[R_TARGET])
-        if winner >= 0:
-            break
-    capped = 1 if winner < 0 else 0
+        if rules[R_NEXT_DEALER] == DEALER_WINNER and out_seat >= 0:
+            st[ST_DEALER] = out_seat  # V500-WINNERDEALS
+        else:
+            st[ST_DEALER] = (dealer + 1) % n  # R500-DEAL-3
+        if standard:
+            if h >= rules[R_GAME_HANDS]:  # RSTD-GAME-1
+                best = st[ST_TOTAL]
+                for s in range(1, n):
+                    best = max(best, st[ST_TOTAL + s])
+                winner = unique_best(st, n, best)
+                finished = True
+                break
+        else:
+            winner = game_winner(st, rules, n, out_seat)
+            if winner >= 0:
+                finished = True
+                break
+    capped = 0 if finished else 1
     record(trace, st, T_GAME_END, winner, h, capped, 0, 0, 0, 0)
     out_game[G_WINNER] = winner
     out_game[G_HANDS] = h
@@ -708,31 +1184,13 @@ def play_game(rules, vals, lineup, params, seed, game, out_game, out_hands, trac
 
 
 @njit
-def play_single_hand(rules, vals, lineup, params, seed, index, out_hand):
+def play_single_hand(rules, vals, ace_low, lineup, params, seed, index, out_hand):
     """``--unit hands``: one independent hand from zero totals with a random dealer."""
-    ace_low = ace_low_value(rules)
-    n = rules[R_N_PLAYERS]
-    st = np.zeros(ST_SIZE, dtype=np.int64)
-    hands = np.zeros((MAX_SEATS, 2), dtype=np.uint64)
-    pack = np.zeros(MAX_PACK, dtype=np.int16)
-    pile = np.zeros(MAX_PACK, dtype=np.int16)
-    melds = np.zeros((MAX_MELDS, MK_SIZE), dtype=np.int16)
-    rngs = np.zeros((MAX_SEATS, 4), dtype=np.uint64)
-    for s in range(n):
-        seed_stream(rngs[s], seed, index, STREAM_SEAT, s)
-    rng_game = np.zeros(4, dtype=np.uint64)
-    seed_stream(rng_game, seed, index, STREAM_GAME, 0)
-    rng_deal = np.zeros(4, dtype=np.uint64)
-    seed_stream(rng_deal, seed, index, STREAM_DEAL, 0)
-    st[ST_N] = n
-    st[ST_GAME_INDEX] = index
-    st[ST_DEALER] = below(rng_game, n)
-    dealer = st[ST_DEALER]
     no_trace = np.zeros((0, 8), dtype=np.int32)
-    reason, out_seat, turns = play_hand(st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, no_trace, new_work())
-    out_hand[H_DEALER] = dealer
-    out_hand[H_REASON] = reason
-    out_hand[H_OUT_SEAT] = out_seat
-    out_hand[H_TURNS] = turns
-    for s in range(n):
-        out_hand[H_SCORE + s] = st[ST_HAND_SCORE + s]
+    g = new_context(rules, vals, ace_low, lineup, params, no_trace)
+    st = g[0]
+    seed_game(g, seed, index)
+    seed_stream(g[11], seed, index, STREAM_DEAL, 0)
+    dealer = st[ST_DEALER]
+    reason, out_seat, turns = play_hand(g)
+    store_hand_row(out_hand, st, rules[R_N_PLAYERS], dealer, reason, out_seat, turns)

@@ -37,7 +37,47 @@ R_IDLE_TURNS = 10  # resolved r500_stock_out_idle_turns (R500-STOCK-2)
 R_TURN_CAP = 11
 R_HAND_CAP = 12
 R_JOKER_VALUE = 13
-R_SIZE = 16
+R_GAME = 14  # GAME_500 or GAME_STANDARD
+R_TOPMUST = 15  # V500-TOPMUST
+R_NEW_MELD_ONLY = 16  # V500-NEWMELD: the selected card goes into a new meld
+R_CALL = 17  # V500-RUMMY: CALL_OFF, CALL_PILE, CALL_TOP, CALL_LAYOFF
+R_GOING_OUT = 18  # OUT_ANY, OUT_DISCARD_REQUIRED, OUT_FLOATING (V500-DISCREQ/FLOAT)
+R_UNPLAYABLE = 19  # V500-UNPLAYABLE
+R_MUST_GO_OUT = 20  # V500-MUSTOUT
+R_FIRST_MELD_MIN = 21  # V500-OPEN30 (already divided by the score divisor)
+R_MIN_RUN = 22  # V500-RUN4
+R_MAX_POS = 23  # highest run position: 13 (aces low only), 14, or 26 with V500-CORNER
+R_STOCK_DRAW = 24  # V500-BOATHOUSE: cards per stock draw
+R_END_OF_STOCK = 25  # EOS_* (V500-STOCKEND)
+R_ADDOPP = 26  # V500-ADDOPP
+R_SEVEN_BONUS = 27  # V500-7STRAIGHT (already divided)
+R_TIE_RULE = 28  # TIE_REPLAY, TIE_GOER_WINS
+R_OUT_OF_TURN = 29  # V500-OUTOFTURN
+R_UPCHOICE = 30  # V500-UPCHOICE
+R_NEXT_DEALER = 31  # DEALER_LEFT, DEALER_WINNER
+R_FOUR_ACES = 32  # V500-ACE four aces: value per ace (0 = off)
+R_DEEP_TAKES = 33  # 1 if cards below the top may be taken (0 in Standard Rummy)
+R_GAME_HANDS = 34  # Standard Rummy: hands per game
+R_DIVISOR = 35  # V500-DIV5: natural card values are divided by this (others arrive divided)
+R_SIZE = 40
+
+GAME_500 = 0
+GAME_STANDARD = 1
+CALL_OFF = 0
+CALL_PILE = 1
+CALL_TOP = 2
+CALL_LAYOFF = 3
+OUT_ANY = 0
+OUT_DISCARD_REQUIRED = 1
+OUT_FLOATING = 2
+EOS_PILE_OR_END = 0
+EOS_END_IMMEDIATELY = 1
+EOS_RESHUFFLE = 2
+EOS_DISCARD_UNTIL_OUT = 3
+TIE_REPLAY = 0
+TIE_GOER_WINS = 1
+DEALER_LEFT = 0
+DEALER_WINNER = 1
 
 VALUES_FACE = 0
 VALUES_5_10_15 = 1
@@ -65,10 +105,19 @@ ST_TPOS = 14  # next free trace row
 ST_TOVER = 15  # 1 if the trace buffer overflowed
 ST_HAND_INDEX = 16
 ST_GAME_INDEX = 17
+ST_NEW_ONLY = 18  # the pending must-card may only go into a new meld (V500-NEWMELD)
+ST_PLACED_VALUE = 19  # points this seat put on the table this turn (V500-OPEN30)
 ST_JOKERS = 20  # + seat: jokers in hand
 ST_TOTAL = 30  # + seat: running totals
 ST_HAND_SCORE = 40  # + seat: last hand score
-ST_SIZE = 48
+ST_OPENED = 48  # + seat: 1 once the seat has met V500-OPEN30 this hand
+ST_BONUS = 56  # + seat: bonus points this hand (V500-7STRAIGHT, V500-ADDOPP, Standard Rummy)
+ST_LONG_RUN = 64  # a new run of 7+ cards was laid this turn (V500-7STRAIGHT)
+ST_STOCK_DRAWN = 65  # cards drawn from the stock this turn (end_immediately)
+ST_CALLS = 66  # rummy calls this hand
+ST_FLOATS = 67  # floats this hand
+ST_DEEP_TAKES = 68  # takes from below the top this hand
+ST_SIZE = 72
 
 # ---- melds table
 MAX_MELDS = 40
@@ -79,8 +128,10 @@ MK_LEN = 3  # cards in the meld
 MK_SUITS = 4  # set: mask of natural suits present
 MK_NJOK = 5  # jokers in the meld
 MK_CARD = 6  # + slot: card id (run slot i = position lo+i; set slot = order laid)
-MK_OWNER = 20  # + slot: seat credited with that card
-MK_SIZE = 34
+MK_OWNER = 20  # + slot: seat credited with that card (NOBODY for V500-ADDOPP-2 lay-offs)
+MK_CREATOR = 34  # seat that laid the meld down
+MK_SIZE = 35
+NOBODY = 15
 KIND_SET = 0
 KIND_RUN = 1
 
@@ -95,11 +146,19 @@ A_MASK = 5  # natural cards put down (card-id bits; ace as bit 16*s+1 also when 
 A_NJOK = 6  # jokers put down
 A_VALUE = 7  # points credited for the cards put down
 A_NCARDS = 8
-A_SIZE = 9
+A_SIDE = 9  # lay-offs on runs: SIDE_HIGH or SIDE_LOW
+A_SIZE = 10
+SIDE_HIGH = 1
+SIDE_LOW = 2
 ACT_STOP = 0
 ACT_MELD_SET = 1
 ACT_MELD_RUN = 2
 ACT_LAYOFF = 3
+
+# ---- enumeration scopes
+PLAY_ALL = 0
+PLAY_NEW_ONLY = 1  # new melds only (out-of-turn melding, V500-NEWMELD duty)
+PLAY_LAYOFF_ONLY = 2  # lay-offs only (layoff_only rummy calls, V500-ADDOPP-2)
 
 # ---- draw options
 DRAW_STOCK = -1
@@ -110,6 +169,7 @@ END_OUT = 1
 END_STOCK = 2
 END_IDLE = 3
 END_TURN_CAP = 4
+END_STOCK_END = 5  # end_immediately (V500-STOCKEND)
 
 # ---- observation vector given to strategies (public information + own hand), C-INFO-1
 OB_SEAT = 0
@@ -130,14 +190,20 @@ TRACE_COLS = 8
 T_GAME_START = 1
 T_HAND_START = 2
 T_DECK = 3
+T_RESTOCK = 4
 T_TURN_START = 5
+T_RESHUFFLE = 6
+T_START_PILE = 7
 T_DRAW_STOCK = 10
 T_TAKE_PILE = 11
 T_NO_DRAW = 12
 T_MELD = 20
 T_CARD = 21
 T_LAYOFF = 22
+T_OUT_OF_TURN = 23
+T_ADDOPP_LAYOFF = 24
 T_DISCARD = 30
+T_FLOAT = 31
 T_HAND_END = 40
 T_SCORE = 41
 T_GAME_END = 50
@@ -157,8 +223,11 @@ H_DEALER = 0
 H_REASON = 1
 H_OUT_SEAT = 2
 H_TURNS = 3
-H_SCORE = 4  # + seat
-H_SIZE = 12
+H_CALLS = 4
+H_FLOATS = 5
+H_DEEP_TAKES = 6
+H_SCORE = 8  # + seat
+H_SIZE = 16
 
 # ---- strategies
 N_PARAMS = 8

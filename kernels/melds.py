@@ -1,16 +1,20 @@
 """Meld geometry and the enumeration of melds and lay-offs a holding can make (R500-MELD-*).
 
-Sets (R500-MELD-1/2/6) are 3-4 cards of one rank with distinct natural suits; jokers stand for
-the rank only. Runs (R500-MELD-3/4/5) are 3-13 consecutive *positions* of one suit, position
-1..13 = rank and 14 = the ace played high, never holding both 1 and 14. All tests work on the
-first count plane ``p1``: a meld never holds two copies of one card.
+Sets (R500-MELD-1/2/6, RSTD-MELD-1) are 3-4 cards of one rank with distinct natural suits;
+jokers stand for the rank only. Runs (R500-MELD-3/4/5, RSTD-MELD-2) are 3-13 consecutive
+*positions* of one suit: position ``p`` is rank ``((p-1) mod 13) + 1``, so 1..13 are A..K, 14 is
+the ace played high and, with round-the-corner runs (V500-CORNER), 15..26 continue 2..K.
+``R_MAX_POS`` is 13 where aces are low only, 14 for ace low or high (never both), 26 with
+V500-CORNER; a run's first position is always in 1..13. All tests work on the first count plane
+``p1``: a meld never holds two copies of one card.
 
 ``enumerate_plays`` lists candidate play actions into an int64 table (columns ``A_*``). For each
 rank, suit window or meld end it emits the *canonical* action: every needed position is filled
 with a held natural card when there is one, otherwise with a joker. Every legal meld or lay-off
 is therefore reachable up to the choice of which copy or joker fills a slot. The same function,
-restricted to actions containing one card, decides whether a deep discard take is legal
-(R500-DRAW-5, C-LEGAL-1), so legality and the actions offered afterwards always agree.
+restricted to actions containing one card, decides whether a discard-pile take or a rummy call is
+legal (R500-DRAW-5, V500-RUMMY-2, C-LEGAL-1), so legality and the actions offered afterwards
+always agree.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from kernels.layout import (
     A_MELD,
     A_NCARDS,
     A_NJOK,
+    A_SIDE,
     A_TYPE,
     A_VALUE,
     ACT_LAYOFF,
@@ -38,24 +43,32 @@ from kernels.layout import (
     MK_KIND,
     MK_LEN,
     MK_LO,
-    MK_NJOK,
     MK_SUITS,
+    PLAY_LAYOFF_ONLY,
+    PLAY_NEW_ONLY,
+    R_MAX_POS,
+    R_MIN_RUN,
+    SIDE_HIGH,
+    SIDE_LOW,
 )
 
-NO_CARD = -1
+
+@njit
+def pos_rank(pos):
+    return (pos - 1) % 13 + 1
 
 
 @njit
 def pos_card(suit, pos):
-    """Natural card id that occupies run position pos (1..14) of a suit."""
-    return 16 * suit + (1 if pos == 14 else pos)
+    """Natural card id that occupies run position pos (1..26) of a suit."""
+    return 16 * suit + pos_rank(pos)
 
 
 @njit
 def run_lane(p1, suit):
-    """Held positions of a suit as bits 1..14 (bit 14 aliases the ace for ace-high runs)."""
+    """Held positions of a suit as bits 1..26 (bits 14..26 repeat ranks A..K one lap higher)."""
     lane = (np.uint64(p1) >> np.uint64(16 * suit)) & np.uint64(0x3FFE)
-    return lane | ((lane & np.uint64(2)) << np.uint64(13))
+    return lane | (lane << np.uint64(13))
 
 
 @njit
@@ -64,11 +77,11 @@ def lane_has(lane, pos):
 
 
 @njit
-def slot_value(vals, ace_low, card, kind, pos):
-    """Points a card scores on the table (R500-SCORE-2): an ace at run position 1 is used low."""
+def slot_value(vals, ace_low, card, kind, first):
+    """Points a card scores on the table (R500-SCORE-2): an ace that starts a run is used low."""
     if card == JOKER:
         return vals[JOKER]
-    if kind != KIND_SET and pos == 1:
+    if kind != KIND_SET and first and (card & 15) == 1:
         return ace_low
     return vals[card]
 
@@ -84,7 +97,7 @@ def must_matches(must, mask, njok):
 
 
 @njit
-def _emit(cand, n, limit, typ, meld, key, lo, length, mask, njok, value, ncards):
+def _emit(cand, n, limit, typ, meld, key, lo, length, mask, njok, value, ncards, side):
     if n >= limit:
         return n
     cand[n, A_TYPE] = typ
@@ -96,6 +109,7 @@ def _emit(cand, n, limit, typ, meld, key, lo, length, mask, njok, value, ncards)
     cand[n, A_NJOK] = njok
     cand[n, A_VALUE] = value
     cand[n, A_NCARDS] = ncards
+    cand[n, A_SIDE] = side
     return n + 1
 
 
@@ -130,47 +144,49 @@ def _enumerate_sets(p1, jok, must, vals, cand, n, limit):
                     continue
                 if not must_matches(must, mask, j):
                     continue
-                n = _emit(cand, n, limit, ACT_MELD_SET, -1, r, 0, size, mask, j, value + j * vals[JOKER], size)
+                n = _emit(cand, n, limit, ACT_MELD_SET, -1, r, 0, size, mask, j, value + j * vals[JOKER], size, 0)
                 if n >= limit:
                     return n
     return n
 
 
 @njit
-def _enumerate_runs(p1, jok, must, vals, ace_low, cand, n, limit):
+def _enumerate_runs(p1, jok, must, vals, ace_low, rules, cand, n, limit):
+    max_pos = rules[R_MAX_POS]
+    min_run = rules[R_MIN_RUN]
     for s in range(4):
         if must >= 0 and must != JOKER and (must >> 4) != s:
             continue
         lane = run_lane(p1, s)
-        if popcount(lane) + jok < 3 or lane == 0:
+        if lane == 0:
             continue
-        for lo in range(1, 13):
+        for lo in range(1, 14):
             gaps = 0
             naturals = 0
             mask = np.uint64(0)
             value = 0
-            for hi in range(lo, 15):
-                if lo == 1 and hi == 14:
-                    break  # R500-MELD-4: never ace low and high in one run
+            for hi in range(lo, min(max_pos, lo + 12) + 1):
                 if lane_has(lane, hi):
                     naturals += 1
                     mask |= bit(pos_card(s, hi))
-                    value += ace_low if hi == 1 else vals[pos_card(s, hi)]
+                    value += ace_low if (hi == lo and pos_rank(hi) == 1) else vals[pos_card(s, hi)]
                 else:
                     gaps += 1
                     value += vals[JOKER]
                     if gaps > jok:
                         break
                 length = hi - lo + 1
-                if length >= 3 and naturals >= 1 and must_matches(must, mask, gaps):
-                    n = _emit(cand, n, limit, ACT_MELD_RUN, -1, s, lo, length, mask, gaps, value, length)
+                if length >= min_run and naturals >= 1 and must_matches(must, mask, gaps):
+                    n = _emit(cand, n, limit, ACT_MELD_RUN, -1, s, lo, length, mask, gaps, value, length, 0)
                     if n >= limit:
                         return n
     return n
 
 
 @njit
-def _enumerate_layoffs(p1, jok, must, melds, n_melds, vals, ace_low, cand, n, limit):
+def _enumerate_layoffs(p1, jok, must, melds, n_melds, vals, ace_low, rules, cand, n, limit):
+    max_pos = rules[R_MAX_POS]
+    corner = max_pos > 14
     for m in range(n_melds):
         if melds[m, MK_KIND] == KIND_SET:
             r = melds[m, MK_KEY]
@@ -182,9 +198,9 @@ def _enumerate_layoffs(p1, jok, must, melds, n_melds, vals, ace_low, cand, n, li
                 if (present >> s) & 1 == 0 and has_card(p1, c):  # R500-MELD-2
                     b = bit(c)
                     if must_matches(must, b, 0):
-                        n = _emit(cand, n, limit, ACT_LAYOFF, m, r, 0, melds[m, MK_LEN] + 1, b, 0, vals[c], 1)
+                        n = _emit(cand, n, limit, ACT_LAYOFF, m, r, 0, melds[m, MK_LEN] + 1, b, 0, vals[c], 1, 0)
             if jok > 0 and must_matches(must, np.uint64(0), 1):
-                n = _emit(cand, n, limit, ACT_LAYOFF, m, r, 0, melds[m, MK_LEN] + 1, np.uint64(0), 1, vals[JOKER], 1)
+                n = _emit(cand, n, limit, ACT_LAYOFF, m, r, 0, melds[m, MK_LEN] + 1, np.uint64(0), 1, vals[JOKER], 1, 0)
         else:
             s = melds[m, MK_KEY]
             lo = melds[m, MK_LO]
@@ -195,9 +211,9 @@ def _enumerate_layoffs(p1, jok, must, melds, n_melds, vals, ace_low, cand, n, li
             gaps = 0
             mask = np.uint64(0)
             value = 0
-            for d in range(1, 14):
+            for d in range(1, 14 - length):
                 p = hi + d
-                if p > 14 or (lo == 1 and p == 14) or length + d > 13:
+                if p > max_pos:
                     break
                 if lane_has(lane, p):
                     mask |= bit(pos_card(s, p))
@@ -208,55 +224,49 @@ def _enumerate_layoffs(p1, jok, must, melds, n_melds, vals, ace_low, cand, n, li
                     if gaps > jok:
                         break
                 if must_matches(must, mask, gaps):
-                    n = _emit(cand, n, limit, ACT_LAYOFF, m, s, lo, length + d, mask, gaps, value, d)
-            # extend the low end
+                    n = _emit(cand, n, limit, ACT_LAYOFF, m, s, lo, length + d, mask, gaps, value, d, SIDE_HIGH)
+            # extend the low end (below position 1 only round the corner, one lap up)
             gaps = 0
             mask = np.uint64(0)
             value = 0
-            for d in range(1, 14):
+            for d in range(1, 14 - length):
                 p = lo - d
-                if p < 1 or (hi == 14 and p == 1) or length + d > 13:
-                    break
+                if p < 1:
+                    if not corner:
+                        break
+                    p += 13
                 if lane_has(lane, p):
                     mask |= bit(pos_card(s, p))
-                    value += ace_low if p == 1 else vals[pos_card(s, p)]
+                    value += ace_low if pos_rank(p) == 1 else vals[pos_card(s, p)]
                 else:
                     gaps += 1
                     value += vals[JOKER]
                     if gaps > jok:
                         break
                 if must_matches(must, mask, gaps):
-                    n = _emit(cand, n, limit, ACT_LAYOFF, m, s, p, length + d, mask, gaps, value, d)
+                    n = _emit(cand, n, limit, ACT_LAYOFF, m, s, p, length + d, mask, gaps, value, d, SIDE_LOW)
         if n >= limit:
             return n
     return n
 
 
 @njit
-def enumerate_plays(p1, jok, must, melds, n_melds, vals, ace_low, cand, n, limit):
+def enumerate_plays(p1, jok, must, melds, n_melds, vals, ace_low, rules, scope, cand, n, limit):
     """Append the canonical melds and lay-offs of holding (p1, jok) to ``cand`` from row n.
 
-    With ``must`` >= 0 only actions containing that card (a natural id or JOKER) are listed.
-    Returns the new row count, at most ``limit``.
+    With ``must`` >= 0 only actions containing that card (a natural id or JOKER) are listed;
+    ``scope`` (PLAY_*) limits them to new melds or to lay-offs. Returns the new row count, at most
+    ``limit``.
     """
-    n = _enumerate_sets(p1, jok, must, vals, cand, n, limit)
-    n = _enumerate_runs(p1, jok, must, vals, ace_low, cand, n, limit)
-    n = _enumerate_layoffs(p1, jok, must, melds, n_melds, vals, ace_low, cand, n, limit)
+    if scope != PLAY_LAYOFF_ONLY:
+        n = _enumerate_sets(p1, jok, must, vals, cand, n, limit)
+        n = _enumerate_runs(p1, jok, must, vals, ace_low, rules, cand, n, limit)
+    if scope != PLAY_NEW_ONLY:
+        n = _enumerate_layoffs(p1, jok, must, melds, n_melds, vals, ace_low, rules, cand, n, limit)
     return n
 
 
 @njit
-def card_playable(card, p1, jok, melds, n_melds, vals, ace_low, scratch):
+def card_playable(card, p1, jok, melds, n_melds, vals, ace_low, rules, scope, scratch):
     """True if ``card`` can be put on the table from holding (p1, jok) and the table (R500-DRAW-5)."""
-    return enumerate_plays(p1, jok, card, melds, n_melds, vals, ace_low, scratch, 0, 1) > 0
-
-
-@njit
-def run_slot_card(melds, m, pos):
-    """Card id at run position pos of meld m (for tests and rendering)."""
-    return melds[m, 6 + pos - melds[m, MK_LO]]
-
-
-@njit
-def meld_joker_count(melds, m):
-    return melds[m, MK_NJOK]
+    return enumerate_plays(p1, jok, card, melds, n_melds, vals, ace_low, rules, scope, scratch, 0, 1) > 0

@@ -1,10 +1,262 @@
-"""CLI commands for analysing result files (``analyze``, ``report``); attached by ``sim.cli``."""
+"""CLI commands for analysing result files (``analyze``, ``report``); attached by ``sim.cli``.
+
+Parsing and printing only: the statistics are computed by ``analysis.tables`` and the charts by
+``analysis.report``. User errors are raised as the typed errors of ``sim.errors`` and turned into
+``error: ...`` and exit code 2 by ``sim.cli.main``.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated, Optional
+
 import typer
 from rich.console import Console
+from rich.table import Table
+
+from sim.errors import InputError
+
+FORMATS = ("table", "csv", "json", "parquet")
+
+PathArg = Annotated[str, typer.Argument(help="Result file, folder (searched recursively, hive partitions) or glob.")]
+ByOpt = Annotated[
+    Optional[str],
+    typer.Option("--by", help="Group by these columns, comma-separated: row columns, hive keys or run metadata "
+                              "(game, players, lineup, seed, any rule flag). Default: what differs between files; "
+                              "'' for one group."),
+]
+
+
+def _f(x: object, digits: int = 1) -> str:
+    return "n/a" if x is None else f"{x:,.{digits}f}"
+
+
+def _pct(x: object, digits: int = 1) -> str:
+    return "n/a" if x is None else f"{x * 100:.{digits}f}%"
+
+
+def _pp(x: object) -> str:
+    return "n/a" if x is None else f"{x * 100:+.1f} pp"
+
+
+def _ci(lo: object, hi: object, scale: float = 1.0, digits: int = 1, sign: bool = False) -> str:
+    if lo is None or hi is None:
+        return "n/a"
+    fmt = f"{{:{'+' if sign else ''}.{digits}f}}"
+    return f"[{fmt.format(lo * scale)}, {fmt.format(hi * scale)}]"
+
+
+def _label(row: dict, by: list[str]) -> str:
+    from analysis.tables import group_label
+
+    return group_label(row, by)
+
+
+def _print_summary(console: Console, summary, by: list[str]) -> None:
+    from analysis.tables import COUNTERS
+
+    for row in summary.to_dicts():
+        games_unit = row.get("unit", "games") == "games" and row.get("games") is not None
+        count = f"{row['games']:,} games" if games_unit else f"{row['hands']:,} independent hands"
+        console.rule(f"{_label(row, by)}: {count}, {row['seats']} seats", style="bold")
+        win = "win rate" if games_unit else "went out"
+        table = Table(show_edge=False, pad_edge=False)
+        for col in ("seat", "strategy", win, "95% CI", "vs 1/N", "mean final score" if games_unit else "mean hand score", "95% CI"):
+            table.add_column(col, justify="left" if col == "strategy" else "right")
+        for s in range(row["seats"]):
+            if row.get(f"win_rate_{s}") is None:
+                continue
+            table.add_row(
+                str(s), row.get(f"strategy_{s}") or "-", _pct(row[f"win_rate_{s}"]),
+                _ci(row[f"win_lo_{s}"], row[f"win_hi_{s}"], 100), _pp(row[f"win_dev_{s}"]),
+                _f(row[f"mean_score_{s}"]), _ci(row[f"mean_score_lo_{s}"], row[f"mean_score_hi_{s}"]),
+            )
+        console.print(table)
+        who = "left of the first dealer" if games_unit else "left of the dealer"
+        console.print(
+            f"first seat ({who}): {_pct(row['first_seat_win_rate'])} "
+            f"{_ci(row['first_seat_win_lo'], row['first_seat_win_hi'], 100)}, advantage {_pp(row['first_seat_adv'])} "
+            f"{_ci(row['first_seat_adv_lo'], row['first_seat_adv_hi'], 100, sign=True)}"
+        )
+        qs = "  ".join(f"p{q} {_f(row[f'score_p{q}'], 0)}" for q in (10, 25, 50, 75, 90))
+        what = "final scores" if games_unit else "hand scores"
+        line = f"{what}: mean {_f(row['score_mean'])}  {qs}"
+        if games_unit:
+            line += f"  winner mean {_f(row['winner_score_mean'])}"
+        console.print(line)
+        if games_unit:
+            console.print(
+                f"hands/game: mean {_f(row['hands_per_game_mean'], 2)}  p50 {_f(row['hands_per_game_p50'], 0)}  "
+                f"p90 {_f(row['hands_per_game_p90'], 0)}   capped games {row['capped_games']}"
+            )
+        console.print(
+            f"turns/hand: mean {_f(row['turns_per_hand_mean'], 2)}  p50 {_f(row['turns_per_hand_p50'], 0)}  "
+            f"p90 {_f(row['turns_per_hand_p90'], 0)}"
+        )
+        console.print(
+            f"hand ends: went out {_pct(row['ends_out'])}  stock out {_pct(row['ends_stock_out'])}  "
+            f"stall {_pct(row['ends_stall'])}   capped hands {row['capped_hands'] if row['capped_hands'] is not None else 'n/a'}"
+        )
+        names = {"calls": "rummy calls", "floats": "floats", "deep_takes": "deep takes"}
+        console.print("per hand: " + "  ".join(f"{names[c]} {_f(row[f'{c}_per_hand'], 3)}" for c in COUNTERS))
+        if row.get("turns_per_hand_p50") is None and games_unit:
+            console.print("(hand-level statistics need the hand rows: simulate --hands)", style="dim")
+
+
+def _print_balance(console: Console, frame, by: list[str]) -> None:
+    table = Table(title="Balance: variations ranked by seat advantage (0 = fair; see README 'Analysing results')")
+    cols = ("rank", "variation", "players", "games", "balance index", "95% CI", "fair?", "worst", "P1 edge", "95% CI",
+            "hands/game", "95% CI", "turns/hand", "capped")
+    for col in cols:
+        table.add_column(col, justify="left" if col in ("variation", "worst", "fair?") else "right")
+    for row in frame.to_dicts():
+        fair = row["consistent_with_fair"]
+        worst = "n/a" if row["worst_position"] is None else f"{row['worst_position']} {_pp(row['worst_edge'])[:-3]}%"
+        count = row["games"] if row["unit"] == "games" else row["hands"]
+        table.add_row(
+            str(row["rank"]), _label(row, by), str(row["players"]) if row["players"] is not None else "mixed",
+            f"{count:,}" + ("" if row["unit"] == "games" else " hands"),
+            _f(row["balance_index"], 3), _ci(row["balance_lo"], row["balance_hi"], digits=3),
+            "n/a" if fair is None else ("yes" if fair else "no"), worst,
+            _pp(row["first_edge"])[:-3] + "%" if row["first_edge"] is not None else "n/a",
+            _ci(row["first_edge_lo"], row["first_edge_hi"], 100, sign=True),
+            _f(row["hands_per_game_mean"], 2), _ci(row["hands_per_game_lo"], row["hands_per_game_hi"], digits=2),
+            _f(row["turns_per_hand_mean"], 1), _pct(row["capped_share"]),
+        )
+    console.print(table)
+    console.print(
+        "balance index = max over positions k of |N*q_k - 1|, q_k = share of decided games won by the k-th seat "
+        "to play (P1 = left of the first dealer, PN = first dealer); CI from Bonferroni-adjusted Wilson intervals. "
+        "'fair? yes' = the interval reaches 0.", style="dim",
+    )
+
+
+def _print_payoffs(console: Console, frame, by: list[str], mode: str) -> None:
+    unit = "game points" if mode == "game-point" else "points"
+    table = Table(title=f"Payoffs ({mode}): mean {unit} per game")
+    for col in ("group", "seat", "strategy", "games", "settled", "mean", "95% CI", "total"):
+        table.add_column(col, justify="left" if col in ("group", "strategy") else "right")
+    digits = 3 if mode == "game-point" else 1
+    for row in frame.to_dicts():
+        table.add_row(
+            _label(row, by), str(row["seat"]), row["strategy"] or "-", f"{row['games']:,}", f"{row['settled']:,}",
+            _f(row["mean_payoff"], digits), _ci(row["payoff_lo"], row["payoff_hi"], digits=digits),
+            _f(row["total_payoff"], digits),
+        )
+    console.print(table)
+
+
+def _print_strategies(console: Console, frame, by: list[str]) -> None:
+    table = Table(title="Strategies (every seat a strategy played, pooled)")
+    for col in ("group", "strategy", "seat-games", "win rate", "95% CI", "fair share", "edge", "mean score"):
+        table.add_column(col, justify="left" if col in ("group", "strategy") else "right")
+    for row in frame.to_dicts():
+        table.add_row(
+            _label(row, by), row["strategy"], f"{row['seat_games']:,}", _pct(row["win_rate"]),
+            _ci(row["win_lo"], row["win_hi"], 100), _pct(row["fair"]), _pp(row["edge"]), _f(row["mean_score"]),
+        )
+    console.print(table)
+
+
+def _print_matrix(console: Console, frame, by: list[str]) -> None:
+    table = Table(title="Strategy matrix: win rate of the row strategy with the column strategy at another seat")
+    for col in ("group", "strategy", "opponent", "seat pairs", "win rate", "95% CI"):
+        table.add_column(col, justify="left" if col in ("group", "strategy", "opponent") else "right")
+    for row in frame.to_dicts():
+        table.add_row(
+            _label(row, by), row["strategy"], row["opponent"], f"{row['pairs']:,}", _pct(row["win_rate"]),
+            _ci(row["win_lo"], row["win_hi"], 100),
+        )
+    console.print(table)
+
+
+def _write(frame, fmt: str, out: Optional[Path], console: Console) -> None:
+    from analysis.tables import to_json
+
+    if fmt == "parquet":
+        assert out is not None
+        frame.write_parquet(out)
+    elif fmt == "csv":
+        text = frame.write_csv()
+        if out is None:
+            console.out(text, end="", highlight=False)
+        else:
+            out.write_text(text)
+    else:
+        text = to_json(frame)
+        if out is None:
+            console.out(text, highlight=False)
+        else:
+            out.write_text(text + "\n")
 
 
 def register(app: typer.Typer, console: Console) -> None:
     """Attach the analysis commands to the main app."""
+
+    @app.command()
+    def analyze(
+        path: PathArg,
+        by: ByOpt = None,
+        balance: Annotated[bool, typer.Option("--balance", help="Rank the groups by fairness to the seats (balance index) and game length.")] = False,
+        payoff: Annotated[Optional[str], typer.Option("--payoff", help="Settle stakes per seat: difference (R500-END-3, R5K-GAME-3) or game-point (V5K-1, V5K-2).")] = None,
+        strategies: Annotated[bool, typer.Option("--strategies", help="Win rates per strategy (from the lineups).")] = False,
+        matrix: Annotated[bool, typer.Option("--matrix", help="Strategy against strategy win rates (from the lineups).")] = False,
+        fmt: Annotated[str, typer.Option("--format", "-f", help="table, csv, json or parquet.")] = "table",
+        out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Write csv/json/parquet to this file instead of stdout.")] = None,
+    ) -> None:
+        """Statistics of result files per group: seat win rates, first-seat advantage, scores, lengths, hand ends."""
+        from analysis import tables
+        from analysis.load import open_source
+
+        if fmt not in FORMATS:
+            raise InputError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+        if payoff is not None and payoff not in tables.PAYOFF_MODES:
+            raise InputError(f"--payoff must be one of {', '.join(tables.PAYOFF_MODES)}, got {payoff!r}")
+        views = [name for name, on in (("--balance", balance), ("--payoff", payoff is not None),
+                                        ("--strategies", strategies), ("--matrix", matrix)) if on]
+        if len(views) > 1:
+            raise InputError(f"choose one of {', '.join(views)}")
+        if fmt == "parquet" and out is None:
+            raise InputError("--format parquet needs --out FILE")
+        if fmt == "table" and out is not None:
+            raise InputError("--out needs --format csv, json or parquet")
+
+        ds = open_source(path)
+        by_cols = tables.resolve_by(ds, by)
+        if balance:
+            frame = tables.balance(ds, by_cols)
+            printer = lambda: _print_balance(console, frame, by_cols)  # noqa: E731
+        elif payoff is not None:
+            frame = tables.payoffs(ds, payoff, by_cols)
+            printer = lambda: _print_payoffs(console, frame, by_cols, payoff)  # noqa: E731
+        elif strategies:
+            frame = tables.strategies(ds, by_cols)
+            printer = lambda: _print_strategies(console, frame, by_cols)  # noqa: E731
+        elif matrix:
+            frame = tables.strategy_matrix(ds, by_cols)
+            printer = lambda: _print_matrix(console, frame, by_cols)  # noqa: E731
+        else:
+            frame = tables.summarize(ds, by_cols)
+            printer = lambda: _print_summary(console, frame, by_cols)  # noqa: E731
+        if fmt == "table":
+            printer()
+        else:
+            _write(frame, fmt, out, console)
+            if out is not None:
+                console.print(f"wrote {out}", highlight=False)
+
+    @app.command()
+    def report(
+        path: PathArg,
+        out: Annotated[Path, typer.Option("--out", "-o", help="HTML file to write.")] = Path("report.html"),
+        by: ByOpt = None,
+        png: Annotated[Optional[Path], typer.Option("--png", help="Also write every chart as a PNG file into this folder.")] = None,
+        title: Annotated[Optional[str], typer.Option("--title", help="Report title (default: the path).")] = None,
+    ) -> None:
+        """Write a self-contained HTML report with charts and tables (needs the [report] extra)."""
+        from analysis.report import write_report
+
+        result = write_report(path, out, by=by, png_dir=png, title=title)
+        console.print(f"wrote {result.html} ({len(result.charts)} charts, {len(result.tables)} tables)", highlight=False)
+        for p in result.pngs:
+            console.print(f"wrote {p}", highlight=False)

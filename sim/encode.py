@@ -9,7 +9,17 @@ from sim.rules import Rules, pack_for
 
 _VALUES = {"face": L.VALUES_FACE, "5_10_15": L.VALUES_5_10_15, "all5": L.VALUES_ALL5}
 _DISCARD = {"top_single": L.DISC_TOP_SINGLE, "none": L.DISC_NONE, "any_taken": L.DISC_ANY_TAKEN}
+_CALLS = {"off": L.CALL_OFF, "pile": L.CALL_PILE, "top_only": L.CALL_TOP, "layoff_only": L.CALL_LAYOFF}
+_GOING_OUT = {"any": L.OUT_ANY, "discard_required": L.OUT_DISCARD_REQUIRED, "floating": L.OUT_FLOATING}
+_END_OF_STOCK = {
+    "pile_or_end": L.EOS_PILE_OR_END,
+    "end_immediately": L.EOS_END_IMMEDIATELY,
+    "reshuffle": L.EOS_RESHUFFLE,
+    "discard_until_out": L.EOS_DISCARD_UNTIL_OUT,
+}
 JOKER_VALUE = 15  # R500-SCORE-2: a joker is worth 15 whatever it represents
+STANDARD_DEAL = {2: 13}  # RSTD-DEAL-1: 13 cards with 2 players, else 7
+NO_TARGET = 1 << 40  # Standard Rummy ends after a number of hands, not at a target
 
 
 def ace_low_value(rules: Rules) -> int:
@@ -25,21 +35,79 @@ def ace_low_value(rules: Rules) -> int:
 def encode_rules(rules: Rules, n_players: int) -> np.ndarray:
     """Check ``rules`` for ``n_players`` (raising the typed errors of ``sim.errors``) and encode it."""
     rules.check(n_players)
+    if rules.game == "standard-rummy":
+        return _encode_standard(rules, n_players)
     decks, jokers, deal = pack_for(rules, n_players)
-    vec = np.zeros(L.R_SIZE, dtype=np.int64)
-    vec[L.R_N_PLAYERS] = n_players
+    div = int(rules.r500_score_divisor)
+    vec = _common(rules, n_players)
+    vec[L.R_GAME] = L.GAME_500
     vec[L.R_DECKS] = decks
     vec[L.R_JOKERS] = jokers
     vec[L.R_DEAL_SIZE] = deal
     vec[L.R_TARGET] = rules.r500_target
     vec[L.R_VALUES] = _VALUES[rules.r500_card_values]
-    vec[L.R_ACE_VALUE] = rules.r500_ace_value
-    vec[L.R_ACE_LOW_VALUE] = ace_low_value(rules)
+    vec[L.R_DIVISOR] = div
+    vec[L.R_ACE_VALUE] = rules.r500_ace_value // div
+    vec[L.R_ACE_LOW_VALUE] = ace_low_value(rules) // div
+    vec[L.R_JOKER_VALUE] = JOKER_VALUE // div
+    vec[L.R_FOUR_ACES] = 25 // div if rules.r500_four_aces_100 else 0
     vec[L.R_DISC_RESTRICT] = _DISCARD[rules.r500_discard_restriction]
-    vec[L.R_STOCK_PENALTY] = 1 if rules.r500_stock_out_hand_penalty else 0
+    vec[L.R_TOPMUST] = int(rules.r500_top_card_must_be_played)
+    vec[L.R_NEW_MELD_ONLY] = int(rules.r500_pickup_use == "new_meld")
+    vec[L.R_CALL] = _CALLS[rules.r500_call_rummy]
+    vec[L.R_GOING_OUT] = _GOING_OUT[rules.r500_going_out]
+    vec[L.R_UNPLAYABLE] = int(rules.r500_unplayable_discard)
+    vec[L.R_MUST_GO_OUT] = int(rules.r500_must_go_out_to_win)
+    vec[L.R_FIRST_MELD_MIN] = rules.r500_first_meld_min // div
+    vec[L.R_MIN_RUN] = rules.r500_min_new_run
+    vec[L.R_MAX_POS] = 26 if rules.r500_round_the_corner else 14
+    vec[L.R_STOCK_DRAW] = rules.r500_stock_draw_count
+    eos = rules.r500_end_of_stock
+    if rules.r500_add_opponent_hand and rules.r500_addopp_stock_out == "continue_discarding":
+        eos = "discard_until_out"  # V500-ADDOPP-3
+    vec[L.R_END_OF_STOCK] = _END_OF_STOCK[eos]
+    vec[L.R_STOCK_PENALTY] = int(rules.r500_stock_out_hand_penalty)
     idle = rules.r500_stock_out_idle_turns
     vec[L.R_IDLE_TURNS] = n_players if idle == "n" else int(idle)
+    vec[L.R_ADDOPP] = int(rules.r500_add_opponent_hand)
+    vec[L.R_SEVEN_BONUS] = rules.r500_seven_straight_bonus // div
+    vec[L.R_TIE_RULE] = L.TIE_GOER_WINS if rules.r500_tie_rule == "goer_wins" else L.TIE_REPLAY
+    vec[L.R_OUT_OF_TURN] = int(rules.r500_meld_out_of_turn)
+    vec[L.R_UPCHOICE] = int(rules.r500_upcard_mode == "first_player_choice")
+    vec[L.R_NEXT_DEALER] = L.DEALER_WINNER if rules.r500_next_dealer == "winner" else L.DEALER_LEFT
+    vec[L.R_DEEP_TAKES] = 1
+    return vec
+
+
+def _common(rules: Rules, n_players: int) -> np.ndarray:
+    vec = np.zeros(L.R_SIZE, dtype=np.int64)
+    vec[L.R_N_PLAYERS] = n_players
     vec[L.R_TURN_CAP] = rules.max_turns_per_hand
     vec[L.R_HAND_CAP] = rules.max_hands_per_game
-    vec[L.R_JOKER_VALUE] = JOKER_VALUE
+    vec[L.R_MIN_RUN] = 3
+    vec[L.R_STOCK_DRAW] = 1
+    vec[L.R_DIVISOR] = 1
+    return vec
+
+
+def _encode_standard(rules: Rules, n_players: int) -> np.ndarray:
+    """Standard Rummy (RULES.md §7, AMB-46): aces low only, top-card draws, deadwood scoring."""
+    vec = _common(rules, n_players)
+    vec[L.R_GAME] = L.GAME_STANDARD
+    vec[L.R_DECKS] = 1
+    vec[L.R_JOKERS] = 0
+    vec[L.R_DEAL_SIZE] = STANDARD_DEAL.get(n_players, 7)
+    vec[L.R_TARGET] = NO_TARGET
+    vec[L.R_GAME_HANDS] = rules.std_game_hands
+    vec[L.R_VALUES] = L.VALUES_FACE
+    vec[L.R_ACE_VALUE] = 1
+    vec[L.R_ACE_LOW_VALUE] = 1
+    vec[L.R_DISC_RESTRICT] = L.DISC_TOP_SINGLE
+    vec[L.R_GOING_OUT] = _GOING_OUT[rules.std_going_out]
+    vec[L.R_MAX_POS] = 13
+    vec[L.R_END_OF_STOCK] = _END_OF_STOCK[rules.std_end_of_stock]
+    vec[L.R_STOCK_PENALTY] = 1
+    vec[L.R_IDLE_TURNS] = n_players
+    vec[L.R_DEEP_TAKES] = 0
+    vec[L.R_NEXT_DEALER] = L.DEALER_LEFT
     return vec

@@ -25,7 +25,13 @@ from sim.output import hands_path, run_metadata, write_parquet_atomic
 from sim.rules import PRESETS, Rules
 from strategies.registry import parse_lineup
 
-REASONS = {L.END_OUT: "out", L.END_STOCK: "stock_out", L.END_IDLE: "idle_guard", L.END_TURN_CAP: "turn_cap"}
+REASONS = {
+    L.END_OUT: "out",
+    L.END_STOCK: "stock_out",
+    L.END_IDLE: "idle_guard",
+    L.END_TURN_CAP: "turn_cap",
+    L.END_STOCK_END: "stock_end",
+}
 UNITS = ("games", "hands")
 DEFAULT_CHUNK = 4096
 
@@ -103,7 +109,7 @@ def games_frame(rows: np.ndarray, start: int, n: int) -> pl.DataFrame:
 
 def hands_frame(rows: np.ndarray, lead: dict[str, np.ndarray], n: int) -> pl.DataFrame:
     """Kernel hand rows (H_*) as a frame, one row per hand, after the ``lead`` index columns."""
-    names = np.array([REASONS.get(c, "unknown") for c in range(5)], dtype=object)
+    names = np.array([REASONS.get(c, "unknown") for c in range(max(REASONS) + 1)], dtype=object)
     reasons = names[rows[:, L.H_REASON]]
     data = {
         **lead,
@@ -111,6 +117,9 @@ def hands_frame(rows: np.ndarray, lead: dict[str, np.ndarray], n: int) -> pl.Dat
         "reason": pl.Series(reasons.tolist(), dtype=pl.Categorical),
         "out_seat": rows[:, L.H_OUT_SEAT].astype(np.int8),
         "turns": rows[:, L.H_TURNS].astype(np.int32),
+        "calls": rows[:, L.H_CALLS].astype(np.int16),
+        "floats": rows[:, L.H_FLOATS].astype(np.int16),
+        "deep_takes": rows[:, L.H_DEEP_TAKES].astype(np.int16),
     }
     data.update(_seat_columns(rows[:, L.H_SCORE : L.H_SCORE + n], n, "score"))
     return pl.DataFrame(data)

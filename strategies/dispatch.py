@@ -9,21 +9,21 @@ in every process).
 from __future__ import annotations
 
 from kernels._jit import njit
-from strategies.greedy import greedy_discard, greedy_draw, greedy_play
+from strategies.greedy import greedy_call, greedy_discard, greedy_draw, greedy_play
 from strategies.ids import GREEDY
 from strategies.random_play import random_choice
 
 
 @njit
-def choose_draw(sid, params, obs, mine, pile, melds, vals, ace_low, opts, nopt, rng, scratch):
+def choose_draw(sid, params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rng, scratch):
     """Index into opts[:nopt] (draw options: stock/decline, then pile indexes)."""
     if sid == GREEDY:
-        return greedy_draw(params, obs, mine, pile, melds, vals, ace_low, opts, nopt, scratch)
+        return greedy_draw(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch)
     return random_choice(rng, nopt)
 
 
 @njit
-def choose_play(sid, params, obs, mine, pile, melds, vals, ace_low, cand, ncand, rng, scratch):
+def choose_play(sid, params, obs, mine, pile, melds, rules, vals, ace_low, cand, ncand, rng, scratch):
     """Index into cand[:ncand] (play actions; row 0 is STOP when stopping is allowed)."""
     if sid == GREEDY:
         return greedy_play(cand, ncand)
@@ -31,8 +31,16 @@ def choose_play(sid, params, obs, mine, pile, melds, vals, ace_low, cand, ncand,
 
 
 @njit
-def choose_discard(sid, params, obs, mine, pile, melds, vals, ace_low, opts, nopt, rng, scratch):
+def choose_discard(sid, params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rng, scratch):
     """Index into opts[:nopt] (card ids that may be discarded)."""
     if sid == GREEDY:
         return greedy_discard(obs, mine, vals, opts, nopt)
+    return random_choice(rng, nopt)
+
+
+@njit
+def choose_call(sid, params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rng, scratch):
+    """Index into opts[:nopt] (rummy-call options: 0 = pass, then claimable pile indexes)."""
+    if sid == GREEDY:
+        return greedy_call(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch)
     return random_choice(rng, nopt)

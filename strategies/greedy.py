@@ -13,7 +13,19 @@ import numpy as np
 
 from kernels._jit import njit
 from kernels.cards import U1, bit, mask_value
-from kernels.layout import A_MASK, A_NJOK, A_TYPE, A_VALUE, ACT_STOP, JOKER, MAX_CAND, OB_MY_JOKERS, OB_N_MELDS, OB_PILE_LEN
+from kernels.layout import (
+    A_MASK,
+    A_NJOK,
+    A_TYPE,
+    A_VALUE,
+    ACT_STOP,
+    JOKER,
+    MAX_CAND,
+    OB_MY_JOKERS,
+    OB_N_MELDS,
+    OB_PILE_LEN,
+    PLAY_ALL,
+)
 from kernels.melds import enumerate_plays, run_lane
 from strategies.ids import GREEDY_DEADWOOD_WEIGHT, GREEDY_MIN_GAIN
 
@@ -31,13 +43,13 @@ def best_by_value(cand, n):
 
 
 @njit
-def playout(p1, jok, must, melds, n_melds, vals, ace_low, scratch):
+def playout(p1, jok, must, melds, n_melds, vals, ace_low, rules, scratch):
     """Points greedily put down from (p1, jok) against a fixed table: (points, used mask, jokers)."""
     points = 0
     used = np.uint64(0)
     used_jok = 0
     while True:
-        n = enumerate_plays(p1, jok, must, melds, n_melds, vals, ace_low, scratch, 0, MAX_CAND)
+        n = enumerate_plays(p1, jok, must, melds, n_melds, vals, ace_low, rules, PLAY_ALL, scratch, 0, MAX_CAND)
         i = best_by_value(scratch, n)
         if i < 0:
             break
@@ -52,28 +64,51 @@ def playout(p1, jok, must, melds, n_melds, vals, ace_low, scratch):
 
 
 @njit
-def greedy_draw(params, obs, mine, pile, melds, vals, ace_low, opts, nopt, scratch):
+def take_gain(params, mine, jok, pile, top, k, must_play, melds, n_melds, vals, ace_low, rules, scratch):
+    """Points a take of pile[k..top] lets it put down now, less the weighted value of taken cards
+    it could not use."""
+    taken = np.uint64(0)
+    taken_jok = 0
+    for j in range(k, top + 1):
+        c = np.int64(pile[j])
+        if c == JOKER:
+            taken_jok += 1
+        else:
+            taken |= bit(c)
+    must = np.int64(pile[k]) if must_play else -1
+    pts, used, used_jok = playout(mine[0] | taken, jok + taken_jok, must, melds, n_melds, vals, ace_low, rules, scratch)
+    dead = mask_value(vals, taken & ~used & ~mine[0]) + max(0, taken_jok - used_jok) * vals[JOKER]
+    return pts - params[GREEDY_DEADWOOD_WEIGHT] * dead
+
+
+@njit
+def greedy_draw(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch):
     n_melds = obs[OB_N_MELDS]
     jok = obs[OB_MY_JOKERS]
     top = obs[OB_PILE_LEN] - 1
-    base, _, _ = playout(mine[0], jok, -1, melds, n_melds, vals, ace_low, scratch)
+    base, _, _ = playout(mine[0], jok, -1, melds, n_melds, vals, ace_low, rules, scratch)
     best = 0  # opts[0]: the stock, or declining on an empty stock
     best_gain = params[GREEDY_MIN_GAIN]
     for i in range(1, nopt):
         k = opts[i]
-        p1 = mine[0]
-        taken = np.uint64(0)
-        taken_jok = 0
-        for j in range(k, top + 1):
-            c = np.int64(pile[j])
-            if c == JOKER:
-                taken_jok += 1
-            else:
-                taken |= bit(c)
-        must = np.int64(pile[k]) if k < top else -1
-        pts, used, used_jok = playout(p1 | taken, jok + taken_jok, must, melds, n_melds, vals, ace_low, scratch)
-        dead = mask_value(vals, taken & ~used & ~p1) + max(0, taken_jok - used_jok) * vals[JOKER]
-        gain = pts - base - params[GREEDY_DEADWOOD_WEIGHT] * dead
+        gain = take_gain(params, mine, jok, pile, top, k, k < top, melds, n_melds, vals, ace_low, rules, scratch) - base
+        if gain > best_gain:
+            best = i
+            best_gain = gain
+    return best
+
+
+@njit
+def greedy_call(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch):
+    """Calls rummy on the claim that gains most, if it gains more than ``min_gain``."""
+    n_melds = obs[OB_N_MELDS]
+    jok = obs[OB_MY_JOKERS]
+    top = obs[OB_PILE_LEN] - 1
+    base, _, _ = playout(mine[0], jok, -1, melds, n_melds, vals, ace_low, rules, scratch)
+    best = 0
+    best_gain = params[GREEDY_MIN_GAIN]
+    for i in range(1, nopt):
+        gain = take_gain(params, mine, jok, pile, top, opts[i], True, melds, n_melds, vals, ace_low, rules, scratch) - base
         if gain > best_gain:
             best = i
             best_gain = gain

@@ -24,6 +24,8 @@ class KState:
     vals: np.ndarray
     ace_low: int
     trace: np.ndarray = field(default_factory=lambda: np.zeros((0, L.TRACE_COLS), dtype=np.int32))
+    stack: np.ndarray = field(default_factory=lambda: np.zeros((6, 256, L.A_SIZE), dtype=np.int64))
+    budget: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
 
     def set_hand(self, seat: int, cards: str) -> None:
         self.hands[seat] = 0
@@ -47,6 +49,7 @@ class KState:
             self.melds[m, L.MK_KIND] = L.KIND_RUN
             self.melds[m, L.MK_KEY] = next(c >> 4 for c in cs if c != JOKER)
             self.melds[m, L.MK_LO] = lo or next((c & 15) - i for i, c in enumerate(cs) if c != JOKER)
+        self.melds[m, L.MK_CREATOR] = owner
         for i, c in enumerate(cs):
             self.melds[m, L.MK_CARD + i] = c
             self.melds[m, L.MK_OWNER + i] = owner
@@ -82,11 +85,9 @@ def make_state(players: int, hands: dict[int, str], pile: str = "", stock: str =
     pile_ids = ids(pile)
     pile_arr[: len(pile_ids)] = pile_ids
     st[L.ST_PILE_LEN] = len(pile_ids)
-    from sim.encode import ace_low_value
-
     k = KState(vec, st, np.zeros((L.MAX_SEATS, 2), dtype=np.uint64), pack, pile_arr,
                np.zeros((L.MAX_MELDS, L.MK_SIZE), dtype=np.int16), natural_value_table(vec),
-               ace_low_value(rules or Rules()))
+               int(vec[L.R_ACE_LOW_VALUE]))
     for s, cards in hands.items():
         k.set_hand(s, cards)
     return k

@@ -50,13 +50,13 @@ def decisions(k, sid: int) -> list[int]:
     opts = np.zeros(L.MAX_PACK + 2, dtype=np.int64)
     cand = np.zeros((L.MAX_CAND, L.A_SIZE), dtype=np.int64)
     scratch = np.zeros((L.MAX_CAND, L.A_SIZE), dtype=np.int64)
-    n = draw_options(k.st, k.hands, k.pile, k.melds, k.rules, k.vals, k.ace_low, 0, opts, scratch)
+    n = draw_options(k.st, k.hands, k.pile, k.melds, k.rules, k.vals, k.ace_low, 0, opts, scratch, k.stack, k.budget)
     observe(k.st, k.hands, 0, obs, mine)
-    out = [int(opts[choose_draw(sid, params, obs, mine, k.pile, k.melds, k.vals, k.ace_low, opts, n, rng, scratch)])]
-    n = play_candidates(k.st, k.hands, k.melds, k.rules, k.vals, k.ace_low, 0, cand)
-    out.append(int(choose_play(sid, params, obs, mine, k.pile, k.melds, k.vals, k.ace_low, cand, n, rng, scratch)))
+    out = [int(opts[choose_draw(sid, params, obs, mine, k.pile, k.melds, k.rules, k.vals, k.ace_low, opts, n, rng, scratch)])]
+    n = play_candidates(k.st, k.hands, k.melds, k.rules, k.vals, k.ace_low, 0, L.PLAY_ALL, cand, k.stack, k.budget)
+    out.append(int(choose_play(sid, params, obs, mine, k.pile, k.melds, k.rules, k.vals, k.ace_low, cand, n, rng, scratch)))
     n = discard_options(k.st, k.hands, k.rules, 0, opts)
-    out.append(int(opts[choose_discard(sid, params, obs, mine, k.pile, k.melds, k.vals, k.ace_low, opts, n, rng, scratch)]))
+    out.append(int(opts[choose_discard(sid, params, obs, mine, k.pile, k.melds, k.rules, k.vals, k.ace_low, opts, n, rng, scratch)]))
     return out
 
 

@@ -16,6 +16,9 @@ from tests.cardtext import JOKER
 RULES = np.zeros(L.R_SIZE, dtype=np.int64)
 RULES[L.R_ACE_VALUE] = 15
 RULES[L.R_JOKER_VALUE] = 15
+RULES[L.R_DIVISOR] = 1
+RULES[L.R_MIN_RUN] = 3
+RULES[L.R_MAX_POS] = 14
 VALS = natural_value_table(RULES)
 ALL = [16 * s + r for s in range(4) for r in range(1, 14)]
 
@@ -82,7 +85,7 @@ def test_R500_DRAW_5_card_playable_matches_naive(seed):
     scratch = np.zeros((L.MAX_CAND, L.A_SIZE), dtype=np.int64)
     for card in sorted(hand) + ([JOKER] if jokers else []):
         expected = naive.playable(card, hand, jokers, table)
-        got = card_playable(card, mask_of(hand), jokers, melds, len(table), VALS, 1, scratch)
+        got = card_playable(card, mask_of(hand), jokers, melds, len(table), VALS, 1, RULES, L.PLAY_ALL, scratch)
         assert got == expected, (card, sorted(hand), jokers, table)
 
 
@@ -90,7 +93,7 @@ def test_R500_DRAW_5_card_playable_matches_naive(seed):
 def test_R500_MELD_every_enumerated_action_is_valid(seed):
     _, hand, jokers, melds, table = random_holding(seed)
     cand = np.zeros((L.MAX_CAND, L.A_SIZE), dtype=np.int64)
-    n = enumerate_plays(mask_of(hand), jokers, -1, melds, len(table), VALS, 1, cand, 0, L.MAX_CAND)
+    n = enumerate_plays(mask_of(hand), jokers, -1, melds, len(table), VALS, 1, RULES, L.PLAY_ALL, cand, 0, L.MAX_CAND)
     for row in cand[:n]:
         m = int(np.uint64(row[L.A_MASK]))
         naturals = [c for c in ALL if m >> c & 1]

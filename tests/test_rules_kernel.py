@@ -12,15 +12,16 @@ import pytest
 from kernels import layout as L
 from kernels.engine import (
     apply_discard,
-    apply_draw,
     apply_play,
+    draw_from_stock,
     discard_options,
     draw_options,
     game_winner,
     play_candidates,
+    reset_turn,
     score_hand,
+    take_from_pile,
 )
-from sim.errors import UnsupportedRuleError
 from sim.rules import Rules
 from tests.cardtext import cid, ids, jokers, mask
 from tests.kstate import KState, make_state
@@ -29,17 +30,24 @@ from tests.kstate import KState, make_state
 def legal_draws(k: KState, seat: int = 0) -> list[int]:
     opts = np.zeros(L.MAX_PACK + 2, dtype=np.int64)
     scratch = np.zeros((L.MAX_CAND, L.A_SIZE), dtype=np.int64)
-    n = draw_options(k.st, k.hands, k.pile, k.melds, k.rules, k.vals, k.ace_low, seat, opts, scratch)
+    n = draw_options(k.st, k.hands, k.pile, k.melds, k.rules, k.vals, k.ace_low, seat, opts, scratch, k.stack, k.budget)
     return list(opts[:n])
 
 
 def draw(k: KState, opt: int, seat: int = 0) -> bool:
-    return apply_draw(k.st, k.hands, k.pack, k.pile, k.rules, seat, opt, k.trace)
+    if opt == L.DRAW_NONE:
+        return False
+    reset_turn(k.st)
+    if opt == L.DRAW_STOCK:
+        draw_from_stock(k.st, k.hands, k.pack, k.rules, seat, k.trace)
+    else:
+        take_from_pile(k.st, k.hands, k.pile, k.rules, seat, opt, False, k.trace)
+    return True
 
 
 def candidates(k: KState, seat: int = 0) -> np.ndarray:
     cand = np.zeros((L.MAX_CAND, L.A_SIZE), dtype=np.int64)
-    n = play_candidates(k.st, k.hands, k.melds, k.rules, k.vals, k.ace_low, seat, cand)
+    n = play_candidates(k.st, k.hands, k.melds, k.rules, k.vals, k.ace_low, seat, L.PLAY_ALL, cand, k.stack, k.budget)
     return cand[:n].copy()
 
 
@@ -58,7 +66,7 @@ def find(k: KState, cards: str, typ: int | None = None, meld: int | None = None,
 def play(k: KState, cards: str, typ: int | None = None, meld: int | None = None, seat: int = 0) -> None:
     row = find(k, cards, typ, meld, seat)
     assert row is not None, f"{cards} is not offered"
-    apply_play(k.st, k.hands, k.melds, seat, row, k.trace)
+    apply_play(k.st, k.hands, k.melds, k.rules, seat, row, seat, k.trace, L.T_LAYOFF)
 
 
 def discards(k: KState, seat: int = 0) -> list[int]:
@@ -108,10 +116,14 @@ def test_R500_DRAW_2_R500_DISC_2_top_card_alone_T02():
     assert cid("7D") not in opts and cid("2C") in opts
 
 
-def test_V500_TOPMUST_is_refused_until_supported():
-    with pytest.raises(UnsupportedRuleError) as err:
-        make_state(3, {}, rules=Rules().with_(r500_top_card_must_be_played=True))
-    assert err.value.rule_id == "V500-TOPMUST"
+def test_V500_TOPMUST_top_card_must_be_playable_T02():
+    k = make_state(3, {0: "2C 4H 5S 8D JC KH KS"}, pile="6C 4D QS 4S AH 7D", stock="3D",
+                   rules=Rules().with_(r500_top_card_must_be_played=True))
+    assert 5 not in legal_draws(k)  # no meld with 7D exists
+    k = make_state(3, {0: "2C 7H 7S 8D"}, pile="6C 7D", stock="3D", rules=Rules().with_(r500_top_card_must_be_played=True))
+    assert 1 in legal_draws(k)
+    draw(k, 1)
+    assert all(r[L.A_TYPE] != L.ACT_STOP for r in candidates(k))  # the duty of C-TURN-4 applies
 
 
 def test_R500_DRAW_5_illegal_deep_takes_T03():
@@ -164,10 +176,20 @@ def test_R500_MELD_4_no_round_the_corner_T08():
     assert find(k, "2H", L.ACT_LAYOFF, m) is None  # laying 2H off on Q-K-A is illegal
 
 
-def test_V500_CORNER_is_refused_until_supported():
-    with pytest.raises(UnsupportedRuleError) as err:
-        make_state(2, {}, rules=Rules().with_(r500_round_the_corner=True))
-    assert err.value.rule_id == "V500-CORNER"
+def test_V500_CORNER_round_the_corner_runs_T08():
+    corner = Rules().with_(r500_round_the_corner=True)
+    k = make_state(2, {0: "KH AH 2H 9C"}, stock="2C", rules=corner)
+    runs = {(int(r[L.A_LO]), int(r[L.A_LEN])) for r in candidates(k) if r[L.A_TYPE] == L.ACT_MELD_RUN}
+    assert (13, 3) in runs  # K-A-2 at positions 13, 14, 15
+    k = make_state(2, {0: "QH KH AH 2H 3H 4H 9C"}, stock="2C", rules=corner)
+    runs = {(int(r[L.A_LO]), int(r[L.A_LEN])) for r in candidates(k) if r[L.A_TYPE] == L.ACT_MELD_RUN}
+    assert (12, 6) in runs  # Q-K-A-2-3-4 as one run
+    k = make_state(2, {0: "KH 9C"}, stock="2C", rules=corner)
+    m = k.add_meld(1, "run", "AH 2H 3H", lo=1)
+    play(k, "KH", L.ACT_LAYOFF, m)  # below position 1: the run is re-based one lap up
+    assert k.melds[m, L.MK_LO] == 13 and k.melds[m, L.MK_LEN] == 4
+    score_hand(k.st, k.hands, k.melds, k.rules, k.vals, k.ace_low, L.END_OUT, 1, k.trace)
+    assert k.st[L.ST_HAND_SCORE + 1] == 15 + 2 + 3  # the ace between K and 2 scores high
 
 
 def test_R500_MELD_1_R500_MELD_2_two_deck_sets_T09():
@@ -256,11 +278,12 @@ def test_V500_STOCKEND_no_hand_penalty_T14():
 def test_R500_END_1_R500_END_2_tie_at_the_target_T13():
     st = np.zeros(L.ST_SIZE, dtype=np.int64)
     st[L.ST_TOTAL : L.ST_TOTAL + 3] = [505, 505, 300]
-    assert game_winner(st, 3, 500) == -1  # R500-END-2: another hand
+    rules = make_state(3, {}).rules
+    assert game_winner(st, rules, 3, 0) == -1  # R500-END-2: another hand
     st[L.ST_TOTAL : L.ST_TOTAL + 3] = [505, 510, 300]
-    assert game_winner(st, 3, 500) == 1
+    assert game_winner(st, rules, 3, 0) == 1
     st[L.ST_TOTAL : L.ST_TOTAL + 3] = [480, 470, 300]
-    assert game_winner(st, 3, 500) == -1  # R500-END-1: nobody at the target yet
+    assert game_winner(st, rules, 3, 0) == -1  # R500-END-1: nobody at the target yet
 
 
 def test_C_LEGAL_1_R500_DISC_2_top_take_needs_a_card_left_to_discard():

@@ -1,11 +1,12 @@
 """Tests of the independent 500 Rum rules checker (sim/validate.py).
 
-Every trace here is hand made with the small ``B`` (builder) class below, from readable card
-strings ("4H", "TD", "X"; run positions as "AH@14" or "X@7").  The builder is a dumb recorder: it
-keeps just enough state (hands, stock, pile, credits) to write TURN_START and SCORE fields, and it
-never checks legality, so illegal variants are written the same way as legal ones.  Each test
-asserts that the legal trace yields no violation and that each illegal variant yields a violation
-with the expected rule ID (normally as the first violation).
+Every trace here is hand made with the small ``B`` (builder) class of ``tests/tracebuild.py``, from
+readable card strings ("4H", "TD", "X"; run positions as "AH@14" or "X@7").  The builder is a dumb
+recorder: it keeps just enough state (hands, stock, pile, credits) to write TURN_START and SCORE
+fields, and it never checks legality, so illegal variants are written the same way as legal ones.
+Each test asserts that the legal trace yields no violation and that each illegal variant yields a
+violation with the expected rule ID (normally as the first violation).  The variations of RULES.md
+§3 and Standard Rummy are tested in ``tests/test_validate_variations.py``.
 """
 
 from __future__ import annotations
@@ -20,255 +21,23 @@ import pytest
 import sim.validate as V
 from sim.validate import ValidationResult, validate_trace
 
-# --------------------------------------------------------------------------------------------
-# Builder
-# --------------------------------------------------------------------------------------------
-
-SUITS = "CDHS"
-RANKS = "A23456789TJQK"
-X = 64
-
-
-def cid(s: str) -> int:
-    s = s.upper()
-    if s == "X":
-        return X
-    return 16 * SUITS.index(s[1]) + RANKS.index(s[0]) + 1
-
-
-def cname(c: int) -> str:
-    return "X" if c == X else RANKS[(c & 15) - 1] + SUITS[c >> 4]
-
-
-def parse(spec: str) -> list[tuple[int, int | None]]:
-    """ "5H 6H X@7 AH@14" -> [(card, pos or None)]."""
-    out = []
-    for tok in spec.split():
-        if "@" in tok:
-            c, p = tok.split("@")
-            out.append((cid(c), int(p)))
-        else:
-            out.append((cid(tok), None))
-    return out
-
-
-def value(card: int, flags: dict, run_pos: int | None = None) -> int:
-    """Card values written out from RULES.md §8.3 (independently of the checker)."""
-    scheme = flags.get("r500_card_values", "face")
-    ace = flags.get("r500_ace_value", 15)
-    low = flags.get("r500_ace_low_value", "auto")
-    if card == X:
-        return 15
-    r = card & 15
-    if r == 1:
-        if run_pos == 1:
-            if low == "auto":
-                return 1 if scheme == "face" else 5
-            return ace if low == "same" else int(low)
-        return ace
-    if scheme == "face":
-        return min(r, 10)
-    if scheme == "5_10_15":
-        return 5 if r <= 9 else 10
-    return 5
-
-
-class B:
-    """Trace builder for one game."""
-
-    def __init__(self, n: int, dealer: int = 0, flags: dict | None = None, game_index: int = 7):
-        self.flags = dict(flags or {})
-        self.n = n
-        self.dealer = dealer
-        self.totals = [0] * n
-        self.hand_no = 0
-        target = self.flags.get("r500_target", 500)
-        self.rows: list[list[int]] = [[1, n, dealer, game_index, target, 0, 0, 0]]
-
-    # ---- setup ----
-    def pack(self) -> list[int]:
-        nd = self.flags.get("r500_num_decks", "auto")
-        decks = (1 if self.n <= 4 else 2) if nd == "auto" else int(nd)
-        jokers = decks * self.flags.get("r500_jokers_per_deck", 2)
-        cards = [16 * s + r for s in range(4) for r in range(1, 14)] * decks + [X] * jokers
-        return sorted(cards, key=lambda c: ((c & 15) if c != X else 99, c))
-
-    def deal(self, hands: dict[int, str] | None = None, upcard: str | None = None,
-             stock: str = "", order: list[int] | None = None, deal_size: int | None = None):
-        n = self.n
-        d = deal_size or (13 if n == 2 else 7)
-        if order is None:
-            pool = Counter(self.pack())
-            hands = hands or {}
-            spec_h = {s: [cid(t) for t in hands.get(s, "").split()] for s in range(n)}
-            spec_s = [None if t == "_" else cid(t) for t in stock.split()]
-            up = cid(upcard) if upcard else None
-            for c in [c for h in spec_h.values() for c in h] + [c for c in spec_s if c is not None] + ([up] if up else []):
-                assert pool[c] > 0, f"card {cname(c)} used twice in the scenario"
-                pool[c] -= 1
-            filler = list(pool.elements())
-            filler.sort(key=lambda c: (-(c & 15) if c != X else -99, c))  # high cards first
-            order = []
-            for i in range(n):
-                seat = (self.dealer + 1 + i) % n
-                h = spec_h[seat]
-                assert len(h) <= d
-                order += h + [filler.pop() for _ in range(d - len(h))]
-            order.append(up if up is not None else filler.pop())
-            for c in spec_s:
-                order.append(c if c is not None else filler.pop())
-            order += filler
-        ps = len(order)
-        self.rows.append([2, self.hand_no, self.dealer, ps, d, (self.dealer + 1) % n, 0, 0])
-        for off in range(0, ps, 6):
-            chunk = order[off:off + 6]
-            self.rows.append([3, off] + chunk + [-1] * (6 - len(chunk)))
-        self.hands = [[] for _ in range(n)]
-        for i in range(n):
-            self.hands[(self.dealer + 1 + i) % n] = list(order[i * d:(i + 1) * d])
-        self.pile = [order[n * d]]
-        self.stock = list(order[n * d + 1:])
-        self.credit = [0] * n
-        self.melds: list[dict] = []
-        self.turns = 0
-        self.next = (self.dealer + 1) % n
-        self.out = -1
-        self.last = None
-        return self
-
-    # ---- turns ----
-    def _turn(self, seat: int | None) -> int:
-        seat = self.next if seat is None else seat
-        self.rows.append([5, seat, self.turns, len(self.stock), len(self.pile), 0, 0, 0])
-        self.turns += 1
-        self.next = (seat + 1) % self.n
-        return seat
-
-    def draw(self, seat: int | None = None, card: str | None = None):
-        seat = self._turn(seat)
-        c = self.stock.pop(0)
-        if card is not None:
-            c = cid(card)
-        self.rows.append([10, seat, c, 0, 0, 0, 0, 0])
-        self.hands[seat].append(c)
-        self.last = c
-        return self
-
-    def take(self, seat: int | None = None, k: int | None = None):
-        seat = self._turn(seat)
-        if k is None:
-            k = len(self.pile) - 1
-        taken = self.pile[k:]
-        self.rows.append([11, seat, k, len(taken), self.pile[k], 0, 0, 0])
-        del self.pile[k:]
-        self.hands[seat] += taken
-        self.last = taken[0]
-        return self
-
-    def nodraw(self, seat: int | None = None):
-        seat = self._turn(seat)
-        self.rows.append([12, seat, 0, 0, 0, 0, 0, 0])
-        return self
-
-    def _remove(self, seat: int, c: int) -> None:
-        if c in self.hands[seat]:
-            self.hands[seat].remove(c)
-
-    def _cards(self, seat, mid, cards, kind):
-        for c, p in cards:
-            self.rows.append([21, seat, mid, c, p, 0, 0, 0])
-            self._remove(seat, c)
-            self.credit[seat] += value(c, self.flags, p if kind == 1 else None)
-
-    @staticmethod
-    def _run_positions(cards):
-        out = []
-        for c, p in cards:
-            if p is None:
-                p = (c & 15) if c != X else None
-            out.append((c, p))
-        return out
-
-    def meld(self, seat: int, kind: str, spec: str, key: int | None = None, lo: int | None = None):
-        cards = parse(spec)
-        mid = len(self.melds)
-        if kind == "set":
-            k = 0
-            nat = [c for c, _ in cards if c != X]
-            key = key if key is not None else (nat[0] & 15)
-            cards = [(c, 0) for c, _ in cards]
-            lo_ = 0
-            self.melds.append({"kind": 0, "key": key, "count": len(cards),
-                               "suits": {c >> 4 for c in nat}})
-        else:
-            k = 1
-            cards = self._run_positions(cards)
-            nat = [c for c, _ in cards if c != X]
-            key = key if key is not None else (nat[0] >> 4)
-            lo_ = lo if lo is not None else min(p for _, p in cards)
-            self.melds.append({"kind": 1, "key": key, "lo": lo_, "hi": lo_ + len(cards) - 1,
-                               "count": len(cards)})
-        self.rows.append([20, seat, mid, k, key, lo_, len(cards), 0])
-        self._cards(seat, mid, cards, k)
-        return self
-
-    def layoff(self, seat: int, mid: int, spec: str):
-        cards = parse(spec)
-        m = self.melds[mid]
-        if m["kind"] == 0:
-            cards = [(c, 0) for c, _ in cards]
-            m["suits"] |= {c >> 4 for c, _ in cards if c != X}
-        else:
-            cards = self._run_positions(cards)
-            ps = [p for _, p in cards]
-            m["lo"], m["hi"] = min([m["lo"]] + ps), max([m["hi"]] + ps)
-        m["count"] += len(cards)
-        self.rows.append([22, seat, mid, len(cards), 0, 0, 0, 0])
-        self._cards(seat, mid, cards, m["kind"])
-        return self
-
-    def discard(self, seat: int, card: str | int):
-        c = cid(card) if isinstance(card, str) else card
-        self.rows.append([30, seat, c, 0, 0, 0, 0, 0])
-        self._remove(seat, c)
-        self.pile.append(c)
-        return self
-
-    def draw_discard(self, seat: int | None = None):
-        seat = self.next if seat is None else seat
-        self.draw(seat)
-        return self.discard(seat, self.last)
-
-    def hand(self, seat: int) -> list[str]:
-        return [cname(c) for c in self.hands[seat]]
-
-    # ---- end ----
-    def end(self, reason: int, out: int = -1):
-        self.rows.append([40, reason, out, self.turns, 0, 0, 0, 0])
-        penalty = reason == 1 or self.flags.get("r500_stock_out_hand_penalty", True)
-        self.scores = []
-        for s in range(self.n):
-            tv = self.credit[s]
-            hv = sum(value(c, self.flags) for c in self.hands[s]) if penalty else 0
-            self.totals[s] += tv - hv
-            row = [41, s, tv - hv, self.totals[s], tv, hv, 0, 0]
-            self.scores.append(row)
-            self.rows.append(row)
-        self.hand_no += 1
-        self.dealer = (self.dealer + 1) % self.n
-        return self
-
-    def game_end(self, winner: int = -1, capped: int = 0):
-        self.rows.append([50, winner, self.hand_no, capped, 0, 0, 0, 0])
-        return self
-
-    def array(self) -> np.ndarray:
-        return np.array(self.rows, dtype=np.int32)
-
-
-# --------------------------------------------------------------------------------------------
-# Assertion helpers
-# --------------------------------------------------------------------------------------------
+from tests.tracebuild import (  # noqa: F401  (shared with test_validate_variations.py)
+    CAP1,
+    RANKS,
+    SUITS,
+    B,
+    X,
+    assert_ok,
+    assert_rule,
+    cid,
+    cname,
+    find,
+    finish_capped,
+    mutate,
+    parse,
+    run,
+    value,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -277,48 +46,9 @@ def _paranoid(monkeypatch):
     monkeypatch.setattr(V, "_CHECK_CONSERVATION_EVERY_RECORD", True)
 
 
-def run(trace, flags=None) -> ValidationResult:
-    if isinstance(trace, B):
-        trace = trace.array()
-    return validate_trace(trace, flags)
-
-
-def assert_ok(trace, flags=None) -> ValidationResult:
-    res = run(trace, flags)
-    assert res.violations == [], "\n".join(map(str, res.violations))
-    assert res.games == 1
-    return res
-
-
-def assert_rule(trace, rule: str, flags=None, first: bool = True) -> ValidationResult:
-    res = run(trace, flags)
-    ids = [v.rule_id for v in res.violations]
-    assert ids, f"expected {rule}, got no violation"
-    if first:
-        assert ids[0] == rule, f"expected {rule} first, got {res.violations}"
-    else:
-        assert rule in ids, f"expected {rule}, got {res.violations}"
-    return res
-
-
-def find(rows, kind: int, nth: int = 0, **cols) -> int:
-    """Index of the nth row of `kind` whose columns match (c1=..., c2=...)."""
-    hits = [i for i, r in enumerate(rows) if r[0] == kind
-            and all(r[int(k[1:])] == v for k, v in cols.items())]
-    return hits[nth]
-
-
-def mutate(b: B, i: int, col: int, val: int) -> np.ndarray:
-    a = b.array()
-    a[i, col] = val
-    return a
-
-
 # --------------------------------------------------------------------------------------------
 # Scenario states
 # --------------------------------------------------------------------------------------------
-
-CAP1 = {"max_hands_per_game": 1}
 
 
 def t01_state(flags: dict | None = None) -> B:
@@ -339,11 +69,6 @@ def t01_state(flags: dict | None = None) -> B:
 
 def t01_flags(**extra) -> dict:
     return {"max_turns_per_hand": 6, **CAP1, **extra}
-
-
-def finish_capped(b: B) -> B:
-    """End a hand on the turn cap (reason 4) and the game on the hand cap."""
-    return b.end(4).game_end(-1, capped=1)
 
 
 def stock_out_state(flags: dict | None = None) -> B:
@@ -1115,10 +840,15 @@ def test_V500_TARGET_game_start_field():
 
 
 @pytest.mark.parametrize("flags", [
-    {"r500_going_out": "floating"}, {"r500_call_rummy": "pile"}, {"r500_boathouse": True},
-    {"r500_round_the_corner": True}, {"r500_no_such_flag": 1}, {"game": "rummikub"},
-    {"r500_jokers_per_deck": 3}, {"r500_num_decks": True}, {"r500_stock_out_idle_turns": 0},
-    {"r500_four_aces_100": True}, {"r500_card_values": "five"}, {"max_turns_per_hand": 0},
+    {"r500_dealers_gambit": True}, {"r500_gambit_jokers": 4}, {"r500_partnership": True},
+    {"r500_partner_layoff": "team_only"}, {"r500_persian": True}, {"r5k_target": 3000},
+    {"r5k_rummy": "top_card"}, {"rkub_rounds": 2}, {"rkub_joker_penalty": 25},
+    {"r500_no_such_flag": 1}, {"r5k_no_such_flag": 1}, {"game": "rummikub"},
+    {"game": "5000-rummy"}, {"r500_jokers_per_deck": 3}, {"r500_num_decks": True},
+    {"r500_stock_out_idle_turns": 0}, {"r500_card_values": "five"}, {"max_turns_per_hand": 0},
+    {"std_game_hands": 3}, {"r500_first_meld_min": 20},
+    {"r500_score_divisor": 5, "r500_card_values": "face"},
+    {"r500_unplayable_discard": True, "r500_going_out": "any"},
 ])
 def test_unimplemented_flag_values_raise(flags):
     with pytest.raises(ValueError) as e:
@@ -1128,10 +858,18 @@ def test_unimplemented_flag_values_raise(flags):
 
 def test_flags_accepted_forms():
     b = t01_done()
-    assert_ok(b, {**t01_flags(), "game": "500-rum", "r5k_target": 3000, "rkub_rounds": 2,
+    assert_ok(b, {**t01_flags(), "game": "500-rum", "r5k_target": "auto", "rkub_rounds": 1,
                   "std_game_hands": 5, "r500_num_decks": "auto", "r500_ace_low_value": "auto",
                   "r500_stock_out_idle_turns": "n", "r500_stock_out_hand_penalty": "true",
                   "r500_target": 500, "r500_tie_rule": "replay", "r500_going_out": "any"})
+
+
+def test_flags_rules_as_dict_is_accepted():
+    """The flags dict of sim.rules.Rules.as_dict() (every §8.6 flag) for the default rules."""
+    from sim.rules import Rules
+
+    flags = {**Rules().as_dict(), "max_turns_per_hand": 6, "max_hands_per_game": 1}
+    assert_ok(t01_done(), flags)
 
 
 # --------------------------------------------------------------------------------------------

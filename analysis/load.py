@@ -1,0 +1,387 @@
+"""Finding, validating and lazily scanning result files.
+
+A *source* is anything ``simulate``, ``compare``, ``tournament`` or ``sweep`` wrote: one Parquet
+file, a folder (searched recursively for ``*.parquet``, with hive partitions ``key=value`` in the
+folder names turned into columns), or a glob. Each file is classified by its columns:
+
+- **game rows** (``kind="games"``): ``game_index, first_dealer, winner, hands, turns, capped,
+  score_0..``; one row per game.
+- **hand rows** (``kind="hands"``): ``dealer, reason, out_seat, turns, score_0..`` plus either
+  ``game_index, hand`` (the ``X.hands.parquet`` beside a game file) or ``hand_index``
+  (``--unit hands``, independent hands).
+
+Only Parquet footers are read here (schema and key-value metadata); the rows stay on disk and are
+scanned lazily, so datasets larger than memory work. The run metadata of each file (``game``,
+``players``, ``lineup``, ``seed``, ``unit``, every rule flag, ...) and its hive partition values
+can be attached to its rows as constant columns, so ``--by r500_target`` works on a single file.
+
+Example:
+    >>> ds = open_source("runs/first.parquet")           # doctest: +SKIP
+    >>> ds.scan("games", ["lineup"]).collect()            # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import glob as globlib
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from sim.errors import InputError
+
+GAMES = "games"
+HANDS = "hands"
+KINDS = (GAMES, HANDS)
+
+GAME_COLUMNS = ("game_index", "first_dealer", "winner", "hands", "turns", "capped")
+HAND_COLUMNS = ("dealer", "reason", "out_seat", "turns")
+META_PREFIX = "rummysim."
+# Metadata keys that identify a run configuration (used for the automatic grouping); the others
+# (seed, count, versions) differ between repeated runs of the same configuration.
+NON_CONFIG_META = frozenset({"seed", "count", "version", "numba"})
+N_COL = "_n"          # number of seats of the row's game (non-null score columns)
+PATH_COL = "_path"    # source file of a row (only when rows must be linked across files)
+SCORE_RE = re.compile(r"^score_(\d+)$")
+HIVE_RE = re.compile(r"^([^=]+)=(.*)$")
+
+
+def hands_sibling(path: Path) -> Path:
+    """The ``--hands`` file written beside a game file: ``X.parquet`` -> ``X.hands.parquet``."""
+    path = Path(path)
+    return path.with_name(path.stem + ".hands" + (path.suffix or ".parquet"))
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+def _decode_meta(raw: dict[str, str]) -> tuple[dict[str, object], list[str]]:
+    """rummysim.* key-value metadata as plain values, the rules dict flattened into flags; and the
+    names of those flags."""
+    meta: dict[str, object] = {}
+    rules: dict[str, object] = {}
+    for key, text in raw.items():
+        if not key.startswith(META_PREFIX):
+            continue
+        name = key[len(META_PREFIX):]
+        try:
+            value = json.loads(text)
+        except (TypeError, ValueError):
+            value = text
+        if name == "rules" and isinstance(value, dict):
+            rules = value
+        elif name == "lineup" and isinstance(value, list):
+            meta[name] = ",".join(str(v) for v in value)
+        elif isinstance(value, (dict, list)):
+            meta[name] = json.dumps(value)
+        else:
+            meta[name] = value
+    flags = []
+    for flag, value in rules.items():
+        if flag not in meta:
+            meta[flag] = json.dumps(value) if isinstance(value, (dict, list)) else value
+            flags.append(flag)
+    return meta, flags
+
+
+def _hive_value(text: str) -> object:
+    if re.fullmatch(r"[+-]?\d+", text):
+        return int(text)
+    if text in ("true", "false"):
+        return text == "true"
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
+def _hive(path: Path, root: Path | None) -> dict[str, object]:
+    if root is None:
+        return {}
+    try:
+        parts = path.relative_to(root).parts[:-1]
+    except ValueError:
+        return {}
+    out: dict[str, object] = {}
+    for part in parts:
+        m = HIVE_RE.match(part)
+        if m:
+            out[m.group(1)] = _hive_value(m.group(2))
+    return out
+
+
+@dataclass(frozen=True)
+class ResultFile:
+    """One validated result file: its kind, row columns, decoded metadata and hive values."""
+
+    path: Path
+    kind: str
+    columns: tuple[str, ...]
+    dtypes: tuple[str, ...]
+    meta: dict[str, object] = field(default_factory=dict, hash=False, compare=False)
+    hive: dict[str, object] = field(default_factory=dict, hash=False, compare=False)
+    rule_flags: frozenset[str] = frozenset()
+
+    @property
+    def seats(self) -> int:
+        return sum(1 for c in self.columns if SCORE_RE.match(c))
+
+    @property
+    def linked(self) -> bool:
+        """Hand rows that belong to games (``game_index``), as opposed to independent hands."""
+        return self.kind == HANDS and "game_index" in self.columns
+
+    def constants(self) -> dict[str, object]:
+        """Values that are constant over the file's rows: metadata, then hive (hive wins)."""
+        const = dict(self.meta)
+        const.setdefault("players", self.seats)
+        const.update(self.hive)
+        return const
+
+
+def _classify(path: Path, columns: Sequence[str]) -> str:
+    cols = set(columns)
+    has_scores = any(SCORE_RE.match(c) for c in cols)
+    if has_scores and set(GAME_COLUMNS) <= cols and "hand" not in cols:
+        return GAMES
+    if has_scores and set(HAND_COLUMNS) <= cols and ("hand_index" in cols or {"game_index", "hand"} <= cols):
+        return HANDS
+    missing = [c for c in (*GAME_COLUMNS, "score_0") if c not in cols]
+    raise InputError(
+        f"{path} is not a rummysim result file (no game or hand rows; missing columns {', '.join(missing)})"
+    )
+
+
+def inspect_file(path: Path, root: Path | None = None) -> ResultFile:
+    """Read one file's footer (schema and metadata) and classify it; typed error if unusable."""
+    try:
+        schema = pl.read_parquet_schema(path)
+        raw = pl.read_parquet_metadata(path)
+    except Exception as exc:  # polars raises ComputeError, OSError, ... for corrupt files
+        raise InputError(f"{path} is not a readable Parquet file: {_one_line(exc)}") from None
+    columns = tuple(schema)
+    kind = _classify(path, columns)
+    meta, flags = _decode_meta(raw)
+    return ResultFile(
+        path=path, kind=kind, columns=columns, dtypes=tuple(str(t) for t in schema.values()),
+        meta=meta, hive=_hive(path, root), rule_flags=frozenset(flags),
+    )
+
+
+def find_files(source: str | Path) -> tuple[list[Path], Path | None]:
+    """Result files under ``source`` (file, folder or glob) and the root for hive partitions."""
+    text = str(source)
+    path = Path(text)
+    if path.is_dir():
+        files = sorted(
+            p for p in path.rglob("*.parquet")
+            if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts)
+        )
+        if not files:
+            raise InputError(f"no result files (*.parquet) found in {path}")
+        return files, path
+    if path.is_file():
+        files = [path]
+        root = None
+    elif globlib.has_magic(text):
+        files = sorted(Path(p) for p in globlib.glob(text, recursive=True) if Path(p).is_file())
+        if not files:
+            raise InputError(f"no result files match {text}")
+        root = Path(text.split("*")[0].split("?")[0].split("[")[0] or ".")
+        root = root if root.is_dir() else root.parent
+    else:
+        raise InputError(f"{text} does not exist")
+    # X.hands.parquet beside X.parquet carries the per-hand rows of the same games
+    seen = set(files)
+    for f in list(files):
+        sib = hands_sibling(f)
+        if not f.name.endswith(".hands.parquet") and sib.is_file() and sib not in seen:
+            files.append(sib)
+            seen.add(sib)
+    return files, root
+
+
+class Dataset:
+    """Result rows of one source, by kind, scanned lazily with constant columns on request.
+
+    Build it with :func:`open_source` (files) or :meth:`Dataset.from_frame` (an in-memory or lazy
+    frame of game or hand rows).
+    """
+
+    def __init__(self, label: str, files: Sequence[ResultFile] = (), frames: dict[str, pl.LazyFrame] | None = None):
+        self.label = label
+        self.files = list(files)
+        self._frames = dict(frames or {})
+
+    @classmethod
+    def from_frame(cls, frame: pl.DataFrame | pl.LazyFrame, label: str = "<frame>") -> "Dataset":
+        """A dataset made of one frame of game rows or of hand rows (kind told by the columns)."""
+        lf = frame.lazy() if isinstance(frame, pl.DataFrame) else frame
+        kind = _classify(Path(label), lf.collect_schema().names())
+        return cls(label, frames={kind: lf})
+
+    # -- what is there ------------------------------------------------------------------------
+    def kinds(self) -> list[str]:
+        found = {f.kind for f in self.files} | set(self._frames)
+        return [k for k in KINDS if k in found]
+
+    def files_of(self, kind: str) -> list[ResultFile]:
+        return [f for f in self.files if f.kind == kind]
+
+    def row_columns(self, kind: str) -> list[str]:
+        names: dict[str, None] = {}
+        for f in self.files_of(kind):
+            names.update(dict.fromkeys(f.columns))
+        if kind in self._frames:
+            names.update(dict.fromkeys(self._frames[kind].collect_schema().names()))
+        return list(names)
+
+    def constant_columns(self, kind: str | None = None) -> list[str]:
+        names: dict[str, None] = {}
+        for f in self.files:
+            if kind is None or f.kind == kind:
+                names.update(dict.fromkeys(f.constants()))
+        if kind is None or kind in self._frames:
+            names["players"] = None
+        return list(names)
+
+    def columns(self, kind: str | None = None) -> list[str]:
+        """Every column a ``--by`` may name: row columns, hive partitions and metadata."""
+        kinds = [kind] if kind else self.kinds()
+        names: dict[str, None] = {}
+        for k in kinds:
+            names.update(dict.fromkeys(self.row_columns(k)))
+        names.update(dict.fromkeys(self.constant_columns(kind)))
+        return [n for n in names if not n.startswith("_")]
+
+    def seats(self, kind: str | None = None) -> int:
+        """Largest number of seats over the files (score columns)."""
+        kinds = [kind] if kind else self.kinds()
+        best = 0
+        for k in kinds:
+            best = max([best] + [sum(1 for c in self.row_columns(k) if SCORE_RE.match(c))])
+        return best
+
+    def varying_constants(self) -> list[str]:
+        """Hive keys, then configuration metadata whose value differs between files."""
+        hive: dict[str, None] = {}
+        for f in self.files:
+            hive.update(dict.fromkeys(f.hive))
+        out = list(hive)
+        values: dict[str, set] = {}
+        for f in self.files:
+            for key, value in f.constants().items():
+                values.setdefault(key, set()).add(json.dumps(value, sort_keys=True, default=str))
+        keys: dict[str, None] = {}
+        for f in self.files:
+            keys.update(dict.fromkeys(f.constants()))
+        for key in keys:
+            if key in hive or key in NON_CONFIG_META:
+                continue
+            present = all(key in f.constants() for f in self.files)
+            if len(values.get(key, ())) > 1 or not present:
+                out.append(key)
+        return out
+
+    def check_columns(self, names: Iterable[str]) -> None:
+        """Typed error naming the first column that no file provides."""
+        available = self.columns()
+        flags = {k for f in self.files for k in f.rule_flags}
+        for name in names:
+            if name not in available:
+                shown = ", ".join(c for c in available if c not in flags)
+                if flags:
+                    shown += ", or a rule flag (see `rummysim rules show`)"
+                raise InputError(f"column {name!r} not found in {self.label} (available: {shown})")
+
+    def unreadable(self) -> tuple[Path, str] | None:
+        """The first file whose rows cannot be decoded, with the reason (for error messages)."""
+        for f in self.files:
+            try:
+                pl.scan_parquet(f.path, glob=False).select(pl.all().null_count()).collect()
+            except Exception as exc:  # noqa: BLE001 - any decoding failure names the file
+                return f.path, _one_line(exc)
+        return None
+
+    # -- rows ---------------------------------------------------------------------------------
+    def scan(self, kind: str, want: Iterable[str] = (), with_path: bool = False) -> pl.LazyFrame | None:
+        """Lazy rows of one kind with the columns ``want`` attached where they are constants.
+
+        Every frame gets ``_n`` (seats in the row's game). Columns of ``want`` that a file has
+        neither as rows nor as constants come out null for that file's rows. With ``with_path``
+        the source file is in ``_path`` (to link hand rows to their game rows).
+        """
+        want = [w for w in dict.fromkeys(want)]
+        parts: list[pl.LazyFrame] = []
+        if kind in self._frames:
+            lf = self._frames[kind]
+            names = lf.collect_schema().names()
+            n = sum(1 for c in names if SCORE_RE.match(c))
+            extra = [pl.lit(n, dtype=pl.Int64).alias("players")] if "players" in want and "players" not in names else []
+            if with_path:
+                extra.append(pl.lit(self.label).alias(PATH_COL))
+            parts.append(_normalise(lf.with_columns(extra) if extra else lf, names))
+        groups: dict[tuple, list[ResultFile]] = {}
+        for f in self.files_of(kind):
+            const = f.constants()
+            attach = tuple(
+                (w, json.dumps(const[w], sort_keys=True, default=str)) for w in want if w not in f.columns and w in const
+            )
+            groups.setdefault((f.columns, f.dtypes, attach), []).append(f)
+        for (columns, _dtypes, attach), files in groups.items():
+            lf = pl.scan_parquet(
+                [str(f.path) for f in files], hive_partitioning=False, glob=False,
+                include_file_paths=PATH_COL if with_path else None,
+            )
+            const = files[0].constants()
+            lits = [_lit(name, const[name]) for name, _ in attach]
+            if lits:
+                lf = lf.with_columns(lits)
+            parts.append(_normalise(lf, columns))
+        if not parts:
+            return None
+        lf = parts[0] if len(parts) == 1 else pl.concat(parts, how="diagonal_relaxed")
+        have = set(lf.collect_schema().names())
+        missing = [pl.lit(None).alias(w) for w in want if w not in have]
+        return lf.with_columns(missing) if missing else lf
+
+
+def _lit(name: str, value: object) -> pl.Expr:
+    if value is None:
+        return pl.lit(None).alias(name)
+    if isinstance(value, bool):
+        return pl.lit(value, dtype=pl.Boolean).alias(name)
+    if isinstance(value, int):
+        return pl.lit(value, dtype=pl.Int64).alias(name)
+    if isinstance(value, float):
+        return pl.lit(value, dtype=pl.Float64).alias(name)
+    return pl.lit(str(value), dtype=pl.String).alias(name)
+
+
+def _normalise(lf: pl.LazyFrame, columns: Sequence[str]) -> pl.LazyFrame:
+    """Seat count per row, and the hand end reason as a plain string (categoricals of different
+    files need not agree)."""
+    scores = [c for c in columns if SCORE_RE.match(c)]
+    exprs = [pl.sum_horizontal([pl.col(c).is_not_null() for c in scores]).cast(pl.Int32).alias(N_COL)]
+    if "reason" in columns:
+        exprs.append(pl.col("reason").cast(pl.String))
+    return lf.with_columns(exprs)
+
+
+def open_source(source: str | Path | Dataset | pl.DataFrame | pl.LazyFrame) -> Dataset:
+    """Find and validate the result files of ``source`` (a file, folder or glob), or wrap a frame.
+
+    Raises :class:`sim.errors.InputError` with a one-line message naming the path or file when
+    nothing is found, a file is not Parquet, or a file holds neither game nor hand rows.
+    """
+    if isinstance(source, Dataset):
+        return source
+    if isinstance(source, (pl.DataFrame, pl.LazyFrame)):
+        return Dataset.from_frame(source)
+    files, root = find_files(source)
+    return Dataset(str(source), [inspect_file(f, root) for f in files])

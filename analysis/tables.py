@@ -1,0 +1,795 @@
+"""The statistics of result files as Polars DataFrames: summary, balance, payoffs, strategies.
+
+Every function takes a *source* (a result file, a folder of them, a glob, an
+:class:`analysis.load.Dataset`, or a frame of game or hand rows) and ``by``, the columns to group
+by: row columns, hive partition keys, or run metadata attached per file (``game``, ``players``,
+``lineup``, ``seed``, ``unit`` and every rule flag, e.g. ``r500_target``). ``by=None`` groups by
+what tells the files apart (hive keys and the configuration metadata whose values differ between
+files, plus a ``lineup`` row column); ``by=[]`` (or ``""``) puts everything in one group. The rows
+are scanned lazily and aggregated in one pass per kind, so the data may be larger than memory; only
+the small per-group results are built in Python.
+
+Conventions:
+
+- A seat's *win rate* is wins / games: a game without a winner (``winner = -1``: capped, or
+  drawn) counts as a loss for every seat. Its fair share is 1/N (the mean of 1/N when a group
+  mixes player counts). Intervals are 95% Wilson intervals for proportions and normal intervals
+  for means (``analysis.stats``).
+- The *first seat* of a game is the seat left of the first dealer, ``(first_dealer + 1) mod N``,
+  who plays first in the first hand.
+- Data of independent hands (``--unit hands``) has no games: there a seat "wins" a hand when it
+  goes out, the first seat is left of the hand's dealer, and the score statistics are hand scores.
+  The ``unit`` column says which applies.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+import polars as pl
+
+from analysis.load import GAMES, HANDS, N_COL, PATH_COL, Dataset, open_source
+from analysis.stats import Z95, mean_ci, wilson, z_two_sided
+from sim.errors import InputError
+
+Source = str | Path | Dataset | pl.DataFrame | pl.LazyFrame
+By = str | Sequence[str] | None
+
+QUANTILES = (0.10, 0.25, 0.50, 0.75, 0.90)
+STOCK_REASONS = ("stock_out", "stock_end")
+STALL_REASONS = ("idle_guard", "turn_cap")
+COUNTERS = ("calls", "floats", "deep_takes")
+PAYOFF_MODES = ("difference", "game-point")
+BALANCE_ALPHA = 0.05
+_KEY = "_group"
+
+
+# ---------------------------------------------------------------------------------------------
+# grouping
+
+
+def default_by(ds: Dataset) -> list[str]:
+    """Hive keys and configuration metadata that differ between files, plus a ``lineup`` row column."""
+    by = ds.varying_constants()
+    if "lineup" in ds.row_columns(GAMES) and "lineup" not in by:
+        by.append("lineup")
+    return by
+
+
+def resolve_by(ds: Dataset, by: By) -> list[str]:
+    """``by`` as a list of existing column names (typed error naming an unknown column)."""
+    if by is None:
+        return default_by(ds)
+    names = [b.strip() for b in by.split(",")] if isinstance(by, str) else [str(b).strip() for b in by]
+    names = list(dict.fromkeys(n for n in names if n))
+    ds.check_columns(names)
+    return names
+
+
+def group_label(row: dict, by: Sequence[str]) -> str:
+    """``k=v; k=v`` for a group's key values; ``all`` without grouping."""
+    if not by:
+        return "all"
+    return "; ".join(f"{k}={_fmt_key(row.get(k))}" for k in by)
+
+
+def _fmt_key(v: object) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return "-" if v is None else str(v)
+
+
+def _keys(by: Sequence[str]) -> list[str]:
+    return list(by) if by else [_KEY]
+
+
+def _with_key(lf: pl.LazyFrame, by: Sequence[str]) -> pl.LazyFrame:
+    return lf if by else lf.with_columns(pl.lit(0, dtype=pl.Int8).alias(_KEY))
+
+
+def _scan(ds: Dataset, kind: str, by: Sequence[str], extra: Sequence[str] = ()) -> pl.LazyFrame | None:
+    """Rows of ``kind`` carrying every ``by`` column; hand rows borrow game-row columns they lack
+    (``first_dealer``, a ``lineup`` row column, ...) from their games."""
+    want = list(dict.fromkeys([*by, *extra]))
+    lf = ds.scan(kind, want)
+    if lf is None:
+        return None
+    if kind == HANDS and GAMES in ds.kinds():
+        hand_cols = set(ds.row_columns(HANDS)) | set(ds.constant_columns(HANDS))
+        link = [c for c in want if c not in hand_cols and c in ds.row_columns(GAMES)]
+        if link and "game_index" in ds.row_columns(HANDS):
+            hands = ds.scan(kind, want, with_path=True).drop(link)
+            hands = hands.with_columns(pl.col(PATH_COL).str.replace(r"\.hands\.parquet$", ".parquet"))
+            games = ds.scan(GAMES, [], with_path=True).select(PATH_COL, "game_index", *link)
+            lf = hands.join(games, on=[PATH_COL, "game_index"], how="left").drop(PATH_COL)
+    return _with_key(lf, by)
+
+
+def _collect(lf: pl.LazyFrame, ds: Dataset) -> pl.DataFrame:
+    """Run a query; a file that is corrupt past its footer becomes a typed error naming it."""
+    try:
+        return lf.collect(engine="streaming")
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        bad = ds.unreadable()
+        if bad is not None:
+            raise InputError(f"{bad[0]} is not a readable Parquet file: {bad[1]}") from None
+        message = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise InputError(f"cannot analyse {ds.label}: {message}") from None
+
+
+def _q(expr: pl.Expr, q: float) -> pl.Expr:
+    return expr.quantile(q, interpolation="linear")
+
+
+# ---------------------------------------------------------------------------------------------
+# one pass per kind: counts and moments per group
+
+
+def _game_aggs(seats: int, names: Sequence[str]) -> list[pl.Expr]:
+    w = pl.col("winner").cast(pl.Int32)
+    n = pl.col(N_COL)
+    fd = pl.col("first_dealer").cast(pl.Int32)
+    first = (fd + 1) % n
+    pos = (w - fd - 1 + 2 * n) % n
+    scores = [f"score_{s}" for s in range(seats)]
+    pooled = pl.concat_list(scores).explode().drop_nulls()
+    aggs = [
+        pl.len().alias("games"),
+        (w >= 0).sum().alias("decided"),
+        pl.col("capped").cast(pl.Int64).sum().alias("capped_games"),
+        n.min().alias("seats_min"),
+        n.max().alias("seats"),
+        (1.0 / n).mean().alias("fair"),
+        (w == first).sum().alias("first_wins"),
+        pl.col("hands").sum().alias("hands_total"),
+        pl.col("hands").mean().alias("hpg_mean"),
+        pl.col("hands").std().alias("hpg_std"),
+        _q(pl.col("hands"), 0.5).alias("hpg_p50"),
+        _q(pl.col("hands"), 0.9).alias("hpg_p90"),
+        pl.col("turns").sum().alias("turns_total"),
+        pl.col("turns").mean().alias("tpg_mean"),
+        pooled.mean().alias("score_mean"),
+        *[_q(pooled, q).alias(f"score_p{round(q * 100)}") for q in QUANTILES],
+        pl.coalesce([pl.when(w == s).then(pl.col(c)) for s, c in enumerate(scores)]).mean().alias("winner_score_mean"),
+    ]
+    if "capped_hands" in names:
+        aggs.append(pl.col("capped_hands").cast(pl.Int64).sum().alias("capped_hands"))
+    for s, c in enumerate(scores):
+        present = pl.col(c).is_not_null()
+        aggs += [
+            (w == s).sum().alias(f"wins_{s}"),
+            present.sum().alias(f"present_{s}"),
+            (1.0 / n).filter(present).mean().alias(f"fair_{s}"),
+            pl.col(c).mean().alias(f"smean_{s}"),
+            pl.col(c).std().alias(f"sstd_{s}"),
+        ]
+    for k in range(seats):
+        aggs.append(((w >= 0) & (pos == k)).sum().alias(f"pos_{k}"))
+    aggs += _lineup_aggs(names)
+    return aggs
+
+
+def _hand_aggs(seats: int, names: Sequence[str]) -> list[pl.Expr]:
+    o = pl.col("out_seat").cast(pl.Int32)
+    n = pl.col(N_COL)
+    d = pl.col("dealer").cast(pl.Int32)
+    first = (d + 1) % n
+    pos = (o - d - 1 + 2 * n) % n
+    reason = pl.col("reason")
+    scores = [f"score_{s}" for s in range(seats)]
+    pooled = pl.concat_list(scores).explode().drop_nulls()
+    aggs = [
+        pl.len().alias("h_hands"),
+        (o >= 0).sum().alias("h_decided"),
+        n.min().alias("h_seats_min"),
+        n.max().alias("h_seats"),
+        (1.0 / n).mean().alias("h_fair"),
+        (o == first).sum().alias("h_first_wins"),
+        pl.col("turns").mean().alias("h_turns_mean"),
+        pl.col("turns").std().alias("h_turns_std"),
+        _q(pl.col("turns"), 0.5).alias("h_turns_p50"),
+        _q(pl.col("turns"), 0.9).alias("h_turns_p90"),
+        (reason == "out").mean().alias("h_ends_out"),
+        reason.is_in(STOCK_REASONS).mean().alias("h_ends_stock_out"),
+        reason.is_in(STALL_REASONS).mean().alias("h_ends_stall"),
+        (reason == "turn_cap").sum().alias("h_turn_cap"),
+        pooled.mean().alias("h_score_mean"),
+        *[_q(pooled, q).alias(f"h_score_p{round(q * 100)}") for q in QUANTILES],
+    ]
+    for counter in COUNTERS:
+        if counter in names:
+            aggs.append(pl.col(counter).mean().alias(f"h_{counter}"))
+    for s, c in enumerate(scores):
+        present = pl.col(c).is_not_null()
+        aggs += [
+            (o == s).sum().alias(f"h_wins_{s}"),
+            present.sum().alias(f"h_present_{s}"),
+            (1.0 / n).filter(present).mean().alias(f"h_fair_{s}"),
+            pl.col(c).mean().alias(f"h_smean_{s}"),
+            pl.col(c).std().alias(f"h_sstd_{s}"),
+        ]
+    for k in range(seats):
+        aggs.append(((o >= 0) & (pos == k)).sum().alias(f"h_pos_{k}"))
+    aggs += [e.alias("h_" + e.meta.output_name()) for e in _lineup_aggs(names)]
+    return aggs
+
+
+def _lineup_aggs(names: Sequence[str]) -> list[pl.Expr]:
+    if "lineup" not in names:
+        return []
+    lineup = pl.col("lineup").cast(pl.String).drop_nulls().unique().sort()
+    return [lineup.head(64).alias("lineups")]
+
+
+def _aggregate(ds: Dataset, by: Sequence[str]) -> list[dict]:
+    """Per-group raw aggregates of game rows and hand rows, merged, sorted by the keys."""
+    keys = _keys(by)
+    frames = []
+    games = _scan(ds, GAMES, by, ["lineup"])
+    if games is not None:
+        names = games.collect_schema().names()
+        frames.append(_collect(games.group_by(keys).agg(_game_aggs(ds.seats(GAMES), names)), ds))
+    hands = _scan(ds, HANDS, by, ["lineup"])
+    if hands is not None:
+        names = hands.collect_schema().names()
+        frames.append(_collect(hands.group_by(keys).agg(_hand_aggs(ds.seats(HANDS), names)), ds))
+    if not frames:
+        raise InputError(f"no game or hand rows in {ds.label}")
+    merged = frames[0] if len(frames) == 1 else (
+        pl.concat(frames, how="diagonal_relaxed")
+        .group_by(keys, maintain_order=True)
+        .agg(pl.all().drop_nulls().first())
+    )
+    return merged.sort(keys, nulls_last=True).to_dicts()
+
+
+# ---------------------------------------------------------------------------------------------
+# point 1: the summary
+
+
+def _num(v: object) -> float | None:
+    if v is None:
+        return None
+    f = float(v)
+    return None if math.isnan(f) else f
+
+
+def _ratio(a: object, b: object) -> float | None:
+    return None if a is None or not b else float(a) / float(b)
+
+
+def _strategies(row: dict, seats: int, prefix: str = "") -> list[str | None]:
+    """Each seat's strategy over the group's lineups: its name, ``mixed``, or None if unknown."""
+    lineups = [str(x).split(",") for x in (row.get(prefix + "lineups") or [])]
+    out: list[str | None] = []
+    for s in range(seats):
+        names = {names[s] for names in lineups if s < len(names)}
+        out.append(None if not names else names.pop() if len(names) == 1 else "mixed")
+    return out
+
+
+def _unit_view(row: dict) -> dict:
+    """The per-seat counts of a group: from game rows, or from hand rows when there are no games."""
+    if row.get("games"):
+        p = ""
+        total, decided, fair = row["games"], row["decided"], row["fair"]
+        unit, seats, seats_min = "games", row["seats"], row["seats_min"]
+    else:
+        p = "h_"
+        total, decided, fair = row["h_hands"], row["h_decided"], row["h_fair"]
+        unit, seats, seats_min = "hands", row["h_seats"], row["h_seats_min"]
+    return {
+        "unit": unit, "total": total, "decided": decided, "fair": fair, "seats": seats, "seats_min": seats_min,
+        "first_wins": row[p + "first_wins"],
+        "wins": [row.get(f"{p}wins_{s}") for s in range(seats)],
+        "present": [row.get(f"{p}present_{s}") for s in range(seats)],
+        "fair_s": [row.get(f"{p}fair_{s}") for s in range(seats)],
+        "smean": [row.get(f"{p}smean_{s}") for s in range(seats)],
+        "sstd": [row.get(f"{p}sstd_{s}") for s in range(seats)],
+        "pos": [row.get(f"{p}pos_{k}") for k in range(seats)],
+        "strategies": _strategies(row, seats, p),
+    }
+
+
+def summarize(source: Source, by: By = None) -> pl.DataFrame:
+    """Per-group statistics of point 1: one row per group, the group keys first.
+
+    Columns: ``unit`` ("games", or "hands" for independent-hand data), ``seats``, ``games``,
+    ``hands``, ``decided`` (games with a winner), ``capped_games``; per seat ``s``:
+    ``strategy_s``, ``win_rate_s`` with its Wilson interval ``win_lo_s``/``win_hi_s``,
+    ``win_dev_s`` (win rate minus the fair share 1/N), ``mean_score_s`` with
+    ``mean_score_lo_s``/``mean_score_hi_s``; the first seat (left of the first dealer):
+    ``first_seat_win_rate`` (``_lo``/``_hi``) and ``first_seat_adv`` = rate - 1/N (``_lo``/``_hi``);
+    final scores of all seats pooled: ``score_mean``, ``score_p10`` .. ``score_p90``, and
+    ``winner_score_mean``; ``hands_per_game_{mean,p50,p90}``; ``turns_per_hand_{mean,p50,p90}``
+    (quantiles need hand rows); hand ends as shares ``ends_out``, ``ends_stock_out`` (stock_out,
+    stock_end), ``ends_stall`` (idle_guard, turn_cap), ``capped_hands``; ``calls_per_hand``,
+    ``floats_per_hand``, ``deep_takes_per_hand`` (null when the hand rows have no such counter).
+
+    Example:
+        >>> import polars as pl
+        >>> games = pl.DataFrame({"game_index": [0, 1, 2, 3], "first_dealer": [0, 1, 0, 1],
+        ...     "winner": [0, 1, 1, 1], "hands": [5, 6, 7, 8], "turns": [50, 60, 70, 80],
+        ...     "capped": [False] * 4, "score_0": [510, 300, 200, 100], "score_1": [400, 505, 520, 530]})
+        >>> summarize(games, by=[]).select("games", "win_rate_1", "first_seat_win_rate").row(0)
+        (4, 0.75, 0.25)
+    """
+    ds = open_source(source)
+    by = resolve_by(ds, by)
+    rows = _aggregate(ds, by)
+    max_seats = max((r.get("seats") or r.get("h_seats") or 0) for r in rows)
+    schema, stat_names = _summary_schema(by, rows, max_seats)
+    out = []
+    for r in rows:
+        stats = dict(zip(stat_names, _summary_row(r, max_seats)))
+        out.append({**{k: r.get(k) for k in by}, **{k: v for k, v in stats.items() if k not in by}})
+    return pl.DataFrame(out, schema=schema, orient="row")
+
+
+def _summary_schema(by: Sequence[str], rows: list[dict], max_seats: int) -> tuple[dict, list[str]]:
+    """Key columns, then the statistics (a statistic named like a key column is left out)."""
+    schema: dict[str, pl.DataType] = {}
+    for k in by:
+        values = [r.get(k) for r in rows if r.get(k) is not None]
+        schema[k] = pl.Series(values).dtype if values else pl.String
+    stats: dict[str, pl.DataType] = {}
+    stats.update({"unit": pl.String, "seats": pl.Int64, "games": pl.Int64, "hands": pl.Int64, "decided": pl.Int64,
+                   "capped_games": pl.Int64})
+    for s in range(max_seats):
+        stats[f"strategy_{s}"] = pl.String
+        for name in ("win_rate", "win_lo", "win_hi", "win_dev", "mean_score", "mean_score_lo", "mean_score_hi"):
+            stats[f"{name}_{s}"] = pl.Float64
+    for name in SUMMARY_TAIL:
+        stats[name] = pl.Int64 if name == "capped_hands" else pl.Float64
+    schema.update({k: v for k, v in stats.items() if k not in schema})
+    return schema, list(stats)
+
+
+SUMMARY_TAIL = (
+    "first_seat_win_rate", "first_seat_win_lo", "first_seat_win_hi", "first_seat_adv", "first_seat_adv_lo",
+    "first_seat_adv_hi", "score_mean", *[f"score_p{round(q * 100)}" for q in QUANTILES], "winner_score_mean",
+    "hands_per_game_mean", "hands_per_game_p50", "hands_per_game_p90",
+    "turns_per_hand_mean", "turns_per_hand_p50", "turns_per_hand_p90",
+    "ends_out", "ends_stock_out", "ends_stall", "capped_hands",
+    *[f"{c}_per_hand" for c in COUNTERS],
+)
+
+
+def _summary_row(row: dict, max_seats: int) -> list:
+    """The statistics of one group, in the order of :func:`_summary_schema` (without the keys)."""
+    v = _unit_view(row)
+    games_unit = v["unit"] == "games"
+    total = v["total"]
+    out: list = []
+    hands_total = row.get("hands_total") if games_unit else row.get("h_hands")
+    out += [v["unit"], v["seats"], row.get("games") if games_unit else None, hands_total,
+            v["decided"] if games_unit else None, row.get("capped_games") if games_unit else None]
+    for s in range(max_seats):
+        present = v["present"][s] if s < v["seats"] else 0
+        if not present:
+            out += [None] * 8
+            continue
+        wins = v["wins"][s]
+        lo, hi = wilson(wins, present)
+        rate = wins / present
+        mean, std = _num(v["smean"][s]), _num(v["sstd"][s])
+        mlo, mhi = mean_ci(mean, std if std is not None else math.nan, present) if mean is not None else (None, None)
+        out += [v["strategies"][s], rate, lo, hi, rate - v["fair_s"][s], mean, _num(mlo), _num(mhi)]
+    flo, fhi = wilson(v["first_wins"], total)
+    frate = v["first_wins"] / total
+    fair = v["fair"]
+    out += [frate, flo, fhi, frate - fair, flo - fair, fhi - fair]
+    sp = "" if games_unit else "h_"
+    out += [_num(row.get(sp + "score_mean")), *[_num(row.get(f"{sp}score_p{round(q * 100)}")) for q in QUANTILES]]
+    out.append(_num(row.get("winner_score_mean")) if games_unit else None)
+    out += [_num(row.get("hpg_mean")), _num(row.get("hpg_p50")), _num(row.get("hpg_p90"))] if games_unit else [None] * 3
+    if row.get("h_hands"):
+        out += [_num(row.get("h_turns_mean")), _num(row.get("h_turns_p50")), _num(row.get("h_turns_p90"))]
+        out += [_num(row.get("h_ends_out")), _num(row.get("h_ends_stock_out")), _num(row.get("h_ends_stall"))]
+    else:
+        out += [_ratio(row.get("turns_total"), row.get("hands_total")), None, None, None, None, None]
+    out.append(row.get("capped_hands") if games_unit and row.get("capped_hands") is not None else row.get("h_turn_cap"))
+    out += [_num(row.get(f"h_{c}")) for c in COUNTERS]
+    return out
+
+
+def seat_table(summary: pl.DataFrame, by: Sequence[str] | None = None) -> pl.DataFrame:
+    """The per-seat columns of :func:`summarize` as one row per group and seat.
+
+    Example:
+        >>> seat_table(summarize("runs/first.parquet"))  # doctest: +SKIP
+    """
+    by = [c for c in by if c in summary.columns] if by is not None else _key_columns(summary)
+    seats = sum(1 for c in summary.columns if c.startswith("win_rate_"))
+    parts = []
+    for s in range(seats):
+        parts.append(summary.select(
+            *by, pl.lit(s, dtype=pl.Int64).alias("seat"), pl.col(f"strategy_{s}").alias("strategy"),
+            *[pl.col(f"{name}_{s}").alias(name) for name in
+              ("win_rate", "win_lo", "win_hi", "win_dev", "mean_score", "mean_score_lo", "mean_score_hi")],
+        ).with_row_index("_g"))
+    if not parts:
+        return pl.DataFrame()
+    return pl.concat(parts).filter(pl.col("win_rate").is_not_null()).sort("_g", "seat").drop("_g")
+
+
+def _key_columns(summary: pl.DataFrame) -> list[str]:
+    """The group key columns of a summary frame (everything before ``unit``)."""
+    cols = summary.columns
+    return cols[: cols.index("unit")] if "unit" in cols else []
+
+
+# ---------------------------------------------------------------------------------------------
+# point 2: balance
+
+
+def balance(source: Source, by: By = None, alpha: float = BALANCE_ALPHA) -> pl.DataFrame:
+    """Rank groups (variations) by how fair they are to the seats, and show how long games last.
+
+    **Balance index.** Seats are numbered by *position* in the order of play of the first hand:
+    P1 is the seat left of the first dealer (who plays first), ..., PN is the first dealer.
+    Among the games with a winner (capped and drawn games are left out), let ``q_k`` be the share
+    won by position k; a fair game has ``q_k = 1/N`` for every k. The *relative edge* of position
+    k is ``e_k = N * q_k - 1`` (0 fair; +0.10 = wins 10% more often than its fair share, e.g.
+    27.5% instead of 25% with 4 players). The balance index is the largest edge in absolute value::
+
+        balance_index = max_k |N * q_k - 1|
+
+    0 is perfectly fair; the index is comparable across player counts. Its 95% interval
+    (``balance_lo``, ``balance_hi``) comes from simultaneous Wilson intervals for the ``q_k``
+    (Bonferroni: each at level ``1 - alpha/N``), mapped through ``|N q - 1|``: the lower end is the
+    largest distance from 0 of any position's edge interval (0 when every one contains 0), the
+    upper end the largest absolute end. ``consistent_with_fair`` is true when ``balance_lo`` is 0:
+    the data cannot tell this variation from a perfectly fair one. The index is estimated with an
+    upward bias of the order of ``sqrt(N / decided)`` for a fair game, so compare variations with
+    similar game counts, and read the intervals. ``worst_position`` (``P1``..``PN``) and
+    ``worst_edge`` (signed) say which position is favoured or hurt, ``first_edge`` (with a plain
+    95% interval) is the edge of P1.
+
+    For independent-hand data (``unit = hands``) the same is computed over hands that someone went
+    out of, with positions counted from each hand's dealer.
+
+    Game length: ``hands_per_game_mean`` with its 95% interval, ``turns_per_game_mean``,
+    ``turns_per_hand_mean`` and ``capped_share`` (games ended by an engine cap).
+
+    Rows are sorted by ``balance_index`` (then the upper end of its interval, then game length)
+    and numbered in ``rank``. A group that mixes player counts has no positions: when the data
+    has several player counts and ``players`` is not in ``by``, it is added.
+
+    Example:
+        >>> balance("runs/sweep", by="r500_target").select("rank", "r500_target", "balance_index")  # doctest: +SKIP
+    """
+    ds = open_source(source)
+    by = resolve_by(ds, by)
+    if "players" not in by and _player_counts(ds) > 1:
+        by = [*by, "players"]
+    rows = _aggregate(ds, by)
+    out = []
+    for row in rows:
+        out.append(_balance_row(row, by, alpha))
+    schema = {k: None for k in by}
+    frame = pl.DataFrame(out, infer_schema_length=None)
+    if frame.height == 0:
+        return frame
+    frame = frame.sort(
+        [pl.col("balance_index").is_null(), "balance_index", "balance_hi", "hands_per_game_mean"], nulls_last=True
+    ).with_row_index("rank", offset=1)
+    order = ["rank", *schema, *[c for c in frame.columns if c not in schema and c != "rank"]]
+    return frame.select(order).with_columns(pl.col("rank").cast(pl.Int64))
+
+
+def _player_counts(ds: Dataset) -> int:
+    counts = {f.constants().get("players") for f in ds.files}
+    return len(counts)
+
+
+def _balance_row(row: dict, by: Sequence[str], alpha: float) -> dict:
+    v = _unit_view(row)
+    n, decided = v["seats"], v["decided"]
+    out: dict = {}
+    out.update({"unit": v["unit"], "players": n if v["seats_min"] == n else None, "games": row.get("games") or None,
+                "hands": row.get("hands_total") if v["unit"] == "games" else row.get("h_hands"), "decided": decided})
+    index = lo = hi = worst_edge = first = first_lo = first_hi = None
+    worst = None
+    if v["seats_min"] == n and decided:
+        z = z_two_sided(alpha / n)
+        edges = []
+        for k in range(n):
+            wins = v["pos"][k]
+            q = wins / decided
+            qlo, qhi = wilson(wins, decided, z)
+            edges.append((n * q - 1, n * qlo - 1, n * qhi - 1))
+        abs_edges = [abs(e) for e, _, _ in edges]
+        index = max(abs_edges)
+        kmax = abs_edges.index(index)
+        worst, worst_edge = f"P{kmax + 1}", edges[kmax][0]
+        lo = max(0.0 if elo <= 0 <= ehi else min(abs(elo), abs(ehi)) for _, elo, ehi in edges)
+        hi = max(max(abs(elo), abs(ehi)) for _, elo, ehi in edges)
+        flo, fhi = wilson(v["pos"][0], decided, z_two_sided(alpha))
+        first, first_lo, first_hi = edges[0][0], n * flo - 1, n * fhi - 1
+    out.update({
+        "balance_index": index, "balance_lo": lo, "balance_hi": hi,
+        "consistent_with_fair": None if lo is None else lo == 0.0,
+        "worst_position": worst, "worst_edge": worst_edge,
+        "first_edge": first, "first_edge_lo": first_lo, "first_edge_hi": first_hi,
+    })
+    if v["unit"] == "games":
+        mean, std = _num(row.get("hpg_mean")), _num(row.get("hpg_std"))
+        hlo, hhi = mean_ci(mean, std if std is not None else math.nan, row["games"])
+        tph = _num(row.get("h_turns_mean")) if row.get("h_hands") else _ratio(row.get("turns_total"), row.get("hands_total"))
+        out.update({"hands_per_game_mean": mean, "hands_per_game_lo": _num(hlo), "hands_per_game_hi": _num(hhi),
+                    "turns_per_game_mean": _num(row.get("tpg_mean")), "turns_per_hand_mean": tph,
+                    "capped_share": _ratio(row.get("capped_games"), row["games"])})
+    else:
+        out.update({"hands_per_game_mean": None, "hands_per_game_lo": None, "hands_per_game_hi": None,
+                    "turns_per_game_mean": None, "turns_per_hand_mean": _num(row.get("h_turns_mean")),
+                    "capped_share": _ratio(row.get("h_turn_cap"), row.get("h_hands"))})
+    for key in ("hands_per_game_mean", "hands_per_game_lo", "hands_per_game_hi", "turns_per_game_mean",
+                "turns_per_hand_mean", "capped_share", "balance_index", "balance_lo", "balance_hi", "worst_edge",
+                "first_edge", "first_edge_lo", "first_edge_hi"):
+        out[key] = None if out[key] is None else float(out[key])
+    return {**{k: row.get(k) for k in by}, **{k: v for k, v in out.items() if k not in by}}
+
+
+# ---------------------------------------------------------------------------------------------
+# point 3: payoffs
+
+
+def payoff_columns(seats: int, mode: str) -> list[pl.Expr]:
+    """Per-seat payoff of each game row as expressions ``payoff_0..`` (plus ``settled``).
+
+    Winners: the seat in ``winner``; when ``winner`` is -1 in a game that was not capped (a tie,
+    R5K-GAME-2, or a drawn game), every seat sharing the highest total. Capped games settle
+    nothing (every payoff 0, ``settled`` false).
+
+    - ``difference`` (R500-END-3, R5K-GAME-3, V500-PERSIAN-5): each non-winner pays the
+      winners' total minus its own, once ("single amount on ties"); tied winners share the pot
+      equally. Zero-sum.
+    - ``game-point`` (V5K-1, and V5K-2's payoff): the winner gets 1 game point, tied winners
+      split it; nobody pays. Under V5K-2 (``r5k_must_go_out_to_win``) the winner is whoever the
+      engine recorded (the player who went out and reached the target), not the highest total.
+    """
+    if mode not in PAYOFF_MODES:
+        raise InputError(f"--payoff must be one of {', '.join(PAYOFF_MODES)}, got {mode!r}")
+    w = pl.col("winner").cast(pl.Int32)
+    capped = pl.col("capped")
+    scores = [pl.col(f"score_{s}").cast(pl.Float64) for s in range(seats)]
+    top = pl.max_horizontal(scores)
+    tie = (w < 0) & ~capped
+    is_w = [((w == s) | (tie & (sc == top))).fill_null(False) for s, sc in enumerate(scores)]
+    k = pl.sum_horizontal([x.cast(pl.Int32) for x in is_w])
+    settled = (w >= 0) | (tie & (k > 0))
+    target = pl.when(w >= 0).then(pl.coalesce([pl.when(w == s).then(sc) for s, sc in enumerate(scores)])).otherwise(top)
+    pot = pl.sum_horizontal([pl.when(~x).then(target - sc) for x, sc in zip(is_w, scores)])
+    out = []
+    for s, (x, sc) in enumerate(zip(is_w, scores)):
+        if mode == "difference":
+            value = pl.when(x).then(pot / k).otherwise(-(target - sc))
+        else:
+            value = pl.when(x).then(1.0 / k).otherwise(0.0)
+        out.append(pl.when(sc.is_null()).then(None).when(~settled).then(0.0).otherwise(value).alias(f"payoff_{s}"))
+    out.append(settled.alias("settled"))
+    return out
+
+
+def payoffs(source: Source, mode: str = "difference", by: By = None) -> pl.DataFrame:
+    """Stakes settled from game rows (RULES.md AMB-47): one row per group and seat.
+
+    ``mode`` is ``difference`` or ``game-point``; see :func:`payoff_columns` for the rules.
+    Columns: the group keys, ``seat``, ``strategy``, ``games`` (that the seat played), ``settled``
+    (those with a winner),
+    ``mean_payoff`` per game (unsettled games count 0) with its 95% interval ``payoff_lo``,
+    ``payoff_hi``, and ``total_payoff``.
+
+    Example:
+        >>> import polars as pl
+        >>> g = pl.DataFrame({"game_index": [0], "first_dealer": [0], "winner": [0], "hands": [3],
+        ...     "turns": [30], "capped": [False], "score_0": [520], "score_1": [300], "score_2": [450]})
+        >>> payoffs(g, "difference", by=[])["total_payoff"].to_list()
+        [290.0, -220.0, -70.0]
+    """
+    ds = open_source(source)
+    if mode not in PAYOFF_MODES:
+        raise InputError(f"--payoff must be one of {', '.join(PAYOFF_MODES)}, got {mode!r}")
+    by = resolve_by(ds, by)
+    lf = _scan(ds, GAMES, by, ["lineup"])
+    if lf is None:
+        raise InputError(f"payoffs need game rows; {ds.label} has only hand rows")
+    seats = ds.seats(GAMES)
+    names = lf.collect_schema().names()
+    lf = lf.with_columns(payoff_columns(seats, mode))
+    aggs = []
+    for s in range(seats):
+        p = pl.col(f"payoff_{s}")
+        aggs += [p.count().alias(f"n_{s}"), pl.col("settled").filter(p.is_not_null()).sum().alias(f"settled_{s}"),
+                 p.mean().alias(f"m_{s}"), p.std().alias(f"sd_{s}"), p.sum().alias(f"t_{s}")]
+    aggs += _lineup_aggs(names)
+    keys = _keys(by)
+    rows = _collect(lf.group_by(keys).agg(aggs), ds).sort(keys, nulls_last=True).to_dicts()
+    out = []
+    for row in rows:
+        strategies = _strategies(row, seats)
+        for s in range(seats):
+            n = row[f"n_{s}"]
+            if not n:
+                continue
+            mean, sd = float(row[f"m_{s}"]), _num(row[f"sd_{s}"])
+            lo, hi = mean_ci(mean, sd if sd is not None else math.nan, n)
+            out.append({**{k: row.get(k) for k in by}, "seat": s, "strategy": strategies[s], "games": n,
+                        "settled": row[f"settled_{s}"], "mean_payoff": mean, "payoff_lo": _num(lo), "payoff_hi": _num(hi),
+                        "total_payoff": float(row[f"t_{s}"])})
+    return pl.DataFrame(out, infer_schema_length=None)
+
+
+# ---------------------------------------------------------------------------------------------
+# strategy tables
+
+
+def _seat_rows(ds: Dataset, by: Sequence[str]) -> tuple[pl.LazyFrame, int, str]:
+    """Rows with a ``lineup``, and which kind they come from (games, else hands)."""
+    for kind in (GAMES, HANDS):
+        lf = _scan(ds, kind, by, ["lineup"])
+        if lf is not None:
+            return lf, ds.seats(kind), kind
+    raise InputError(f"no game or hand rows in {ds.label}")
+
+
+def _seat_strategy(s: int) -> pl.Expr:
+    return pl.col("lineup").cast(pl.String).str.split(",").list.get(s, null_on_oob=True)
+
+
+def _has_lineups(ds: Dataset) -> bool:
+    return "lineup" in ds.columns()
+
+
+def strategies(source: Source, by: By = None) -> pl.DataFrame:
+    """Per strategy: seat-games played, wins, win rate with its Wilson interval, fair share and edge.
+
+    Pools every seat a strategy sat in (from the run's ``lineup``: a ``lineup`` row column or the
+    file metadata). ``fair`` is the mean of 1/N over those seat-games and ``edge`` = win rate -
+    fair; ``mean_score`` is the mean final score. For independent-hand data a win is going out.
+
+    Example:
+        >>> strategies("runs/first.parquet", by=[])  # doctest: +SKIP
+    """
+    ds = open_source(source)
+    by = resolve_by(ds, by)
+    if not _has_lineups(ds):
+        raise InputError(f"{ds.label} has no lineups (no lineup column or metadata)")
+    lf, seats, kind = _seat_rows(ds, by)
+    win_col = "winner" if kind == GAMES else "out_seat"
+    parts = []
+    for s in range(seats):
+        parts.append(lf.select(
+            *_keys(by), _seat_strategy(s).alias("strategy"), (pl.col(win_col).cast(pl.Int32) == s).alias("win"),
+            (1.0 / pl.col(N_COL)).alias("inv"), pl.col(f"score_{s}").cast(pl.Float64).alias("score"),
+        ).filter(pl.col("score").is_not_null() & pl.col("strategy").is_not_null()))
+    keys = [*_keys(by), "strategy"]
+    agg = _collect(pl.concat(parts).group_by(keys).agg(
+        pl.len().alias("seat_games"), pl.col("win").sum().alias("wins"), pl.col("inv").mean().alias("fair"),
+        pl.col("score").mean().alias("mean_score"), pl.col("score").std().alias("sd"),
+    ), ds).sort(keys, nulls_last=True)
+    out = []
+    for row in agg.to_dicts():
+        n, wins = row["seat_games"], row["wins"]
+        lo, hi = wilson(wins, n)
+        sd = _num(row["sd"])
+        slo, shi = mean_ci(row["mean_score"], sd if sd is not None else math.nan, n)
+        out.append({**{k: row.get(k) for k in by}, "unit": kind, "strategy": row["strategy"], "seat_games": n,
+                    "wins": wins, "win_rate": wins / n, "win_lo": lo, "win_hi": hi, "fair": row["fair"],
+                    "edge": wins / n - row["fair"], "mean_score": row["mean_score"], "mean_score_lo": _num(slo),
+                    "mean_score_hi": _num(shi)})
+    return pl.DataFrame(out, infer_schema_length=None)
+
+
+def strategy_matrix(source: Source, by: By = None) -> pl.DataFrame:
+    """Head-to-head: how often a seat playing ``strategy`` wins when ``opponent`` sits at another seat.
+
+    Counted over ordered pairs of distinct seats (i, j) of every game: ``pairs`` is the number of
+    such seat pairs with strategy at i and opponent at j, ``wins`` those where seat i won, and
+    ``win_rate`` = wins / pairs with a Wilson interval. With 2 players this is the plain
+    head-to-head win rate; with more, pairs from one game are not independent, so the intervals
+    are narrower than they should be. For independent-hand data a win is going out.
+
+    Example:
+        >>> strategy_matrix("runs/league", by=[]).pivot("opponent", index="strategy", values="win_rate")  # doctest: +SKIP
+    """
+    ds = open_source(source)
+    by = resolve_by(ds, by)
+    if not _has_lineups(ds):
+        raise InputError(f"{ds.label} has no lineups (no lineup column or metadata)")
+    lf, seats, kind = _seat_rows(ds, by)
+    win_col = "winner" if kind == GAMES else "out_seat"
+    parts = []
+    for i in range(seats):
+        for j in range(seats):
+            if i != j:
+                parts.append(lf.filter(pl.col(f"score_{i}").is_not_null() & pl.col(f"score_{j}").is_not_null()).select(
+                    *_keys(by), _seat_strategy(i).alias("strategy"), _seat_strategy(j).alias("opponent"),
+                    (pl.col(win_col).cast(pl.Int32) == i).alias("win"),
+                ).filter(pl.col("strategy").is_not_null() & pl.col("opponent").is_not_null()))
+    keys = [*_keys(by), "strategy", "opponent"]
+    if not parts:
+        return pl.DataFrame()
+    agg = _collect(pl.concat(parts).group_by(keys).agg(pl.len().alias("pairs"), pl.col("win").sum().alias("wins")), ds)
+    out = []
+    for row in agg.sort(keys, nulls_last=True).to_dicts():
+        lo, hi = wilson(row["wins"], row["pairs"])
+        out.append({**{k: row.get(k) for k in by}, "unit": kind, "strategy": row["strategy"],
+                    "opponent": row["opponent"], "pairs": row["pairs"], "wins": row["wins"],
+                    "win_rate": row["wins"] / row["pairs"], "win_lo": lo, "win_hi": hi})
+    return pl.DataFrame(out, infer_schema_length=None)
+
+
+# ---------------------------------------------------------------------------------------------
+# distributions (for charts)
+
+
+def distribution(
+    source: Source, column: str, by: By = None, kind: str = GAMES, bins: int | None = None, per_seat: bool = False,
+) -> pl.DataFrame:
+    """Counts of the values of ``column`` per group: group keys, ``value``, ``count``, ``share``.
+
+    ``column`` may be ``score`` (every seat's score pooled, or per seat in a ``seat`` column with
+    ``per_seat``). With ``bins`` the values are put in about that many equal-width bins of a round
+    width, labelled by their lower end. Shares add up to 1 per group (and seat).
+
+    Example:
+        >>> distribution("runs/first.parquet", "hands", by=[])  # doctest: +SKIP
+    """
+    ds = open_source(source)
+    by = resolve_by(ds, by)
+    lf = _scan(ds, kind, by)
+    if lf is None:
+        return pl.DataFrame()
+    keys = _keys(by)
+    if column == "score" and per_seat:
+        lf = pl.concat([
+            lf.select(*keys, pl.lit(s, dtype=pl.Int64).alias("seat"), pl.col(f"score_{s}").alias("value"))
+            for s in range(ds.seats(kind))
+        ], how="diagonal_relaxed").drop_nulls("value")
+        keys = [*keys, "seat"]
+    elif column == "score":
+        scores = [f"score_{s}" for s in range(ds.seats(kind))]
+        lf = lf.select(*keys, pl.concat_list(scores).alias("value")).explode("value").drop_nulls("value")
+    else:
+        lf = lf.select(*keys, pl.col(column).alias("value"))
+    if bins:
+        lo, hi = _collect(lf.select(pl.col("value").min().alias("lo"), pl.col("value").max().alias("hi")), ds).row(0)
+        width = _nice_width(lo, hi, bins)
+        lf = lf.with_columns(((pl.col("value") / width).floor() * width).alias("value"))
+    counts = _collect(lf.group_by([*keys, "value"]).agg(pl.len().alias("count")), ds)
+    counts = counts.with_columns((pl.col("count") / pl.col("count").sum().over(keys)).alias("share"))
+    return counts.sort([*keys, "value"], nulls_last=True).drop(_KEY, strict=False)
+
+
+def _nice_width(lo: object, hi: object, bins: int) -> float:
+    if lo is None or hi is None or hi == lo:
+        return 1.0
+    raw = (float(hi) - float(lo)) / bins
+    mag = 10 ** math.floor(math.log10(raw))
+    for step in (1, 2, 2.5, 5, 10):
+        if raw <= step * mag:
+            return step * mag
+    return 10 * mag
+
+
+# ---------------------------------------------------------------------------------------------
+# output helpers
+
+
+def to_records(frame: pl.DataFrame) -> list[dict]:
+    """Rows as JSON-safe dicts (NaN and infinities become None)."""
+    def clean(v):
+        if isinstance(v, float) and not math.isfinite(v):
+            return None
+        return v
+    return [{k: clean(v) for k, v in row.items()} for row in frame.to_dicts()]
+
+
+def to_json(frame: pl.DataFrame) -> str:
+    """The rows as a JSON list of objects."""
+    return json.dumps(to_records(frame), indent=2, default=str)
