@@ -89,6 +89,31 @@ def _decode_meta(raw: dict[str, str]) -> tuple[dict[str, object], list[str]]:
     return meta, flags
 
 
+COUNTERS = ("calls", "floats", "deep_takes")
+
+
+def counters_in_rules(meta: dict[str, object]) -> frozenset[str]:
+    """The per-hand counters the file's rules can produce (rummy calls, floats, deep takes).
+
+    Hand rows carry the counters whatever the rules; a counter the rules rule out (no V500-RUMMY
+    calls, no V500-FLOAT floating, no deep takes in Standard Rummy) is shown as n/a, not 0. A file
+    without rules metadata keeps every counter it has.
+    """
+    game = meta.get("game")
+    if game is None or "r500_call_rummy" not in meta and "r5k_rummy" not in meta:
+        return frozenset(COUNTERS)
+    out = set()
+    if (game == "500-rum" and meta.get("r500_call_rummy", "off") != "off") or (
+        game == "5000-rummy" and meta.get("r5k_rummy", "off") != "off"
+    ):
+        out.add("calls")
+    if game == "500-rum" and (meta.get("r500_going_out") == "floating" or meta.get("r500_unplayable_discard") is True):
+        out.add("floats")
+    if game in ("500-rum", "5000-rummy"):
+        out.add("deep_takes")
+    return frozenset(out)
+
+
 def _hive_value(text: str) -> object:
     if re.fullmatch(r"[+-]?\d+", text):
         return int(text)
@@ -273,18 +298,16 @@ class Dataset:
         for f in self.files:
             hive.update(dict.fromkeys(f.hive))
         out = list(hive)
+        consts = [f.constants() for f in self.files]
         values: dict[str, set] = {}
-        for f in self.files:
-            for key, value in f.constants().items():
-                values.setdefault(key, set()).add(json.dumps(value, sort_keys=True, default=str))
-        keys: dict[str, None] = {}
-        for f in self.files:
-            keys.update(dict.fromkeys(f.constants()))
-        for key in keys:
+        for const in consts:
+            for key, value in const.items():
+                values.setdefault(key, set()).add((type(value).__name__, repr(value)))
+        for key in values:
             if key in hive or key in NON_CONFIG_META:
                 continue
-            present = all(key in f.constants() for f in self.files)
-            if len(values.get(key, ())) > 1 or not present:
+            present = all(key in const for const in consts)
+            if len(values[key]) > 1 or not present:
                 out.append(key)
         return out
 
@@ -332,14 +355,16 @@ class Dataset:
             attach = tuple(
                 (w, json.dumps(const[w], sort_keys=True, default=str)) for w in want if w not in f.columns and w in const
             )
-            groups.setdefault((f.columns, f.dtypes, attach), []).append(f)
-        for (columns, _dtypes, attach), files in groups.items():
+            na = tuple(c for c in COUNTERS if c in f.columns and c not in counters_in_rules(f.meta)) if kind == HANDS else ()
+            groups.setdefault((f.columns, f.dtypes, attach, na), []).append(f)
+        for (columns, _dtypes, attach, na), files in groups.items():
             lf = pl.scan_parquet(
                 [str(f.path) for f in files], hive_partitioning=False, glob=False,
                 include_file_paths=PATH_COL if with_path else None,
             )
             const = files[0].constants()
             lits = [_lit(name, const[name]) for name, _ in attach]
+            lits += [pl.lit(None, dtype=pl.Int32).alias(c) for c in na]
             if lits:
                 lf = lf.with_columns(lits)
             parts.append(_normalise(lf, columns))

@@ -8,7 +8,7 @@ axes and legends included), so a PNG is ``width * scale`` x ``height * scale``.
 Charts: seat win rates with 95% intervals per group, the balance index per group, game length
 (hands per game; turns per hand for independent-hand data), final score distribution, how hands
 end (with hand rows), and the strategy matrix heatmap (when the lineups hold two or more
-strategies). Tables: the summary of point 1, the seat table, the balance ranking and, with
+strategies). Tables: the summary of `rummysim analyze`, the seat table, the balance ranking and, with
 lineups, the strategy table.
 
 Needs the optional extra ``report``: ``python3 -m pip install 'rummysim[report]'``.
@@ -21,6 +21,7 @@ Example:
 from __future__ import annotations
 
 import html
+import math
 import os
 import tempfile
 from dataclasses import dataclass, field
@@ -36,7 +37,15 @@ from sim.errors import InputError, RummysimError
 INSTALL_HINT = "python3 -m pip install 'rummysim[report]'"
 WIDTH = 720
 MAX_LINES = 20  # groups drawn in the distribution charts
-VERSION = "0.1.0"
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("rummysim")
+    except PackageNotFoundError:
+        return "(not installed)"
 
 
 def _require() -> tuple[Any, Any]:
@@ -195,7 +204,7 @@ def _lines(alt, data: pl.DataFrame, x_title: str, y_title: str, color: str, colo
         color=alt.Color(f"{color}:N", title=color_title, sort=sort, scale=alt.Scale(scheme=_palette(n))),
         tooltip=[f"{color}:N", "value:Q", "count:Q", alt.Tooltip("share:Q", format=".2%")],
     )
-    return _finish(alt, chart, name, title, caption, 380)
+    return _finish(alt, chart, name, title, caption, 330 + 22 * math.ceil(n / 4))
 
 
 def _with_group(frame: pl.DataFrame, by: list[str]) -> pl.DataFrame:
@@ -432,7 +441,7 @@ def render_html(rep: Report, svgs: dict[str, str]) -> str:
 <style>{_CSS}</style></head><body>
 <h1>{html.escape(rep.title)}</h1>
 <p class="meta">Source: {html.escape(rep.source)} ({rep.files} result files); grouped by: {html.escape(grouping)};
-written by rummysim {VERSION}.</p>
+written by rummysim {_version()}.</p>
 <nav>{nav}</nav>
 <section id="charts"><h2>Charts</h2>
 {figures}

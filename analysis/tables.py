@@ -31,8 +31,8 @@ from pathlib import Path
 
 import polars as pl
 
-from analysis.load import GAMES, HANDS, N_COL, PATH_COL, Dataset, open_source
-from analysis.stats import Z95, mean_ci, wilson, z_two_sided
+from analysis.load import COUNTERS, GAMES, HANDS, N_COL, PATH_COL, Dataset, open_source
+from analysis.stats import mean_ci, wilson, z_two_sided
 from sim.errors import InputError
 
 Source = str | Path | Dataset | pl.DataFrame | pl.LazyFrame
@@ -41,7 +41,7 @@ By = str | Sequence[str] | None
 QUANTILES = (0.10, 0.25, 0.50, 0.75, 0.90)
 STOCK_REASONS = ("stock_out", "stock_end")
 STALL_REASONS = ("idle_guard", "turn_cap")
-COUNTERS = ("calls", "floats", "deep_takes")
+
 PAYOFF_MODES = ("difference", "game-point")
 BALANCE_ALPHA = 0.05
 _KEY = "_group"
@@ -135,7 +135,6 @@ def _game_aggs(seats: int, names: Sequence[str]) -> list[pl.Expr]:
     first = (fd + 1) % n
     pos = (w - fd - 1 + 2 * n) % n
     scores = [f"score_{s}" for s in range(seats)]
-    pooled = pl.concat_list(scores).explode().drop_nulls()
     aggs = [
         pl.len().alias("games"),
         (w >= 0).sum().alias("decided"),
@@ -151,8 +150,6 @@ def _game_aggs(seats: int, names: Sequence[str]) -> list[pl.Expr]:
         _q(pl.col("hands"), 0.9).alias("hpg_p90"),
         pl.col("turns").sum().alias("turns_total"),
         pl.col("turns").mean().alias("tpg_mean"),
-        pooled.mean().alias("score_mean"),
-        *[_q(pooled, q).alias(f"score_p{round(q * 100)}") for q in QUANTILES],
         pl.coalesce([pl.when(w == s).then(pl.col(c)) for s, c in enumerate(scores)]).mean().alias("winner_score_mean"),
     ]
     if "capped_hands" in names:
@@ -180,7 +177,6 @@ def _hand_aggs(seats: int, names: Sequence[str]) -> list[pl.Expr]:
     pos = (o - d - 1 + 2 * n) % n
     reason = pl.col("reason")
     scores = [f"score_{s}" for s in range(seats)]
-    pooled = pl.concat_list(scores).explode().drop_nulls()
     aggs = [
         pl.len().alias("h_hands"),
         (o >= 0).sum().alias("h_decided"),
@@ -196,8 +192,6 @@ def _hand_aggs(seats: int, names: Sequence[str]) -> list[pl.Expr]:
         reason.is_in(STOCK_REASONS).mean().alias("h_ends_stock_out"),
         reason.is_in(STALL_REASONS).mean().alias("h_ends_stall"),
         (reason == "turn_cap").sum().alias("h_turn_cap"),
-        pooled.mean().alias("h_score_mean"),
-        *[_q(pooled, q).alias(f"h_score_p{round(q * 100)}") for q in QUANTILES],
     ]
     for counter in COUNTERS:
         if counter in names:
@@ -217,6 +211,16 @@ def _hand_aggs(seats: int, names: Sequence[str]) -> list[pl.Expr]:
     return aggs
 
 
+def _pooled_scores(lf: pl.LazyFrame, keys: Sequence[str], seats: int, prefix: str) -> pl.LazyFrame:
+    """Mean and quantiles of every seat's score pooled, per group (one stacked column: this
+    streams far better than exploding a list inside the aggregation)."""
+    stacked = pl.concat([lf.select(*keys, pl.col(f"score_{s}").cast(pl.Float64).alias("_v")) for s in range(seats)])
+    v = pl.col("_v")
+    return stacked.drop_nulls("_v").group_by(keys).agg(
+        v.mean().alias(f"{prefix}score_mean"), *[_q(v, q).alias(f"{prefix}score_p{round(q * 100)}") for q in QUANTILES]
+    )
+
+
 def _lineup_aggs(names: Sequence[str]) -> list[pl.Expr]:
     if "lineup" not in names:
         return []
@@ -228,14 +232,13 @@ def _aggregate(ds: Dataset, by: Sequence[str]) -> list[dict]:
     """Per-group raw aggregates of game rows and hand rows, merged, sorted by the keys."""
     keys = _keys(by)
     frames = []
-    games = _scan(ds, GAMES, by, ["lineup"])
-    if games is not None:
-        names = games.collect_schema().names()
-        frames.append(_collect(games.group_by(keys).agg(_game_aggs(ds.seats(GAMES), names)), ds))
-    hands = _scan(ds, HANDS, by, ["lineup"])
-    if hands is not None:
-        names = hands.collect_schema().names()
-        frames.append(_collect(hands.group_by(keys).agg(_hand_aggs(ds.seats(HANDS), names)), ds))
+    for kind, aggs, prefix in ((GAMES, _game_aggs, ""), (HANDS, _hand_aggs, "h_")):
+        lf = _scan(ds, kind, by, ["lineup"])
+        if lf is None:
+            continue
+        names = lf.collect_schema().names()
+        frames.append(_collect(lf.group_by(keys).agg(aggs(ds.seats(kind), names)), ds))
+        frames.append(_collect(_pooled_scores(lf, keys, ds.seats(kind), prefix), ds))
     if not frames:
         raise InputError(f"no game or hand rows in {ds.label}")
     merged = frames[0] if len(frames) == 1 else (
@@ -247,7 +250,24 @@ def _aggregate(ds: Dataset, by: Sequence[str]) -> list[dict]:
 
 
 # ---------------------------------------------------------------------------------------------
-# point 1: the summary
+# the summary (rummysim analyze)
+
+
+def _key_schema(by: Sequence[str], rows: list[dict]) -> dict[str, pl.DataType]:
+    """Dtypes of the group key columns, from their values (String when all are null)."""
+    schema: dict[str, pl.DataType] = {}
+    for k in by:
+        values = [r.get(k) for r in rows if r.get(k) is not None]
+        schema[k] = pl.Series(values).dtype if values else pl.String
+    return schema
+
+
+def _typed(rows: list[dict], by: Sequence[str], stats: dict[str, pl.DataType]) -> pl.DataFrame:
+    """Rows as a frame with fixed dtypes: the keys, then the statistics (stable even when a column
+    is all null, e.g. game lengths of independent-hand data)."""
+    schema = _key_schema(by, rows)
+    schema.update({k: v for k, v in stats.items() if k not in schema})
+    return pl.DataFrame([{k: r.get(k) for k in schema} for r in rows], schema=schema, orient="row")
 
 
 def _num(v: object) -> float | None:
@@ -295,7 +315,7 @@ def _unit_view(row: dict) -> dict:
 
 
 def summarize(source: Source, by: By = None) -> pl.DataFrame:
-    """Per-group statistics of point 1: one row per group, the group keys first.
+    """The statistics of ``rummysim analyze``: one row per group, the group keys first.
 
     Columns: ``unit`` ("games", or "hands" for independent-hand data), ``seats``, ``games``,
     ``hands``, ``decided`` (games with a winner), ``capped_games``; per seat ``s``:
@@ -307,7 +327,8 @@ def summarize(source: Source, by: By = None) -> pl.DataFrame:
     ``winner_score_mean``; ``hands_per_game_{mean,p50,p90}``; ``turns_per_hand_{mean,p50,p90}``
     (quantiles need hand rows); hand ends as shares ``ends_out``, ``ends_stock_out`` (stock_out,
     stock_end), ``ends_stall`` (idle_guard, turn_cap), ``capped_hands``; ``calls_per_hand``,
-    ``floats_per_hand``, ``deep_takes_per_hand`` (null when the hand rows have no such counter).
+    ``floats_per_hand``, ``deep_takes_per_hand`` (null when the hand rows lack the counter or the
+    file's rules rule it out, see :func:`analysis.load.counters_in_rules`).
 
     Example:
         >>> import polars as pl
@@ -331,10 +352,7 @@ def summarize(source: Source, by: By = None) -> pl.DataFrame:
 
 def _summary_schema(by: Sequence[str], rows: list[dict], max_seats: int) -> tuple[dict, list[str]]:
     """Key columns, then the statistics (a statistic named like a key column is left out)."""
-    schema: dict[str, pl.DataType] = {}
-    for k in by:
-        values = [r.get(k) for r in rows if r.get(k) is not None]
-        schema[k] = pl.Series(values).dtype if values else pl.String
+    schema = _key_schema(by, rows)
     stats: dict[str, pl.DataType] = {}
     stats.update({"unit": pl.String, "seats": pl.Int64, "games": pl.Int64, "hands": pl.Int64, "decided": pl.Int64,
                    "capped_games": pl.Int64})
@@ -423,7 +441,7 @@ def _key_columns(summary: pl.DataFrame) -> list[str]:
 
 
 # ---------------------------------------------------------------------------------------------
-# point 2: balance
+# balance (rummysim analyze --balance)
 
 
 def balance(source: Source, by: By = None, alpha: float = BALANCE_ALPHA) -> pl.DataFrame:
@@ -466,19 +484,34 @@ def balance(source: Source, by: By = None, alpha: float = BALANCE_ALPHA) -> pl.D
     by = resolve_by(ds, by)
     if "players" not in by and _player_counts(ds) > 1:
         by = [*by, "players"]
-    rows = _aggregate(ds, by)
-    out = []
-    for row in rows:
-        out.append(_balance_row(row, by, alpha))
-    schema = {k: None for k in by}
-    frame = pl.DataFrame(out, infer_schema_length=None)
-    if frame.height == 0:
-        return frame
+    frame = _typed([_balance_row(row, by, alpha) for row in _aggregate(ds, by)], by, BALANCE_SCHEMA)
     frame = frame.sort(
         [pl.col("balance_index").is_null(), "balance_index", "balance_hi", "hands_per_game_mean"], nulls_last=True
     ).with_row_index("rank", offset=1)
-    order = ["rank", *schema, *[c for c in frame.columns if c not in schema and c != "rank"]]
-    return frame.select(order).with_columns(pl.col("rank").cast(pl.Int64))
+    return frame.with_columns(pl.col("rank").cast(pl.Int64))
+
+
+BALANCE_SCHEMA = {
+    "unit": pl.String, "players": pl.Int64, "games": pl.Int64, "hands": pl.Int64, "decided": pl.Int64,
+    "balance_index": pl.Float64, "balance_lo": pl.Float64, "balance_hi": pl.Float64,
+    "consistent_with_fair": pl.Boolean, "worst_position": pl.String, "worst_edge": pl.Float64,
+    "first_edge": pl.Float64, "first_edge_lo": pl.Float64, "first_edge_hi": pl.Float64,
+    "hands_per_game_mean": pl.Float64, "hands_per_game_lo": pl.Float64, "hands_per_game_hi": pl.Float64,
+    "turns_per_game_mean": pl.Float64, "turns_per_hand_mean": pl.Float64, "capped_share": pl.Float64,
+}
+PAYOFF_SCHEMA = {
+    "seat": pl.Int64, "strategy": pl.String, "games": pl.Int64, "settled": pl.Int64, "mean_payoff": pl.Float64,
+    "payoff_lo": pl.Float64, "payoff_hi": pl.Float64, "total_payoff": pl.Float64,
+}
+STRATEGY_SCHEMA = {
+    "unit": pl.String, "strategy": pl.String, "seat_games": pl.Int64, "wins": pl.Int64, "win_rate": pl.Float64,
+    "win_lo": pl.Float64, "win_hi": pl.Float64, "fair": pl.Float64, "edge": pl.Float64, "mean_score": pl.Float64,
+    "mean_score_lo": pl.Float64, "mean_score_hi": pl.Float64,
+}
+MATRIX_SCHEMA = {
+    "unit": pl.String, "strategy": pl.String, "opponent": pl.String, "pairs": pl.Int64, "wins": pl.Int64,
+    "win_rate": pl.Float64, "win_lo": pl.Float64, "win_hi": pl.Float64,
+}
 
 
 def _player_counts(ds: Dataset) -> int:
@@ -535,7 +568,7 @@ def _balance_row(row: dict, by: Sequence[str], alpha: float) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-# point 3: payoffs
+# payoffs (rummysim analyze --payoff)
 
 
 def payoff_columns(seats: int, mode: str) -> list[pl.Expr]:
@@ -621,7 +654,7 @@ def payoffs(source: Source, mode: str = "difference", by: By = None) -> pl.DataF
             out.append({**{k: row.get(k) for k in by}, "seat": s, "strategy": strategies[s], "games": n,
                         "settled": row[f"settled_{s}"], "mean_payoff": mean, "payoff_lo": _num(lo), "payoff_hi": _num(hi),
                         "total_payoff": float(row[f"t_{s}"])})
-    return pl.DataFrame(out, infer_schema_length=None)
+    return _typed(out, by, PAYOFF_SCHEMA)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -682,7 +715,7 @@ def strategies(source: Source, by: By = None) -> pl.DataFrame:
                     "wins": wins, "win_rate": wins / n, "win_lo": lo, "win_hi": hi, "fair": row["fair"],
                     "edge": wins / n - row["fair"], "mean_score": row["mean_score"], "mean_score_lo": _num(slo),
                     "mean_score_hi": _num(shi)})
-    return pl.DataFrame(out, infer_schema_length=None)
+    return _typed(out, by, STRATEGY_SCHEMA)
 
 
 def strategy_matrix(source: Source, by: By = None) -> pl.DataFrame:
@@ -712,8 +745,8 @@ def strategy_matrix(source: Source, by: By = None) -> pl.DataFrame:
                     (pl.col(win_col).cast(pl.Int32) == i).alias("win"),
                 ).filter(pl.col("strategy").is_not_null() & pl.col("opponent").is_not_null()))
     keys = [*_keys(by), "strategy", "opponent"]
-    if not parts:
-        return pl.DataFrame()
+    if not parts:  # one seat: no pairs
+        return _typed([], by, MATRIX_SCHEMA)
     agg = _collect(pl.concat(parts).group_by(keys).agg(pl.len().alias("pairs"), pl.col("win").sum().alias("wins")), ds)
     out = []
     for row in agg.sort(keys, nulls_last=True).to_dicts():
@@ -721,7 +754,7 @@ def strategy_matrix(source: Source, by: By = None) -> pl.DataFrame:
         out.append({**{k: row.get(k) for k in by}, "unit": kind, "strategy": row["strategy"],
                     "opponent": row["opponent"], "pairs": row["pairs"], "wins": row["wins"],
                     "win_rate": row["wins"] / row["pairs"], "win_lo": lo, "win_hi": hi})
-    return pl.DataFrame(out, infer_schema_length=None)
+    return _typed(out, by, MATRIX_SCHEMA)
 
 
 # ---------------------------------------------------------------------------------------------

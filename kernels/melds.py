@@ -44,6 +44,7 @@ from kernels.layout import (
     MK_LEN,
     MK_LO,
     MK_SUITS,
+    PLAY_ALL,
     PLAY_LAYOFF_ONLY,
     PLAY_NEW_ONLY,
     R_MAX_POS,
@@ -267,6 +268,75 @@ def enumerate_plays(p1, jok, must, melds, n_melds, vals, ace_low, rules, scope, 
 
 
 @njit
+def _window_fits(lane, p, jok, min_run, max_pos):
+    """A new run of ``min_run`` positions through position p with at most ``jok`` gaps exists."""
+    need = np.uint64((1 << min_run) - 1)
+    for lo in range(max(1, p - min_run + 1), min(p, 13) + 1):
+        hi = lo + min_run - 1
+        if hi > max_pos:
+            break
+        if min_run - popcount((lane >> np.uint64(lo)) & need) <= jok:
+            return True
+    return False
+
+
+@njit
+def _block_reaches(lane, frm, to, jok):
+    """Positions strictly between frm and to (either order) can be filled with held cards and jokers."""
+    lo = min(frm, to) + 1
+    hi = max(frm, to) - 1
+    if hi < lo:
+        return True
+    width = hi - lo + 1
+    held = popcount((lane >> np.uint64(lo)) & np.uint64((1 << width) - 1))
+    return width - held <= jok
+
+
+@njit
+def _natural_playable(card, p1, jok, melds, n_melds, rules):
+    """Exact bitwise test of ``card_playable`` for a natural card without round-the-corner runs."""
+    r = card & 15
+    s = card >> 4
+    suits = 0
+    for t in range(4):
+        if has_card(p1, 16 * t + r):
+            suits += 1
+    if suits + jok >= 3:
+        return True  # a new set (R500-MELD-1/6)
+    lane = run_lane(p1, s)
+    max_pos = rules[R_MAX_POS]
+    min_run = rules[R_MIN_RUN]
+    if _window_fits(lane, r, jok, min_run, max_pos):
+        return True
+    if r == 1 and max_pos >= 14 and _window_fits(lane, 14, jok, min_run, max_pos):
+        return True
+    for m in range(n_melds):
+        if melds[m, MK_KIND] == KIND_SET:
+            if melds[m, MK_KEY] == r and melds[m, MK_LEN] < 4 and (melds[m, MK_SUITS] >> s) & 1 == 0:
+                return True
+            continue
+        if melds[m, MK_KEY] != s:
+            continue
+        lo = melds[m, MK_LO]
+        length = melds[m, MK_LEN]
+        hi = lo + length - 1
+        for p in (r, 14 if r == 1 else r):
+            if p > max_pos:
+                continue
+            if p > hi and p - lo + 1 <= 13 and _block_reaches(lane, hi, p, jok):
+                return True
+            if p < lo and hi - p + 1 <= 13 and _block_reaches(lane, p, lo, jok):
+                return True
+    return False
+
+
+@njit
 def card_playable(card, p1, jok, melds, n_melds, vals, ace_low, rules, scope, scratch):
-    """True if ``card`` can be put on the table from holding (p1, jok) and the table (R500-DRAW-5)."""
+    """True if ``card`` can be put on the table from holding (p1, jok) and the table (R500-DRAW-5).
+
+    The common case (a natural card, any scope, no round-the-corner runs) is a handful of bit
+    tests; the rest asks the enumeration for one action containing the card.
+    """
+    if scope == PLAY_ALL and card != JOKER and rules[R_MAX_POS] <= 14:
+        return _natural_playable(card, p1, jok, melds, n_melds, rules)
     return enumerate_plays(p1, jok, card, melds, n_melds, vals, ace_low, rules, scope, scratch, 0, 1) > 0

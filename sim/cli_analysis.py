@@ -26,6 +26,19 @@ ByOpt = Annotated[
                               "'' for one group."),
 ]
 
+BalanceOpt = Annotated[
+    bool, typer.Option("--balance", help="Rank the groups by fairness to the seats (balance index) and game length.")
+]
+PayoffOpt = Annotated[
+    Optional[str],
+    typer.Option("--payoff", help="Settle stakes per seat: difference (R500-END-3, R5K-GAME-3) or game-point "
+                                  "(V5K-1, V5K-2)."),
+]
+StrategiesOpt = Annotated[bool, typer.Option("--strategies", help="Win rates per strategy (from the lineups).")]
+MatrixOpt = Annotated[bool, typer.Option("--matrix", help="Strategy against strategy win rates (from the lineups).")]
+FormatOpt = Annotated[str, typer.Option("--format", "-f", help="table, csv, json or parquet.")]
+OutOpt = Annotated[Optional[Path], typer.Option("--out", "-o", help="Write csv/json/parquet to this file, not stdout.")]
+
 
 def _f(x: object, digits: int = 1) -> str:
     return "n/a" if x is None else f"{x:,.{digits}f}"
@@ -37,6 +50,11 @@ def _pct(x: object, digits: int = 1) -> str:
 
 def _pp(x: object) -> str:
     return "n/a" if x is None else f"{x * 100:+.1f} pp"
+
+
+def _rel(x: object) -> str:
+    """A relative edge (0.08 -> +8.0%)."""
+    return "n/a" if x is None else f"{x * 100:+.1f}%"
 
 
 def _ci(lo: object, hi: object, scale: float = 1.0, digits: int = 1, sign: bool = False) -> str:
@@ -111,14 +129,14 @@ def _print_balance(console: Console, frame, by: list[str]) -> None:
         table.add_column(col, justify="left" if col in ("variation", "worst", "fair?") else "right")
     for row in frame.to_dicts():
         fair = row["consistent_with_fair"]
-        worst = "n/a" if row["worst_position"] is None else f"{row['worst_position']} {_pp(row['worst_edge'])[:-3]}%"
+        worst = "n/a" if row["worst_position"] is None else f"{row['worst_position']} {_rel(row['worst_edge'])}"
         count = row["games"] if row["unit"] == "games" else row["hands"]
         table.add_row(
             str(row["rank"]), _label(row, by), str(row["players"]) if row["players"] is not None else "mixed",
             f"{count:,}" + ("" if row["unit"] == "games" else " hands"),
             _f(row["balance_index"], 3), _ci(row["balance_lo"], row["balance_hi"], digits=3),
             "n/a" if fair is None else ("yes" if fair else "no"), worst,
-            _pp(row["first_edge"])[:-3] + "%" if row["first_edge"] is not None else "n/a",
+            _rel(row["first_edge"]),
             _ci(row["first_edge_lo"], row["first_edge_hi"], 100, sign=True),
             _f(row["hands_per_game_mean"], 2), _ci(row["hands_per_game_lo"], row["hands_per_game_hi"], digits=2),
             _f(row["turns_per_hand_mean"], 1), _pct(row["capped_share"]),
@@ -197,12 +215,12 @@ def register(app: typer.Typer, console: Console) -> None:
     def analyze(
         path: PathArg,
         by: ByOpt = None,
-        balance: Annotated[bool, typer.Option("--balance", help="Rank the groups by fairness to the seats (balance index) and game length.")] = False,
-        payoff: Annotated[Optional[str], typer.Option("--payoff", help="Settle stakes per seat: difference (R500-END-3, R5K-GAME-3) or game-point (V5K-1, V5K-2).")] = None,
-        strategies: Annotated[bool, typer.Option("--strategies", help="Win rates per strategy (from the lineups).")] = False,
-        matrix: Annotated[bool, typer.Option("--matrix", help="Strategy against strategy win rates (from the lineups).")] = False,
-        fmt: Annotated[str, typer.Option("--format", "-f", help="table, csv, json or parquet.")] = "table",
-        out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Write csv/json/parquet to this file instead of stdout.")] = None,
+        balance: BalanceOpt = False,
+        payoff: PayoffOpt = None,
+        strategies: StrategiesOpt = False,
+        matrix: MatrixOpt = False,
+        fmt: FormatOpt = "table",
+        out: OutOpt = None,
     ) -> None:
         """Statistics of result files per group: seat win rates, first-seat advantage, scores, lengths, hand ends."""
         from analysis import tables

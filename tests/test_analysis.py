@@ -150,6 +150,31 @@ def test_games_without_hand_rows_say_na(tmp_path):
     assert r["strategy_0"] is None  # no metadata, no lineup
 
 
+def test_counters_the_rules_rule_out_are_na(tmp_path):
+    """Hand rows carry calls/floats/deep_takes whatever the rules; only those the rules have count."""
+    frame = pl.DataFrame({
+        "hand_index": pl.Series(range(4), dtype=pl.Int64), "dealer": pl.Series([0] * 4, dtype=pl.Int8),
+        "reason": pl.Series(["out"] * 4, dtype=pl.Categorical), "out_seat": pl.Series([0] * 4, dtype=pl.Int8),
+        "turns": pl.Series([9] * 4, dtype=pl.Int32), "score_0": [1] * 4, "score_1": [0] * 4,
+        "calls": pl.Series([0] * 4, dtype=pl.Int16), "floats": pl.Series([1, 0, 0, 0], dtype=pl.Int16),
+        "deep_takes": pl.Series([2, 2, 1, 1], dtype=pl.Int16),
+    })
+    path = tmp_path / "h.parquet"
+    frame.write_parquet(path, metadata=meta(2, ["greedy", "greedy"], r500_call_rummy="off", r500_going_out="floating"))
+    r = summarize(path).row(0, named=True)
+    assert r["calls_per_hand"] is None
+    assert r["floats_per_hand"] == pytest.approx(0.25) and r["deep_takes_per_hand"] == pytest.approx(1.5)
+    std = tmp_path / "std"
+    std.mkdir()
+    frame.write_parquet(std / "s.parquet", metadata={
+        **meta(2, ["greedy", "greedy"], r500_call_rummy="pile", r500_going_out="any"),
+        "rummysim.game": json.dumps("standard-rummy"),
+        "rummysim.rules": json.dumps({"game": "standard-rummy", "r500_call_rummy": "pile", "r500_going_out": "any"}),
+    })
+    r = summarize(std).row(0, named=True)
+    assert r["calls_per_hand"] is None and r["floats_per_hand"] is None and r["deep_takes_per_hand"] is None
+
+
 def test_independent_hands(tmp_path):
     n = 20
     out_seat = [0] * 12 + [1] * 6 + [-1] * 2
@@ -310,6 +335,8 @@ def test_real_run_matches_the_simulation_summary(real_run):
     assert r["hands_per_game_mean"] == pytest.approx(ref["mean_hands_per_game"])
     assert r["turns_per_hand_mean"] == pytest.approx(ref["mean_turns_per_hand"])
     assert r["ends_out"] + r["ends_stock_out"] + r["ends_stall"] == pytest.approx(1.0)
+    assert r["calls_per_hand"] is None and r["floats_per_hand"] is None  # the base rules have neither
+    assert r["deep_takes_per_hand"] == pytest.approx(float(res.hands["deep_takes"].cast(pl.Float64).mean()))
     games = res.games
     first = (games["first_dealer"].cast(pl.Int32) + 1) % 3
     assert r["first_seat_win_rate"] == pytest.approx(float((games["winner"].cast(pl.Int32) == first).mean()))
