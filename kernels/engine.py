@@ -239,21 +239,29 @@ def finish_ok(p1, jok, forb, forb_joker, empty_ok):
 def opening_reachable(p1, p2, jok, need, forb, forb_joker, empty_ok, melds, n_melds, vals, ace_low, rules, scope, stack, budget):
     """V500-OPEN30: can further plays this turn put at least ``need`` more points down?
 
-    Depth-first over canonical actions against the current table, within a node budget (past it
-    the opening counts as unreachable, so the engine refuses rather than risk a stuck turn).
-    Iterative, because numba's on-disk cache does not reload recursive functions safely.
+    Depth-first over canonical actions, each applied to its own copy of the table (a set takes
+    one lay-off, a run end moves), within a node budget: past it the opening counts as
+    unreachable, so the engine refuses rather than risk a stuck turn. Iterative, because numba's
+    on-disk cache does not reload recursive functions safely.
     """
     depth = stack.shape[0]
     if depth == 0:
         return False
+    tables = np.empty((depth, MAX_MELDS, MK_SIZE), dtype=np.int16)
+    sizes = np.empty(depth, dtype=np.int64)
     h1 = np.empty(depth, dtype=np.uint64)
     h2 = np.empty(depth, dtype=np.uint64)
     hj = np.empty(depth, dtype=np.int64)
     owed = np.empty(depth, dtype=np.int64)
     count = np.empty(depth, dtype=np.int64)
     idx = np.zeros(depth, dtype=np.int64)
+    shadow_st = np.zeros(ST_SIZE, dtype=np.int64)
+    shadow_hands = np.zeros((MAX_SEATS, 2), dtype=np.uint64)
+    no_trace = np.zeros((0, 8), dtype=np.int32)
+    tables[0, :n_melds] = melds[:n_melds]
+    sizes[0] = n_melds
     h1[0], h2[0], hj[0], owed[0] = p1, p2, jok, need
-    count[0] = enumerate_plays(p1, jok, -1, melds, n_melds, vals, ace_low, rules, scope, stack[0], 0, stack.shape[1])
+    count[0] = enumerate_plays(p1, jok, -1, tables[0], n_melds, vals, ace_low, rules, scope, stack[0], 0, stack.shape[1])
     d = 0
     while d >= 0:
         if idx[d] >= count[d]:
@@ -270,14 +278,23 @@ def opening_reachable(p1, p2, jok, need, forb, forb_joker, empty_ok, melds, n_me
         if row[A_VALUE] >= owed[d]:
             return True
         budget[0] -= 1
-        if d + 1 >= depth or budget[0] < 0:
-            if budget[0] < 0:
-                return False
+        if budget[0] < 0:
+            return False
+        if d + 1 >= depth:
             continue
+        n = sizes[d]
+        tables[d + 1, :n] = tables[d, :n]
+        shadow_st[ST_N_MELDS] = n
+        shadow_st[ST_MUST_CARD] = -1
+        shadow_hands[0, 0] = h1[d]
+        shadow_hands[0, 1] = h2[d]
+        shadow_st[ST_JOKERS] = hj[d]
+        apply_play(shadow_st, shadow_hands, tables[d + 1], rules, 0, row, 0, no_trace, T_LAYOFF)
         d += 1
+        sizes[d] = shadow_st[ST_N_MELDS]
         h1[d], h2[d], hj[d], owed[d] = q1, q2, qj, owed[d - 1] - row[A_VALUE]
         idx[d] = 0
-        count[d] = enumerate_plays(q1, qj, -1, melds, n_melds, vals, ace_low, rules, scope, stack[d], 0, stack.shape[1])
+        count[d] = enumerate_plays(q1, qj, -1, tables[d], sizes[d], vals, ace_low, rules, scope, stack[d], 0, stack.shape[1])
     return False
 
 
@@ -437,18 +454,21 @@ def play_candidates(st, hands, melds, rules, vals, ace_low, seat, scope, cand, s
         scope = PLAY_NEW_ONLY
     need = opening_need(st, rules, seat)
     placed = st[ST_PLACED_VALUE]
-    n = 0
-    if must < 0 and (need <= 0 or placed == 0 or placed >= need):
-        cand[0, :] = 0
-        cand[0, A_TYPE] = ACT_STOP
-        n = 1
     p1 = hands[seat, 0]
     p2 = hands[seat, 1]
     jok = st[ST_JOKERS + seat]
-    first = n
-    n = enumerate_plays(p1, jok, must, melds, st[ST_N_MELDS], vals, ace_low, rules, scope, cand, n, MAX_CAND)
     forb, forb_joker = forbidden_discards(st, rules)
     empty_ok = empty_hand_allowed(rules)
+    n = 0
+    opening_done = need <= 0 or placed == 0 or placed >= need
+    # C-LEGAL-1: stopping needs a card that may be discarded (out-of-turn windows discard nothing)
+    can_end = finish_ok(p1, jok, forb, forb_joker, empty_ok) or scope == PLAY_NEW_ONLY
+    if must < 0 and opening_done and can_end:
+        cand[0, :] = 0
+        cand[0, A_TYPE] = ACT_STOP
+        n = 1
+    first = n
+    n = enumerate_plays(p1, jok, must, melds, st[ST_N_MELDS], vals, ace_low, rules, scope, cand, n, MAX_CAND)
     keep = first
     for i in range(first, n):
         if action_allowed(p1, p2, jok, cand[i], forb, forb_joker, empty_ok, need, placed, melds, st[ST_N_MELDS], vals, ace_low, rules, scope, stack, budget):

@@ -43,6 +43,30 @@ Rule IDs used in violations are RULES.md IDs, plus:
 In a Standard Rummy game the 500 Rum rule IDs of the shared machinery are reported as their §7
 counterparts (``RSTD-DRAW-1``, ``RSTD-MELD-1/2``, ``RSTD-OUT-1``, ``RSTD-SCORE-1``, ...).
 
+Readings where RULES.md and the trace spec are silent (see the report for docs/rules-decisions.md):
+
+* a DISCARD "ends the hand" (no rummy / out-of-turn window) when going out, the idle guard, the
+  turn cap or ``end_immediately`` ends the hand after it; a turn ending in FLOAT without a DISCARD,
+  and START_PILE, open no window;
+* a rummy call closes the out-of-turn window of the discard it followed; only the caller's own
+  discard opens new windows (rules-decisions E12; so no window after a ``layoff_only`` call);
+* eligibility of a ``pile`` claim: card k laid off on one table meld (alone, or with pile cards
+  above it filling the gap, as one lay-off) or a new meld of card k and pile cards above it
+  (V500-RUN4, V500-CORNER, jokers wild); V500-NEWMELD binds draws only, not calls (E13); rummy
+  calls are allowed under ``discard_until_out`` (E14);
+* out-of-turn melds and calls reset the idle count (E16); a turn that reshuffles is not idle;
+* V500-UNPLAYABLE: "could be laid off" is the single card added to one table meld, ignoring
+  V500-OPEN30 (E18); V500-OPEN30 compares the points put down, divisor applied, with
+  ``r500_first_meld_min`` divided the same way (30 raw points = 6 under V500-DIV5: E17) and
+  values an ace by its run as it stands after that group; V500-CORNER credits an ace by its run at hand end;
+* four aces: four natural aces in one set, all credited to one seat, score 25 each (E19);
+* V500-ADDOPP: ``hand_value`` is 0 for every seat whether or not someone went out; the 2-player
+  stock-out bonus uses the hand values even with ``r500_stock_out_hand_penalty=false``; a
+  turn-cap end under ``continue_discarding`` is scored like ``by_player_count``;
+* 500 Rum ``hand_score = table_value - hand_value + bonus``; Standard Rummy ``hand_value`` is the
+  deadwood even when nobody went out; the Standard Rummy GAME_START target column is not checked;
+  Standard Rummy's top-card discard restriction is reported as R500-DISC-2.
+
 Performance: the replay runs on plain Python lists and ints (the array is converted once with
 ``.tolist()``), with no copying of state per record.
 """
@@ -499,7 +523,8 @@ def _parse_flags(flags: Mapping[str, object] | None) -> _Config:
     else:
         going_out = vals["r500_going_out"]
         end_mode = vals["r500_end_of_stock"]
-        if vals["r500_add_opponent_hand"] and vals["r500_addopp_stock_out"] == "continue_discarding":
+        addopp_out = vals["r500_addopp_stock_out"]
+        if vals["r500_add_opponent_hand"] and addopp_out == "continue_discarding":
             end_mode = "discard_until_out"  # V500-ADDOPP-3
     return _Config(
         game=game,
@@ -517,7 +542,7 @@ def _parse_flags(flags: Mapping[str, object] | None) -> _Config:
         going_out=going_out,
         unplayable=bool(vals["r500_unplayable_discard"]),
         must_go_out=bool(vals["r500_must_go_out_to_win"]),
-        first_meld_min=vals["r500_first_meld_min"],
+        first_meld_min=vals["r500_first_meld_min"] // divisor,
         min_new_run=vals["r500_min_new_run"],
         corner=bool(vals["r500_round_the_corner"]),
         draw_count=vals["r500_stock_draw_count"],
@@ -784,6 +809,11 @@ class _Replayer:
         self.float_after_discard = False
         self.out_by_discard = False
         self.limbo: Counter = Counter()
+        self.n = 0
+        self.hands: list[list[int]] = []
+        self.hand_size: list[int] = []
+        self.pile: list[int] = []
+        self.melds: list[_Meld] = []
         self._dispatch = {
             GAME_START: self._game_start,
             HAND_START: self._hand_start,
@@ -851,6 +881,9 @@ class _Replayer:
             else:
                 rule = "V500-FLOAT-1"
                 msg = f"{name} where seat {self.cur} (0 cards) must record FLOAT"
+        elif kind == ADDOPP_LAYOFF:
+            rule = "V500-ADDOPP-2"
+            msg = "ADDOPP_LAYOFF when no one has gone out (it follows going out, before HAND_END)"
         elif ph == _P_NODRAW:
             rule = "R500-STOCK-1"  # NO_DRAW ends the hand at once
             msg = f"{name} after NO_DRAW; the hand must end at once"
@@ -952,7 +985,9 @@ class _Replayer:
                 # (concatenated games)
                 self._skip_to_next_game(i + 1)
                 return
-            except (IndexError, KeyError, ValueError, TypeError, ZeroDivisionError) as exc:
+            except (
+                IndexError, KeyError, ValueError, TypeError, ZeroDivisionError, AttributeError
+            ) as exc:
                 # defensive: a malformed trace must never make the checker raise
                 self.violations.append(
                     Violation(self.game_index, i, "TRACE-FORMAT",
@@ -1318,7 +1353,9 @@ class _Replayer:
             self._flag("TRACE-FORMAT", f"turn_no {turn_no}, expected {self.turns}")
         stock_left = self._stock_left()
         if stock_size != stock_left:
-            self._flag("TRACE-FORMAT", f"TURN_START stock_size {stock_size}, replay has {stock_left}")
+            self._flag(
+                "TRACE-FORMAT", f"TURN_START stock_size {stock_size}, replay has {stock_left}"
+            )
         if pile_size != len(self.pile):
             self._flag(
                 "TRACE-FORMAT", f"TURN_START pile_size {pile_size}, replay has {len(self.pile)}"
@@ -1377,8 +1414,8 @@ class _Replayer:
             self._fail("V500-STOCKEND",
                        f"RESHUFFLE with {len(self.pile)} pile card(s): pile_or_end applies")
         if n_cards != len(self.pile) - 1:
-            self._flag("TRACE-FORMAT",
-                       f"RESHUFFLE n_cards {n_cards}, expected pile size - 1 = {len(self.pile) - 1}")
+            self._flag("TRACE-FORMAT", f"RESHUFFLE n_cards {n_cards}, expected pile size - 1 = "
+                                       f"{len(self.pile) - 1}")
         # AMB-15: every pile card but the top one forms the new stock
         self.limbo = Counter(self.pile[:-1])
         self.restock = [-1] * (len(self.pile) - 1)
@@ -1472,8 +1509,8 @@ class _Replayer:
                            "TAKE_PILE after the stock ran out under discard_until_out (AMB-16: "
                            "no draws at all)")
         if self.std and not top_only:
-            self._flag("RSTD-DRAW-1",
-                       f"takes from pile[{k}] ({card_name(sel)}); only the top discard may be taken")
+            self._flag("RSTD-DRAW-1", f"takes from pile[{k}] ({card_name(sel)}); only the top "
+                                      "discard may be taken")
         if call:
             self._check_call_eligible(k)
         taken = pile[k:]
@@ -1484,10 +1521,10 @@ class _Replayer:
         self.hand_size[self.cur] += len(taken)
         if call:
             # V500-RUMMY-3: the claimed card must be played, first (C-TURN-4); layoff_only: laid
-            # off (V500-RUMMY-6); V500-NEWMELD narrows pile / top_only calls like any take
+            # off (V500-RUMMY-6).  V500-NEWMELD narrows draws only (rules-decisions E13).
             self.duty_sel = sel
             self.duty_rule = "V500-RUMMY-6" if self.call_layoff else "V500-RUMMY-3"
-            self.duty_newmeld = cfg.new_meld and not self.call_layoff
+            self.duty_newmeld = False
         elif self.std:
             pass  # RSTD-DRAW-1: the top discard carries no duty
         elif not top_only:
@@ -1662,7 +1699,9 @@ class _Replayer:
         if seat != self.group_seat:
             self._fail("TRACE-FORMAT", f"CARD for seat {seat} in seat {self.group_seat}'s group")
         if meld_id != self.group[1]:
-            self._fail("TRACE-FORMAT", f"CARD for meld {meld_id} inside a group for {self.group[1]}")
+            self._fail(
+                "TRACE-FORMAT", f"CARD for meld {meld_id} inside a group for {self.group[1]}"
+            )
         if not (0 <= card <= 64 and _VALID_CARD[card]):
             self._fail("TRACE-FORMAT", f"invalid card id {card}")
         hc = self.hands[seat]
@@ -1771,7 +1810,9 @@ class _Replayer:
                 )
             elif positions != set(range(lo, hi + 1)):
                 if self._wrap_attempt(positions):
-                    self._flag("R500-MELD-4", f"run round the corner: positions {sorted(positions)}")
+                    self._flag(
+                        "R500-MELD-4", f"run round the corner: positions {sorted(positions)}"
+                    )
                 else:
                     self._flag(
                         "R500-MELD-3",
@@ -2106,7 +2147,8 @@ class _Replayer:
         held = hc[card]
         if held <= 0:
             self._fail(
-                "C-CARD-CONSERVATION", f"seat {seat} discards {card_name(card)} but does not hold it"
+                "C-CARD-CONSERVATION",
+                f"seat {seat} discards {card_name(card)} but does not hold it",
             )
         r = self.restricted.get(card, 0)
         if r and r >= held:  # every copy held is a restricted taken card
@@ -2200,10 +2242,6 @@ class _Replayer:
                 self.rummy_open = self.call_mode != "off"
                 self.oot_open = cfg.oot
                 self.oot_last = 0
-            elif self.call_layoff:
-                # the out-of-turn window of the discard the call followed
-                self.oot_open = cfg.oot
-                self.oot_last = 0
         self.last_call_layoff = self.call_layoff
         self.call_layoff = False
         self.phase = _P_TURN
@@ -2278,21 +2316,22 @@ class _Replayer:
         for m in self.melds:
             placed = m.placed
             if m.kind == 0:
+                # V500-ACE r500_four_aces_100: four natural aces all credited to one seat
+                # (rules-decisions E19)
                 bonus4 = (
                     four
                     and m.key == 1
                     and m.count == 4
                     and len(placed) == 4
                     and placed[0][0] >= 0
-                    and all(p[0] == placed[0][0] for p in placed)
+                    and all(p[0] == placed[0][0] and p[1] != JOKER for p in placed)
                 )
                 for s, c, _ in placed:
                     if s < 0:
                         continue  # V500-ADDOPP-2: scores for no one
                     v = vals[c]
                     plain[s] += v
-                    # V500-ACE r500_four_aces_100: each ace of a one-seat set of four aces is 25
-                    credit[s] += self.four_ace_value if bonus4 and c != JOKER else v
+                    credit[s] += self.four_ace_value if bonus4 else v
             else:
                 for s, c, pos in placed:
                     if s < 0:

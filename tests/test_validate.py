@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections import Counter
 
 import numpy as np
 import pytest
@@ -21,10 +20,8 @@ import pytest
 import sim.validate as V
 from sim.validate import ValidationResult, validate_trace
 
-from tests.tracebuild import (  # noqa: F401  (shared with test_validate_variations.py)
+from tests.tracebuild import (
     CAP1,
-    RANKS,
-    SUITS,
     B,
     X,
     assert_ok,
@@ -34,9 +31,7 @@ from tests.tracebuild import (  # noqa: F401  (shared with test_validate_variati
     find,
     finish_capped,
     mutate,
-    parse,
     run,
-    value,
 )
 
 

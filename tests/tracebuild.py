@@ -88,7 +88,8 @@ class B:
         self.dealer = dealer
         self.totals = [0] * n
         self.hand_no = 0
-        target = 0 if self.std else self.flags.get("r500_target", 500)
+        default_target = 100 if self.flags.get("r500_score_divisor", 1) == 5 else 500
+        target = 0 if self.std else self.flags.get("r500_target", default_target)
         self.rows: list[list[int]] = [[1, n, dealer, game_index, target, int(self.std), 0, 0]]
         f = self.flags
         self.draw_count = f.get("r500_stock_draw_count", 2 if f.get("r500_boathouse") else 1)
