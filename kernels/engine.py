@@ -255,9 +255,6 @@ def opening_reachable(p1, p2, jok, need, forb, forb_joker, empty_ok, melds, n_me
     owed = np.empty(depth, dtype=np.int64)
     count = np.empty(depth, dtype=np.int64)
     idx = np.zeros(depth, dtype=np.int64)
-    shadow_st = np.zeros(ST_SIZE, dtype=np.int64)
-    shadow_hands = np.zeros((MAX_SEATS, 2), dtype=np.uint64)
-    no_trace = np.zeros((0, 8), dtype=np.int32)
     tables[0, :n_melds] = melds[:n_melds]
     sizes[0] = n_melds
     h1[0], h2[0], hj[0], owed[0] = p1, p2, jok, need
@@ -282,16 +279,10 @@ def opening_reachable(p1, p2, jok, need, forb, forb_joker, empty_ok, melds, n_me
             return False
         if d + 1 >= depth:
             continue
-        n = sizes[d]
-        tables[d + 1, :n] = tables[d, :n]
-        shadow_st[ST_N_MELDS] = n
-        shadow_st[ST_MUST_CARD] = -1
-        shadow_hands[0, 0] = h1[d]
-        shadow_hands[0, 1] = h2[d]
-        shadow_st[ST_JOKERS] = hj[d]
-        apply_play(shadow_st, shadow_hands, tables[d + 1], rules, 0, row, 0, no_trace, T_LAYOFF)
+        after, n_after = table_after(tables[d], sizes[d], rules, row)
         d += 1
-        sizes[d] = shadow_st[ST_N_MELDS]
+        tables[d, :n_after] = after[:n_after]
+        sizes[d] = n_after
         h1[d], h2[d], hj[d], owed[d] = q1, q2, qj, owed[d - 1] - row[A_VALUE]
         idx[d] = 0
         count[d] = enumerate_plays(q1, qj, -1, tables[d], sizes[d], vals, ace_low, rules, scope, stack[d], 0, stack.shape[1])
@@ -309,8 +300,24 @@ def action_allowed(p1, p2, jok, act, forb, forb_joker, empty_ok, need, placed, m
         return False
     if need <= 0 or placed + act[A_VALUE] >= need:
         return True
+    after, n_after = table_after(melds, n_melds, rules, act)
     budget[0] = DFS_BUDGET
-    return opening_reachable(q1, q2, qj, need - placed - act[A_VALUE], forb, forb_joker, empty_ok, melds, n_melds, vals, ace_low, rules, scope, stack, budget)
+    return opening_reachable(q1, q2, qj, need - placed - act[A_VALUE], forb, forb_joker, empty_ok, after, n_after, vals, ace_low, rules, scope, stack, budget)
+
+
+@njit
+def table_after(melds, n_melds, rules, act):
+    """A copy of the table with one more play on it (for look-ahead searches)."""
+    after = np.empty((MAX_MELDS, MK_SIZE), dtype=np.int16)
+    after[:n_melds] = melds[:n_melds]
+    shadow_st = np.zeros(ST_SIZE, dtype=np.int64)
+    shadow_hands = np.zeros((MAX_SEATS, 2), dtype=np.uint64)
+    shadow_hands[0, 0] = np.uint64(act[A_MASK])
+    shadow_st[ST_JOKERS] = act[A_NJOK]
+    shadow_st[ST_N_MELDS] = n_melds
+    shadow_st[ST_MUST_CARD] = -1
+    apply_play(shadow_st, shadow_hands, after, rules, 0, act, 0, np.zeros((0, 8), dtype=np.int32), T_LAYOFF)
+    return after, shadow_st[ST_N_MELDS]
 
 
 @njit
@@ -502,7 +509,8 @@ def apply_play(st, hands, melds, rules, seat, act, owner, trace, layoff_kind):
             st[ST_NEW_ONLY] = 0
     if typ == ACT_LAYOFF:
         m = act[A_MELD]
-        record(trace, st, layoff_kind, seat, m, act[A_NCARDS], 0, 0, 0, 0)
+        run_lo = act[A_LO] if melds[m, MK_KIND] == KIND_RUN else 0
+        record(trace, st, layoff_kind, seat, m, act[A_NCARDS], run_lo, 0, 0, 0)
         if melds[m, MK_KIND] == KIND_SET:
             i = melds[m, MK_LEN]
             r = melds[m, MK_KEY]

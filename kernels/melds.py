@@ -208,6 +208,14 @@ def _enumerate_layoffs(p1, jok, must, melds, n_melds, vals, ace_low, rules, cand
             length = melds[m, MK_LEN]
             hi = lo + length - 1
             lane = run_lane(p1, s)
+            # a joker standing for the next card at either end, even one its owner holds: the
+            # canonical blocks below would use the held card there
+            if jok > 0 and must_matches(must, np.uint64(0), 1) and length < 13:
+                if hi + 1 <= max_pos and lane_has(lane, hi + 1):
+                    n = _emit(cand, n, limit, ACT_LAYOFF, m, s, lo, length + 1, np.uint64(0), 1, vals[JOKER], 1, SIDE_HIGH)
+                low = lo - 1 if lo > 1 else (13 if corner else 0)
+                if low >= 1 and lane_has(lane, low):
+                    n = _emit(cand, n, limit, ACT_LAYOFF, m, s, low, length + 1, np.uint64(0), 1, vals[JOKER], 1, SIDE_LOW)
             # extend the high end by d cards (R500-MELD-8: one card or a block of them)
             gaps = 0
             mask = np.uint64(0)

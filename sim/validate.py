@@ -150,9 +150,9 @@ _USED_COLS: dict[int, int] = {
     NO_DRAW: 2,
     MELD: 6,
     CARD: 4,
-    LAYOFF: 3,
+    LAYOFF: 4,
     OUT_OF_TURN: 1,
-    ADDOPP_LAYOFF: 3,
+    ADDOPP_LAYOFF: 4,
     DISCARD: 2,
     FLOAT: 1,
     HAND_END: 3,
@@ -1650,15 +1650,15 @@ class _Replayer:
         meld_id, n_cards = row[2], row[3]
         if self.call_layoff and (self.first_play_done or n_cards != 1):
             self._flag("V500-RUMMY-6", "a layoff_only caller lays off exactly the one claimed card")
-        self._start_layoff(meld_id, n_cards, "turn")
+        self._start_layoff(meld_id, n_cards, "turn", row[4])
 
-    def _start_layoff(self, meld_id: int, n_cards: int, ctx: str) -> None:
+    def _start_layoff(self, meld_id: int, n_cards: int, ctx: str, run_lo: int) -> None:
         if not 0 <= meld_id < len(self.melds):
             self._fail("TRACE-FORMAT", f"lay-off on meld {meld_id}, which is not on the table")
         if not 1 <= n_cards <= 108:
             self._fail("TRACE-FORMAT", f"lay-off n_cards {n_cards}")
         m = self.melds[meld_id]
-        self.group = (LAYOFF, meld_id, m.kind, m.key, 0)
+        self.group = (LAYOFF, meld_id, m.kind, m.key, run_lo)
         self.group_ctx = ctx
         self.group_seat = self.cur
         self.group_need = n_cards
@@ -1690,7 +1690,7 @@ class _Replayer:
                        f"ADDOPP lay-off on meld {meld_id} of seat {self.melds[meld_id].owner}; "
                        f"only melds created by seat {out} (who went out) may take them")
         self.cur = seat
-        self._start_layoff(meld_id, n_cards, "addopp")
+        self._start_layoff(meld_id, n_cards, "addopp", row[4])
 
     def _card(self, row: list[int]) -> None:
         if self.phase != _P_CARDS:
@@ -1835,7 +1835,7 @@ class _Replayer:
         return "R500-MELD-8"
 
     def _finish_layoff(self, seat: int) -> None:
-        _, meld_id, kind, key, _ = self.group
+        _, meld_id, kind, key, run_lo = self.group
         m = self.melds[meld_id]
         cards = self.group_cards
         n = len(cards)
@@ -1863,7 +1863,7 @@ class _Replayer:
                     m.suits |= bit
             m.count += n
         elif self.cfg.corner:
-            self._layoff_corner(m, meld_id, cards)
+            self._layoff_corner(m, meld_id, cards, run_lo)
         else:  # run: extended at either end only (R500-MELD-8), no rearranging (R500-MELD-9)
             positions: set[int] = set()
             problem = ""
@@ -1910,11 +1910,16 @@ class _Replayer:
             if problem:
                 self._flag(rule, f"lay-off on run {meld_id}: {problem}")
             m.count += n
+        if kind == 1 and run_lo != m.lo:
+            self._flag("TRACE-FORMAT", f"LAYOFF run_lo {run_lo}, but run {meld_id} now starts at {m.lo}")
+        elif kind == 0 and run_lo != 0:
+            self._flag("TRACE-FORMAT", f"LAYOFF on set {meld_id} with run_lo {run_lo} (expected 0)")
         m.placed.extend([seat, c, pos] for c, pos in cards)
 
-    def _layoff_corner(self, m: _Meld, meld_id: int, cards: list[tuple[int, int]]) -> None:
+    def _layoff_corner(self, m: _Meld, meld_id: int, cards: list[tuple[int, int]], run_lo: int) -> None:
         """V500-CORNER lay-off: positions continue the run at either end; a lay-off below
-        position 1 is written with the run re-based 13 positions up (trace spec)."""
+        position 1 is written with the run re-based 13 positions up (trace spec). When a card
+        could join either end (a 12-card run), ``run_lo`` says which: re-based iff it moved up."""
         positions = [pos for _, pos in cards]
         ps = set(positions)
         problem = ""
@@ -1929,9 +1934,10 @@ class _Replayer:
                 allp = ps | set(range(lo, hi + 1))
                 return not (ps & set(range(lo, hi + 1))) and max(allp) - min(allp) + 1 == len(allp)
 
-            if joined(m.lo, m.hi):
+            rebase_ok = min(ps) <= 13 and min(ps) < m.lo + 13 and joined(m.lo + 13, m.hi + 13)
+            if joined(m.lo, m.hi) and not (rebase_ok and run_lo == min(ps)):
                 pass
-            elif min(ps) <= 13 and min(ps) < m.lo + 13 and joined(m.lo + 13, m.hi + 13):
+            elif rebase_ok:
                 # re-based: the run moves 13 positions up, the lay-off goes below it
                 m.lo += 13
                 m.hi += 13

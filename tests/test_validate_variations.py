@@ -572,7 +572,7 @@ def test_V500_CORNER_layoff_below_position_1_rebases_and_ace_scores_high():
     b = B(3, dealer=2)
     b.deal({0: "AH 2H 3H 9C 9D 9S 5C", 1: "KH QH 4H 8D"})
     b.draw(0).meld(0, "run", "AH@1 2H 3H").meld(0, "set", "9C 9D 9S").discard(0, b.last)
-    b.draw(1).layoff(1, 0, "KH@13").layoff(1, 0, "QH@12 4H@17").discard(1, "8D")
+    b.draw(1).layoff(1, 0, "KH@13", run_lo=13).layoff(1, 0, "QH@12 4H@17").discard(1, "8D")
     b.draw_discard(2)
     b.end(4, tv={0: 15 + 2 + 3 + 27})
     b.game_end(-1, capped=1)

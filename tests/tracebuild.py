@@ -286,27 +286,34 @@ class B:
         self._cards(seat, mid, cards, k)
         return self
 
-    def _layoff_rows(self, rec: list[int], seat: int, mid: int, spec: str, credit: bool):
+    def _layoff_rows(self, rec: list[int], seat: int, mid: int, spec: str, credit: bool,
+                     run_lo: int | None = None):
+        """A lay-off group; ``run_lo`` (LAYOFF column 4) defaults to the run's first position
+        after the lay-off without re-basing; give it for a V500-CORNER lay-off below position 1."""
         cards = parse(spec)
         m = self.melds[mid]
+        lo_col = 0
         if m["kind"] == 0:
             cards = [(c, 0) for c, _ in cards]
             m["suits"] |= {c >> 4 for c, _ in cards if c != X}
         else:
             cards = self._run_positions(cards)
             ps = [p for _, p in cards]
+            if run_lo is not None and run_lo > m["lo"]:  # re-based one lap up
+                m["lo"], m["hi"] = m["lo"] + 13, m["hi"] + 13
             m["lo"], m["hi"] = min([m["lo"]] + ps), max([m["hi"]] + ps)
+            lo_col = m["lo"] if run_lo is None else run_lo
         m["count"] += len(cards)
-        self.rows.append(rec[:3] + [len(cards), 0, 0, 0, 0])
+        self.rows.append(rec[:3] + [len(cards), lo_col, 0, 0, 0])
         self._cards(seat, mid, cards, m["kind"], credit)
         return self
 
-    def layoff(self, seat: int, mid: int, spec: str):
-        return self._layoff_rows([22, seat, mid], seat, mid, spec, credit=True)
+    def layoff(self, seat: int, mid: int, spec: str, run_lo: int | None = None):
+        return self._layoff_rows([22, seat, mid], seat, mid, spec, credit=True, run_lo=run_lo)
 
-    def addopp(self, seat: int, mid: int, spec: str):
+    def addopp(self, seat: int, mid: int, spec: str, run_lo: int | None = None):
         """V500-ADDOPP-2: ADDOPP_LAYOFF group (scores for no one)."""
-        return self._layoff_rows([24, seat, mid], seat, mid, spec, credit=False)
+        return self._layoff_rows([24, seat, mid], seat, mid, spec, credit=False, run_lo=run_lo)
 
     def discard(self, seat: int, card: str | int):
         c = cid(card) if isinstance(card, str) else card
