@@ -227,10 +227,12 @@ def strategies_list() -> None:
 
 
 def _register_extensions() -> None:
-    """Commands that live in their own modules (analysis and reports) attach themselves here."""
-    from sim import cli_analysis
+    """Commands that live in their own modules attach themselves here."""
+    from sim import cli_analysis, cli_compare, cli_sweep
 
     cli_analysis.register(app, out_console)
+    cli_compare.register(app, out_console)
+    cli_sweep.register(app, out_console)
 
 
 _register_extensions()
