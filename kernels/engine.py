@@ -50,7 +50,7 @@ from kernels.layout import (
     T_SCORE, T_START_PILE, T_TAKE_PILE, T_TURN_START,
     TIE_GOER_WINS,
 )
-from kernels.melds import card_playable, enumerate_plays, pos_card, slot_value
+from kernels.melds import card_playable, enumerate_plays, has_any_play, pos_card, slot_value
 from kernels.rng import STREAM_DEAL, STREAM_GAME, STREAM_SEAT, below, seed_stream, shuffle_int16
 from strategies.dispatch import choose_call, choose_discard, choose_draw, choose_play
 
@@ -475,6 +475,8 @@ def play_candidates(st, hands, melds, rules, vals, ace_low, seat, scope, cand, s
         cand[0, A_TYPE] = ACT_STOP
         n = 1
     first = n
+    if must < 0 and scope == PLAY_ALL and not has_any_play(p1, jok, melds, st[ST_N_MELDS], vals, ace_low, rules, stack_or(cand)):
+        return n  # the common turn with nothing to put down: no enumeration needed
     n = enumerate_plays(p1, jok, must, melds, st[ST_N_MELDS], vals, ace_low, rules, scope, cand, n, MAX_CAND)
     keep = first
     for i in range(first, n):
@@ -483,6 +485,12 @@ def play_candidates(st, hands, melds, rules, vals, ace_low, seat, scope, cand, s
                 cand[keep, :] = cand[i, :]
             keep += 1
     return keep
+
+
+@njit
+def stack_or(cand):
+    """Scratch rows for a has_any_play fallback: the candidate rows past the first."""
+    return cand[1:]
 
 
 @njit

@@ -339,6 +339,81 @@ def _natural_playable(card, p1, jok, melds, n_melds, rules):
 
 
 @njit
+def _runs_possible(p1, jok, rules):
+    """A new run exists (R500-MELD-3): a window of the minimum length with a natural card and at
+    most ``jok`` gaps."""
+    max_pos = rules[R_MAX_POS]
+    min_run = rules[R_MIN_RUN]
+    for s in range(4):
+        lane = run_lane(p1, s)
+        if max_pos < 14:
+            lane &= np.uint64(0x3FFE)  # aces low only: no position 14
+        else:
+            lane &= np.uint64(0x7FFE)
+        if lane == 0:
+            continue
+        if min_run == 3 and jok == 0:
+            if lane & (lane >> np.uint64(1)) & (lane >> np.uint64(2)):
+                return True
+        elif min_run == 3 and jok == 1:
+            if (lane & (lane >> np.uint64(1))) | (lane & (lane >> np.uint64(2))):
+                return True
+        else:
+            for lo in range(1, 14):
+                hi = lo + min_run - 1
+                if hi > max_pos:
+                    break
+                held = popcount((lane >> np.uint64(lo)) & np.uint64((1 << min_run) - 1))
+                if held >= 1 and min_run - held <= jok:
+                    return True
+    return False
+
+
+@njit
+def has_any_play(p1, jok, melds, n_melds, vals, ace_low, rules, scratch):
+    """Would ``enumerate_plays`` (all scopes, no must-card) list any action? Bit tests for the
+    common geometry; round-the-corner runs ask the enumeration itself."""
+    if rules[R_MAX_POS] > 14:
+        return enumerate_plays(p1, jok, -1, melds, n_melds, vals, ace_low, rules, PLAY_ALL, scratch, 0, 1) > 0
+    if jok >= 3:
+        return True  # an all-joker set
+    a = np.uint64(p1) & np.uint64(0x3FFE)
+    b = (np.uint64(p1) >> np.uint64(16)) & np.uint64(0x3FFE)
+    c = (np.uint64(p1) >> np.uint64(32)) & np.uint64(0x3FFE)
+    d = (np.uint64(p1) >> np.uint64(48)) & np.uint64(0x3FFE)
+    if jok == 2 and (a | b | c | d):
+        return True  # any card and two jokers make a set
+    if jok == 1 and ((a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)):
+        return True
+    if (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d):
+        return True
+    if _runs_possible(p1, jok, rules):
+        return True
+    max_pos = rules[R_MAX_POS]
+    for m in range(n_melds):
+        if melds[m, MK_KIND] == KIND_SET:
+            if melds[m, MK_LEN] >= 4:
+                continue
+            if jok > 0:
+                return True
+            r = melds[m, MK_KEY]
+            for s in range(4):
+                if (melds[m, MK_SUITS] >> s) & 1 == 0 and has_card(p1, 16 * s + r):
+                    return True
+        else:
+            s = melds[m, MK_KEY]
+            lo = melds[m, MK_LO]
+            hi = lo + melds[m, MK_LEN] - 1
+            if melds[m, MK_LEN] >= 13:
+                continue
+            if hi + 1 <= max_pos and (jok > 0 or has_card(p1, pos_card(s, hi + 1))):
+                return True
+            if lo - 1 >= 1 and (jok > 0 or has_card(p1, pos_card(s, lo - 1))):
+                return True
+    return False
+
+
+@njit
 def card_playable(card, p1, jok, melds, n_melds, vals, ace_low, rules, scope, scratch):
     """True if ``card`` can be put on the table from holding (p1, jok) and the table (R500-DRAW-5).
 

@@ -26,7 +26,7 @@ from kernels.layout import (
     OB_PILE_LEN,
     PLAY_ALL,
 )
-from kernels.melds import enumerate_plays, run_lane
+from kernels.melds import enumerate_plays, has_any_play, run_lane
 from strategies.ids import GREEDY_DEADWOOD_WEIGHT, GREEDY_MIN_GAIN
 
 
@@ -49,6 +49,8 @@ def playout(p1, jok, must, melds, n_melds, vals, ace_low, rules, scratch):
     used = np.uint64(0)
     used_jok = 0
     while True:
+        if must < 0 and not has_any_play(p1, jok, melds, n_melds, vals, ace_low, rules, scratch):
+            break
         n = enumerate_plays(p1, jok, must, melds, n_melds, vals, ace_low, rules, PLAY_ALL, scratch, 0, MAX_CAND)
         i = best_by_value(scratch, n)
         if i < 0:

@@ -120,3 +120,18 @@ def test_R500_MELD_every_enumerated_action_is_valid(seed):
                 added = set(range(lo, hi + 1)) - set(range(meld["lo"], meld["hi"] + 1))
                 assert len(added) == len(naturals) + row[L.A_NJOK]
                 assert set(naturals) <= {naive.position_card(meld["suit"], p) for p in added}
+
+
+@pytest.mark.parametrize("geometry", ["500", "run4", "standard", "corner"])
+@pytest.mark.parametrize("seed", range(150))
+def test_has_any_play_agrees_with_the_enumeration(geometry, seed):
+    """The bitwise shortcut answers exactly what the enumeration would."""
+    from kernels.melds import has_any_play
+
+    rules = RULES.copy()
+    rules[L.R_MIN_RUN] = 4 if geometry == "run4" else 3
+    rules[L.R_MAX_POS] = {"standard": 13, "corner": 26}.get(geometry, 14)
+    _, hand, jokers, melds, table = random_holding(seed)
+    cand = np.zeros((L.MAX_CAND, L.A_SIZE), dtype=np.int64)
+    n = enumerate_plays(mask_of(hand), jokers, -1, melds, len(table), VALS, 1, rules, L.PLAY_ALL, cand, 0, L.MAX_CAND)
+    assert has_any_play(mask_of(hand), jokers, melds, len(table), VALS, 1, rules, cand) == (n > 0)
