@@ -80,7 +80,7 @@ def _chunks(total: int, size: int) -> Iterable[tuple[int, int]]:
         yield start, min(size, total - start)
 
 
-def _set_threads(threads: int | None) -> None:
+def set_threads(threads: int | None) -> None:
     if threads is None:
         return
     if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
@@ -125,7 +125,16 @@ def hands_frame(rows: np.ndarray, lead: dict[str, np.ndarray], n: int) -> pl.Dat
     return pl.DataFrame(data)
 
 
-def _play_game_chunk(cfg: RunConfig, seed: int, start: int, count: int, want_hands: bool):
+def play_game_chunk(
+    cfg: RunConfig, seed: int, start: int, count: int, want_hands: bool = False
+) -> tuple[pl.DataFrame, pl.DataFrame | None]:
+    """Play games ``start .. start+count-1`` of run ``seed`` and return their rows.
+
+    Returns ``(games, hands)``: the game rows (as in :func:`simulate`) and the hand rows, or None
+    without ``want_hands``. Game ``i`` is the same game whatever chunk it is played in, so callers
+    (``sim.sweep``, ``sim.compare``) may split an index range any way they like. ``cfg`` comes from
+    :func:`prepare`.
+    """
     games = np.zeros((count, L.G_SIZE), dtype=np.int64)
     cap = int(cfg.vector[L.R_HAND_CAP])
     hands = np.zeros((count, cap, L.H_SIZE) if want_hands else (0, 0, L.H_SIZE), dtype=np.int32)
@@ -178,7 +187,7 @@ def simulate(
     if chunk_size < 1:
         raise InputError(f"chunk size must be at least 1, got {chunk_size}")
     cfg = prepare(game, players, lineup, rule, rules)
-    _set_threads(threads)
+    set_threads(threads)
     _warm_up(cfg, seed, unit)
 
     t0 = time.perf_counter()
@@ -187,7 +196,7 @@ def simulate(
     done = 0
     for start, count in _chunks(games, chunk_size):
         if unit == "games":
-            gframe, hframe = _play_game_chunk(cfg, seed, start, count, hands)
+            gframe, hframe = play_game_chunk(cfg, seed, start, count, hands)
             game_parts.append(gframe)
             if hframe is not None:
                 hand_parts.append(hframe)
@@ -228,7 +237,7 @@ def simulate(
 def _warm_up(cfg: RunConfig, seed: int, unit: str) -> None:
     """Compile (or load from the cache) the kernels before timing, by running zero games."""
     if unit == "games":
-        _play_game_chunk(cfg, seed, 0, 0, False)
+        play_game_chunk(cfg, seed, 0, 0, False)
     else:
         run_hands(cfg.vector, cfg.lineup, cfg.params, seed, 0, 0, np.zeros((0, L.H_SIZE), dtype=np.int32))
 

@@ -1,0 +1,651 @@
+"""Fair strategy comparisons on duplicate deals (common random numbers): ``compare`` and ``tournament``.
+
+**Duplicate deals.** Every game draws its randomness from counter-based streams: the first dealer
+from (seed, game index), the deal of hand h from (seed, game index, h) and each seat's decisions
+from (seed, game index, seat). A *deal* is one game index g; it is played once under every
+*seating* (a rotation of the lineup pattern) with the same seed, so each strategy meets the same
+first dealer and the same cards in the same seats as the other (later hands can differ because the
+games take different courses, but hand h's deal is the same whenever it is played). Seat and card
+luck then cancel within a deal, and the comparison needs far fewer games than independent games.
+
+**Seatings.** A lineup *pattern* says which seats side A and side B take, e.g. ``A,B`` or
+``A,B,B,B``. Its seatings are its distinct cyclic rotations (rotation k moves every player k seats
+to the left: ``A,B,B,B`` -> ``B,A,B,B`` -> ...), numbered 0, 1, ... in that order. Without a
+pattern the seats are shared out evenly: ``A,B`` for 2 players, ``A,B,A,B,...`` for an even
+number, and for an odd number both ``A,B,A,...,A`` and its mirror ``B,A,B,...,B`` with all their
+rotations, so that ``compare(a, b)`` is exactly ``-compare(b, a)``.
+
+**Statistics.** The unit of analysis is the deal (deals are independent; the seatings of one deal
+are not). In each game a side's score is the mean final score of its seats; the deal's difference
+is the mean over its seatings of (A's score - B's score), and the per-game difference is the mean
+over deals with a normal 95% interval from the spread across deals. *Per hand* is the ratio of
+totals, sum of differences / sum of hands played (the points A gains on B per hand actually
+played), with a delta-method interval across deals: per deal d_g (mean difference) and h_g (mean
+hands per game), ratio r = mean(d)/mean(h), standard error sd((d_g - r h_g) / mean(h)) / sqrt(D).
+p-values are two-sided from the paired normal statistic z = estimate / standard error. A side wins
+a game if one of its seats wins (capped or drawn games are lost by both); its win rate over all
+games has a Wilson interval (which treats the seatings of a deal as independent games). ``until_ci`` and the verdict use the per-hand interval.
+
+**Independent baseline.** ``baseline=True`` also plays every seating on *different* deals (game
+indexes offset by ``(k + 1) * 2**40`` for seating k, same seed), the same number of games, and
+reports ``ci_width_ratio`` = width of the duplicate interval / width of the independent one (per
+hand; per game in ``baseline["per_game_ratio"]``). ``1 / ratio**2`` is how many times more games
+independent deals would need for the same precision.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from pathlib import Path
+
+import numba
+import numpy as np
+import polars as pl
+
+from analysis.stats import Z95, mean_ci, wilson
+from sim.errors import InputError
+from sim.output import run_metadata, write_parquet_atomic
+from sim.rules import Rules
+from sim.simulate import DEFAULT_CHUNK, RunConfig, play_game_chunk, prepare, set_threads
+from strategies.registry import STRATEGIES
+
+DEFAULT_GAMES = 1000
+DEFAULT_BATCH = 1000
+DEFAULT_MAX_GAMES = 100_000
+INDEPENDENT_OFFSET = 1 << 40  # game-index offset per seating for the independent baseline
+ALPHA = 0.05
+BT_ITERATIONS = 1000
+BT_PSEUDO_WINS = 0.5
+
+# progress(deals done, deals planned (the cap with until_ci), current half-width per hand or None)
+ProgressFn = Callable[[int, int, "float | None"], None]
+
+
+@dataclass
+class ComparisonResult:
+    """Rows and summary of a comparison.
+
+    ``games``: one row per game played, in (deal, rotation) order: ``deal``, ``rotation``,
+    ``lineup``, then the columns of ``simulate``'s game rows. ``deals``: one row per deal (``deal``, ``games``, ``hands`` = mean
+    hands per game, ``a_score``, ``b_score``, ``diff``, ``a_wins``, ``b_wins``). ``summary``: the
+    statistics (see :func:`compare`).
+    """
+
+    games: pl.DataFrame
+    deals: pl.DataFrame
+    summary: dict
+
+
+@dataclass
+class TournamentResult:
+    """Rows and summary of a tournament.
+
+    ``games``: one row per game (``pairing``, ``deal``, ``rotation``, ``lineup``, game columns).
+    ``matrix``: one row per ordered pair (strategy, opponent) with the score difference of
+    strategy - opponent per game and per hand (95% intervals, p-value) and strategy's win rate.
+    ``ranking``: one row per strategy, best first. ``summary``: run information.
+    """
+
+    games: pl.DataFrame
+    matrix: pl.DataFrame
+    ranking: pl.DataFrame
+    summary: dict
+
+
+# ---------------------------------------------------------------------------------------------
+# seatings
+
+
+@dataclass
+class _Seating:
+    rotation: int
+    labels: tuple[str, ...]
+    lineup: str
+    cfg: RunConfig = field(repr=False)
+    a_mask: np.ndarray = field(repr=False)
+    b_mask: np.ndarray = field(repr=False)
+
+
+def balanced_patterns(players: int) -> list[tuple[str, ...]]:
+    """The default patterns: seats shared out evenly between A and B (both mirrors for odd N).
+
+    Example:
+        >>> balanced_patterns(3)
+        [('A', 'B', 'A'), ('B', 'A', 'B')]
+    """
+    pattern = tuple("AB"[s % 2] for s in range(players))
+    if players % 2 == 0:
+        return [pattern]
+    return [pattern, tuple("B" if x == "A" else "A" for x in pattern)]
+
+
+def parse_pattern(text: str, a: str, b: str, players: int) -> tuple[str, ...]:
+    """``--lineup`` for a comparison: one entry per seat, each ``A``/``B`` or the name of a or b.
+
+    Example:
+        >>> parse_pattern("greedy,random,random,random", "greedy", "random", 4)
+        ('A', 'B', 'B', 'B')
+    """
+    tokens = [t.strip() for t in text.split(",") if t.strip()]
+    labels = []
+    for t in tokens:
+        if t in ("A", "a") or t == a:
+            labels.append("A")
+        elif t in ("B", "b") or t == b:
+            labels.append("B")
+        else:
+            raise InputError(f"--lineup entry {t!r} is neither A nor B ({a} or {b})")
+    if len(labels) != players:
+        raise InputError(f"--lineup names {len(labels)} seats for {players} players")
+    if "A" not in labels or "B" not in labels:
+        raise InputError(f"--lineup {text!r} must seat both {a} (A) and {b} (B)")
+    return tuple(labels)
+
+
+def rotations(patterns: Sequence[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """The distinct cyclic rotations of the patterns, in order (rotation k: seat s plays p[s - k]).
+
+    Example:
+        >>> rotations([("A", "B", "A", "B")])
+        [('A', 'B', 'A', 'B'), ('B', 'A', 'B', 'A')]
+    """
+    out: list[tuple[str, ...]] = []
+    for p in patterns:
+        n = len(p)
+        for k in range(n):
+            rot = tuple(p[(s - k) % n] for s in range(n))
+            if rot not in out:
+                out.append(rot)
+    return out
+
+
+def _check_strategy(name: str) -> str:
+    name = name.strip()
+    if name not in STRATEGIES:
+        raise InputError(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)})")
+    return name
+
+
+def _seatings(a: str, b: str, patterns, game: str, players: int, rule, rules: Rules | None) -> list[_Seating]:
+    out = []
+    for k, labels in enumerate(rotations(patterns)):
+        names = [a if x == "A" else b for x in labels]
+        lineup = ",".join(names)
+        cfg = prepare(game, players, lineup, rule, rules)
+        mask = np.array([x == "A" for x in labels])
+        out.append(_Seating(k, labels, lineup, cfg, mask, ~mask))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# playing deals
+
+
+@dataclass
+class _Tally:
+    """Per-deal arrays accumulated over batches (one entry per deal, in deal order)."""
+
+    diff: list[np.ndarray] = field(default_factory=list)
+    hands: list[np.ndarray] = field(default_factory=list)
+    a_score: list[np.ndarray] = field(default_factory=list)
+    b_score: list[np.ndarray] = field(default_factory=list)
+    a_wins: list[np.ndarray] = field(default_factory=list)
+    b_wins: list[np.ndarray] = field(default_factory=list)
+    frames: list[pl.DataFrame] = field(default_factory=list)
+    deals: int = 0
+
+    def rows(self) -> pl.DataFrame:
+        """The game rows in (deal, rotation) order, whatever the batches."""
+        return pl.concat(self.frames).sort("deal", "rotation")
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {k: np.concatenate(getattr(self, k)) if getattr(self, k) else np.zeros(0)
+                for k in ("diff", "hands", "a_score", "b_score", "a_wins", "b_wins")}
+
+
+def _play_block(seatings: Sequence[_Seating], seed: int, start: int, count: int, tally: _Tally,
+                independent: bool = False, keep_rows: bool = True) -> None:
+    """Deals start..start+count-1 under every seating, added to ``tally``."""
+    diff, hands, a_sc, b_sc, a_w, b_w = [], [], [], [], [], []
+    for st in seatings:
+        offset = (st.rotation + 1) * INDEPENDENT_OFFSET if independent else 0
+        g, _ = play_game_chunk(st.cfg, seed, start + offset, count)
+        n = st.a_mask.size
+        scores = g.select([f"score_{s}" for s in range(n)]).to_numpy().astype(np.float64).reshape(count, n)
+        a = scores[:, st.a_mask].mean(axis=1)
+        b = scores[:, st.b_mask].mean(axis=1)
+        winner = g["winner"].to_numpy().astype(np.int64)
+        decided = winner >= 0
+        seat = np.where(decided, winner, 0)
+        a_w.append(decided & st.a_mask[seat])
+        b_w.append(decided & st.b_mask[seat])
+        diff.append(a - b)
+        a_sc.append(a)
+        b_sc.append(b)
+        hands.append(g["hands"].to_numpy().astype(np.float64))
+        if keep_rows:
+            lead = [pl.Series("deal", np.arange(start, start + count, dtype=np.int64)),
+                    pl.lit(st.rotation, dtype=pl.Int16).alias("rotation"),
+                    pl.lit(st.lineup, dtype=pl.String).alias("lineup")]
+            tally.frames.append(g.select(*lead, pl.all()))
+    tally.diff.append(np.mean(diff, axis=0))
+    tally.hands.append(np.mean(hands, axis=0))
+    tally.a_score.append(np.mean(a_sc, axis=0))
+    tally.b_score.append(np.mean(b_sc, axis=0))
+    tally.a_wins.append(np.sum(a_w, axis=0))
+    tally.b_wins.append(np.sum(b_w, axis=0))
+    tally.deals += count
+
+
+def _play_range(seatings, seed: int, start: int, stop: int, tally: _Tally, independent: bool = False,
+                keep_rows: bool = True, on_chunk: Callable[[int], None] | None = None) -> None:
+    for lo in range(start, stop, DEFAULT_CHUNK):
+        hi = min(stop, lo + DEFAULT_CHUNK)
+        _play_block(seatings, seed, lo, hi - lo, tally, independent, keep_rows)
+        if on_chunk is not None:
+            on_chunk(hi)
+
+
+# ---------------------------------------------------------------------------------------------
+# statistics
+
+
+def _p_value(z: float) -> float:
+    return math.erfc(abs(z) / math.sqrt(2.0)) if not math.isnan(z) else math.nan
+
+
+def _estimate(est: float, se: float) -> dict:
+    """Estimate, 95% interval, half-width, z and two-sided p from a standard error."""
+    half = Z95 * se
+    if se > 0:
+        z = est / se
+    else:
+        z = 0.0 if est == 0 else math.copysign(math.inf, est)
+    return {"diff": est, "ci": [est - half, est + half], "half_width": half, "se": se,
+            "z": z if math.isfinite(z) else None, "p_value": _p_value(z) if math.isfinite(z) else 0.0}
+
+
+def diff_stats(diff: np.ndarray, hands: np.ndarray) -> dict:
+    """Per-game and per-hand score differences from per-deal differences and mean hands per game.
+
+    Example:
+        >>> s = diff_stats(np.array([10.0, 30.0, 20.0]), np.array([2.0, 4.0, 3.0]))
+        >>> s["per_game"]["diff"], s["per_hand"]["diff"]
+        (20.0, 6.666666666666667)
+    """
+    n = diff.size
+    if n < 2:
+        raise InputError("a comparison needs at least 2 deals")
+    se_game = float(diff.std(ddof=1)) / math.sqrt(n)
+    hbar = float(hands.mean())
+    ratio = float(diff.mean()) / hbar
+    resid = (diff - ratio * hands) / hbar
+    se_hand = float(resid.std(ddof=1)) / math.sqrt(n)
+    return {"deals": n, "mean_hands_per_game": hbar,
+            "per_game": _estimate(float(diff.mean()), se_game), "per_hand": _estimate(ratio, se_hand)}
+
+
+def format_p(p: float) -> str:
+    """A p-value for people: ``0.047``, ``3.1e-09``, ``< 1e-300`` (below double precision)."""
+    if p is None or math.isnan(p):
+        return "n/a"
+    if p == 0.0:
+        return "< 1e-300"
+    if p < 1e-3:
+        return f"{p:.2g}"
+    return f"{p:.3f}".rstrip("0").rstrip(".") if p < 1 else "1"
+
+
+def p_text(p: float) -> str:
+    """``p = 0.047`` or ``p < 1e-300``."""
+    shown = format_p(p)
+    return f"p {shown}" if shown.startswith("<") else f"p = {shown}"
+
+
+def _digits(half: float) -> int:
+    if not math.isfinite(half) or half <= 0:
+        return 2
+    return max(1, min(4, 1 - math.floor(math.log10(half))))
+
+
+def verdict(a: str, b: str, per_hand: dict, alpha: float = ALPHA) -> str:
+    """The one-line conclusion: "A beats B by X ± Y points per hand, p = ..." or no difference.
+
+    Example:
+        >>> verdict("greedy", "random", {"diff": 20.0, "half_width": 1.5, "p_value": 1e-40})
+        'greedy beats random by 20.0 ± 1.5 points per hand, p = 1e-40'
+    """
+    x, half, p = per_hand["diff"], per_hand["half_width"], per_hand["p_value"]
+    d = _digits(half)
+    if p < alpha and x != 0:
+        win, lose = (a, b) if x > 0 else (b, a)
+        return f"{win} beats {lose} by {abs(x):.{d}f} ± {half:.{d}f} points per hand, {p_text(p)}"
+    return (f"no significant difference between {a} and {b}: {a} - {b} = {x:+.{d}f} ± {half:.{d}f} "
+            f"points per hand, {p_text(p)}")
+
+
+def _side(label: str, name: str, seatings: Sequence[_Seating], wins: int, games: int, score: np.ndarray) -> dict:
+    seats = float(np.mean([(st.a_mask if label == "A" else st.b_mask).sum() for st in seatings]))
+    n_players = seatings[0].a_mask.size
+    lo, hi = wilson(wins, games)
+    slo, shi = mean_ci(float(score.mean()), float(score.std(ddof=1)), score.size)
+    return {"side": label, "strategy": name, "seats": seats, "fair": seats / n_players, "wins": wins,
+            "games": games, "win_rate": wins / games, "win_rate_ci": [lo, hi],
+            "mean_score": float(score.mean()), "mean_score_ci": [slo, shi]}
+
+
+def _summarize(a: str, b: str, seatings: Sequence[_Seating], arr: dict[str, np.ndarray]) -> dict:
+    stats = diff_stats(arr["diff"], arr["hands"])
+    deals = arr["diff"].size
+    games = deals * len(seatings)
+    a_wins, b_wins = int(arr["a_wins"].sum()), int(arr["b_wins"].sum())
+    stats.update({
+        "games": games, "hands": int(round(float(arr["hands"].sum()) * len(seatings))),
+        "no_winner": games - a_wins - b_wins,
+        "sides": [_side("A", a, seatings, a_wins, games, arr["a_score"]),
+                  _side("B", b, seatings, b_wins, games, arr["b_score"])],
+    })
+    stats["verdict"] = verdict(a, b, stats["per_hand"])
+    return stats
+
+
+def _deals_frame(arr: dict[str, np.ndarray], n_seatings: int) -> pl.DataFrame:
+    n = arr["diff"].size
+    return pl.DataFrame({
+        "deal": np.arange(n, dtype=np.int64), "games": np.full(n, n_seatings, dtype=np.int32),
+        "hands": arr["hands"], "a_score": arr["a_score"], "b_score": arr["b_score"], "diff": arr["diff"],
+        "a_wins": arr["a_wins"].astype(np.int32), "b_wins": arr["b_wins"].astype(np.int32),
+    })
+
+
+def _check_counts(games: int, seed: int) -> None:
+    if games < 2:
+        raise InputError(f"--games must be at least 2 (deals; the interval needs two), got {games}")
+    if seed < 0:
+        raise InputError(f"--seed must be a non-negative integer, got {seed}")
+
+
+def _write(df: pl.DataFrame, out: str | Path, cfg: RunConfig, seed: int, **fields: object) -> None:
+    meta = run_metadata(game=cfg.rules.game, players=cfg.players, seed=seed, unit="games", count=df.height,
+                        rules=cfg.rules.as_dict(), **fields)
+    write_parquet_atomic(df, Path(out), meta)
+
+
+def _run_info(cfg: RunConfig, seed: int, elapsed: float) -> dict:
+    return {"game": cfg.rules.game, "players": cfg.players, "rules_changed": dict(cfg.rules.changed()),
+            "seed": seed, "elapsed_s": elapsed, "threads": numba.get_num_threads()}
+
+
+# ---------------------------------------------------------------------------------------------
+# compare
+
+
+def compare(
+    a: str,
+    b: str,
+    game: str = "500-rum",
+    players: int = 2,
+    lineup: str | None = None,
+    rule: Sequence[str] = (),
+    rules: Rules | None = None,
+    games: int = DEFAULT_GAMES,
+    seed: int = 0,
+    until_ci: float | None = None,
+    max_games: int = DEFAULT_MAX_GAMES,
+    batch: int = DEFAULT_BATCH,
+    baseline: bool = False,
+    out: str | Path | None = None,
+    threads: int | None = None,
+    progress: ProgressFn | None = None,
+) -> ComparisonResult:
+    """Strategy ``a`` against strategy ``b`` on duplicate deals.
+
+    ``games`` deals (game indexes 0..games-1) are each played once per seating (see the module
+    docstring), so ``games * len(seatings)`` games in all. ``lineup`` is a pattern such as
+    ``"A,B,B,B"`` (or the same with the strategy names); by default the seats are shared evenly.
+    With ``until_ci`` the deals continue in batches of ``batch`` (game indexes continuing) until
+    the half-width of the 95% interval of the per-hand difference is below ``until_ci`` or
+    ``max_games`` deals have been played; ``games`` is the first amount. The result depends only on
+    the arguments that shape the games (never on threads or batching).
+
+    ``summary`` holds ``per_game`` and ``per_hand`` (``diff``, ``ci``, ``half_width``, ``se``,
+    ``z``, ``p_value``), ``sides`` (win rate with Wilson interval, fair share, mean final score),
+    ``verdict``, ``deals``, ``games``, ``seatings``, ``reached_ci`` and, with ``baseline=True``,
+    ``ci_width_ratio`` and ``baseline`` (the independent-deals statistics).
+
+    Example:
+        >>> from sim.compare import compare
+        >>> res = compare("greedy", "random", players=2, games=500, seed=1)
+        >>> res.summary["verdict"]                                   # doctest: +SKIP
+        'greedy beats random by 34.5 ± 2.2 points per hand, p < 1e-300'
+    """
+    a, b = _check_strategy(a), _check_strategy(b)
+    if a == b:
+        raise InputError(f"compare needs two different strategies, got {a!r} twice")
+    _check_counts(games, seed)
+    if until_ci is not None:
+        if not (until_ci > 0 and math.isfinite(until_ci)):
+            raise InputError(f"--until-ci must be a positive number of points per hand, got {until_ci}")
+        if batch < 1:
+            raise InputError(f"--batch must be at least 1, got {batch}")
+        if max_games < games:
+            raise InputError(f"--max-games ({max_games}) must be at least --games ({games})")
+    prepare(game, players, a, rule, rules)  # game, players and rules errors first
+    patterns = [parse_pattern(lineup, a, b, players)] if lineup else balanced_patterns(players)
+    seatings = _seatings(a, b, patterns, game, players, rule, rules)
+    set_threads(threads)
+
+    t0 = time.perf_counter()
+    tally = _Tally()
+    target = games
+    cap = max_games if until_ci is not None else games
+    half: float | None = None
+    batches = 0
+
+    def report(done: int) -> None:
+        if progress is not None:
+            progress(done, cap, half)
+
+    report(0)
+    while True:
+        _play_range(seatings, seed, tally.deals, target, tally, on_chunk=report)
+        batches += 1
+        if until_ci is None:
+            break
+        arr = tally.arrays()
+        half = diff_stats(arr["diff"], arr["hands"])["per_hand"]["half_width"]
+        report(tally.deals)
+        if half < until_ci or tally.deals >= max_games:
+            break
+        target = min(tally.deals + batch, max_games)
+    arr = tally.arrays()
+    summary = {"a": a, "b": b, "lineup": [",".join(p) for p in patterns],
+               "seatings": [st.lineup for st in seatings]}
+    summary.update(_summarize(a, b, seatings, arr))
+    summary.update({"until_ci": until_ci, "batches": batches,
+                    "reached_ci": (summary["per_hand"]["half_width"] < until_ci) if until_ci is not None else None})
+    summary["ci_width_ratio"] = None
+    summary["baseline"] = None
+    if baseline:
+        ind = _Tally()
+        _play_range(seatings, seed, 0, tally.deals, ind, independent=True, keep_rows=False)
+        iarr = ind.arrays()
+        istats = diff_stats(iarr["diff"], iarr["hands"])
+        ratio = summary["per_hand"]["half_width"] / istats["per_hand"]["half_width"]
+        summary["ci_width_ratio"] = ratio
+        summary["baseline"] = {
+            "deals": istats["deals"], "games": istats["deals"] * len(seatings),
+            "per_game": istats["per_game"], "per_hand": istats["per_hand"],
+            "per_game_ratio": summary["per_game"]["half_width"] / istats["per_game"]["half_width"],
+            "per_hand_ratio": ratio,
+            "games_factor": 1.0 / ratio ** 2 if ratio > 0 else None,
+        }
+    summary.update(_run_info(seatings[0].cfg, seed, time.perf_counter() - t0))
+    games_df = tally.rows()
+    if out is not None:
+        _write(games_df, out, seatings[0].cfg, seed, command="compare", strategies=[a, b],
+               seatings=summary["seatings"])
+    return ComparisonResult(games_df, _deals_frame(arr, len(seatings)), summary)
+
+
+# ---------------------------------------------------------------------------------------------
+# tournament
+
+
+def bradley_terry(wins: np.ndarray, pseudo: float = BT_PSEUDO_WINS, iterations: int = BT_ITERATIONS) -> np.ndarray:
+    """Bradley-Terry strengths (summing to 1) from ``wins[i, j]`` = games i won against j.
+
+    Fitted by the MM algorithm (Hunter 2004): p_i <- W_i / sum_j n_ij / (p_i + p_j), with
+    ``pseudo`` wins added each way for every pair so that a strategy that never loses (or never
+    wins) still gets a finite strength. P(i beats j) = p_i / (p_i + p_j).
+
+    Example:
+        >>> bradley_terry(np.array([[0, 30], [10, 0]]), pseudo=0).round(3).tolist()
+        [0.75, 0.25]
+    """
+    k = wins.shape[0]
+    w = wins.astype(np.float64) + pseudo * (1 - np.eye(k))
+    n = w + w.T
+    total = w.sum(axis=1)
+    p = np.full(k, 1.0 / k)
+    for _ in range(iterations):
+        denom = (n / (p[:, None] + p[None, :]))
+        np.fill_diagonal(denom, 0.0)
+        new = total / denom.sum(axis=1)
+        new /= new.sum()
+        if np.max(np.abs(new - p)) < 1e-12:
+            p = new
+            break
+        p = new
+    return p
+
+
+MATRIX_SCHEMA = {
+    "strategy": pl.String, "opponent": pl.String, "deals": pl.Int64, "games": pl.Int64,
+    "diff_per_game": pl.Float64, "diff_per_game_lo": pl.Float64, "diff_per_game_hi": pl.Float64,
+    "diff_per_hand": pl.Float64, "diff_per_hand_lo": pl.Float64, "diff_per_hand_hi": pl.Float64,
+    "p_value": pl.Float64, "wins": pl.Int64, "win_rate": pl.Float64, "win_lo": pl.Float64, "win_hi": pl.Float64,
+}
+RANKING_SCHEMA = {
+    "rank": pl.Int32, "strategy": pl.String,
+    "diff_per_game": pl.Float64, "diff_per_game_lo": pl.Float64, "diff_per_game_hi": pl.Float64,
+    "diff_per_hand": pl.Float64, "diff_per_hand_lo": pl.Float64, "diff_per_hand_hi": pl.Float64,
+    "games": pl.Int64, "wins": pl.Int64, "win_rate": pl.Float64, "bt_strength": pl.Float64,
+}
+
+
+def tournament(
+    strategies: Sequence[str] | str,
+    game: str = "500-rum",
+    players: int = 2,
+    rule: Sequence[str] = (),
+    rules: Rules | None = None,
+    games: int = DEFAULT_GAMES,
+    seed: int = 0,
+    out: str | Path | None = None,
+    threads: int | None = None,
+    progress: ProgressFn | None = None,
+) -> TournamentResult:
+    """Every pair of ``strategies`` on duplicate deals: a matrix of score differences and a ranking.
+
+    Each pairing plays the same ``games`` deals (same seed, game indexes 0..games-1) with the seats
+    shared evenly (the default seatings of :func:`compare`, so both orders of a pair mean the same
+    thing and the matrix is antisymmetric; a pairing's row equals ``compare(s, t)`` with the same
+    arguments). The ranking orders the strategies by their mean score difference per hand against
+    the others (the mean over opponents, per deal; its interval from the spread across deals,
+    valid because every pairing plays the same deals), and also gives each strategy's win rate over
+    all its games and its Bradley-Terry strength fitted to the head-to-head wins (MM algorithm,
+    half a pseudo-win each way per pair; strengths sum to 1).
+
+    Example:
+        >>> from sim.compare import tournament
+        >>> res = tournament(["greedy", "random"], players=2, games=300, seed=1)
+        >>> res.ranking["strategy"].to_list()                        # doctest: +SKIP
+        ['greedy', 'random']
+    """
+    names = [s.strip() for s in strategies.split(",")] if isinstance(strategies, str) else \
+        [p.strip() for s in strategies for p in str(s).split(",")]
+    names = [_check_strategy(s) for s in names if s]
+    if len(names) < 2:
+        raise InputError("a tournament needs at least 2 strategies")
+    dup = sorted({s for s in names if names.count(s) > 1})
+    if dup:
+        raise InputError(f"strategy {dup[0]!r} is listed more than once")
+    _check_counts(games, seed)
+    cfg0 = prepare(game, players, names[0], rule, rules)
+    patterns = balanced_patterns(players)
+    pairs = list(combinations(range(len(names)), 2))
+    seatings = {(i, j): _seatings(names[i], names[j], patterns, game, players, rule, rules) for i, j in pairs}
+    set_threads(threads)
+
+    t0 = time.perf_counter()
+    k = len(names)
+    total = games * len(pairs)
+    per_deal_diff = np.zeros((k, games))
+    per_deal_hands = np.zeros((k, games))
+    wins = np.zeros((k, k), dtype=np.int64)
+    games_of = np.zeros(k, dtype=np.int64)
+    frames, matrix = [], []
+    if progress is not None:
+        progress(0, total, None)
+    for p, (i, j) in enumerate(pairs):
+        tally = _Tally()
+        base = p * games
+        _play_range(seatings[(i, j)], seed, 0, games, tally,
+                    on_chunk=(lambda done, base=base: progress(base + done, total, None)) if progress else None)
+        arr = tally.arrays()
+        s = _summarize(names[i], names[j], seatings[(i, j)], arr)
+        pairing = f"{names[i]} vs {names[j]}"
+        frames.append(tally.rows().select(pl.lit(pairing).alias("pairing"), pl.all()))
+        per_deal_diff[i] += arr["diff"]
+        per_deal_diff[j] -= arr["diff"]
+        per_deal_hands[i] += arr["hands"]
+        per_deal_hands[j] += arr["hands"]
+        sa, sb = s["sides"]
+        wins[i, j], wins[j, i] = sa["wins"], sb["wins"]
+        games_of[i] += s["games"]
+        games_of[j] += s["games"]
+        for sign, (x, y), side in ((1, (i, j), sa), (-1, (j, i), sb)):
+            g, h = s["per_game"], s["per_hand"]
+            lo_g, hi_g = sorted(sign * v for v in g["ci"])
+            lo_h, hi_h = sorted(sign * v for v in h["ci"])
+            matrix.append({
+                "strategy": names[x], "opponent": names[y], "deals": s["deals"], "games": s["games"],
+                "diff_per_game": sign * g["diff"], "diff_per_game_lo": lo_g, "diff_per_game_hi": hi_g,
+                "diff_per_hand": sign * h["diff"], "diff_per_hand_lo": lo_h, "diff_per_hand_hi": hi_h,
+                "p_value": h["p_value"], "wins": side["wins"], "win_rate": side["win_rate"],
+                "win_lo": side["win_rate_ci"][0], "win_hi": side["win_rate_ci"][1],
+            })
+    strength = bradley_terry(wins)
+    ranking = []
+    for i, name in enumerate(names):
+        st = diff_stats(per_deal_diff[i] / (k - 1), per_deal_hands[i] / (k - 1))
+        g, h = st["per_game"], st["per_hand"]
+        won = int(wins[i].sum())
+        ranking.append({
+            "strategy": name, "diff_per_game": g["diff"], "diff_per_game_lo": g["ci"][0], "diff_per_game_hi": g["ci"][1],
+            "diff_per_hand": h["diff"], "diff_per_hand_lo": h["ci"][0], "diff_per_hand_hi": h["ci"][1],
+            "games": int(games_of[i]), "wins": won, "win_rate": won / games_of[i], "bt_strength": float(strength[i]),
+        })
+    ranking.sort(key=lambda r: (-r["diff_per_hand"], r["strategy"]))
+    for r, row in enumerate(ranking, 1):
+        row["rank"] = r
+    order = {n: i for i, n in enumerate(names)}
+    matrix.sort(key=lambda r: (order[r["strategy"]], order[r["opponent"]]))
+    games_df = pl.concat(frames)
+    summary = {"strategies": names, "pairings": [f"{names[i]} vs {names[j]}" for i, j in pairs],
+               "lineup": [",".join(p) for p in patterns], "deals": games, "games": games_df.height,
+               "seatings_per_pairing": len(next(iter(seatings.values())))}
+    summary.update(_run_info(cfg0, seed, time.perf_counter() - t0))
+    if out is not None:
+        _write(games_df, out, cfg0, seed, command="tournament", strategies=names)
+    return TournamentResult(
+        games_df,
+        pl.DataFrame(matrix, schema=MATRIX_SCHEMA),
+        pl.DataFrame(ranking, schema=RANKING_SCHEMA).select(list(RANKING_SCHEMA)),
+        summary,
+    )
