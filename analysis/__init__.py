@@ -1,0 +1,34 @@
+"""Analysis of result files with Polars: per-group statistics, balance, payoffs, reports.
+
+    from analysis import summarize, balance, payoffs, strategies, strategy_matrix, write_report
+    summarize("runs/first.parquet")          # polars.DataFrame, one row per group
+    balance("runs/sweep", by="cell")         # variations ranked by fairness
+
+Each function is what ``rummysim analyze`` / ``rummysim report`` call; they accept a file, a
+folder, a glob, or a Polars frame. Names are imported lazily so that the CLI starts fast.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+_EXPORTS = {
+    "summarize": "analysis.tables",
+    "seat_table": "analysis.tables",
+    "balance": "analysis.tables",
+    "payoffs": "analysis.tables",
+    "strategies": "analysis.tables",
+    "strategy_matrix": "analysis.tables",
+    "distribution": "analysis.tables",
+    "build_report": "analysis.report",
+    "write_report": "analysis.report",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module 'analysis' has no attribute {name!r}")

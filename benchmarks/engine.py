@@ -25,7 +25,7 @@ import numpy as np
 from kernels import layout as L
 from kernels.batch import run_games
 from sim.checks import traced_game
-from sim.simulate import prepare
+from sim.simulation import prepare
 from sim.validate import validate_trace
 
 CASES = [(2, "greedy"), (2, "random"), (4, "greedy"), (4, "random")]

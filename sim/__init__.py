@@ -2,10 +2,14 @@
 
 The public Python API::
 
-    from sim import Rules, simulate
+    from sim import Rules, simulate, compare, tournament, sweep, validate_run, replay_game
     res = simulate("500-rum", players=4, lineup="greedy,greedy,random,random", games=10_000, seed=7)
     res.games        # polars.DataFrame, one row per game
     res.summary      # dict with per-seat win rates and 95% intervals
+
+Every CLI command is one of these functions with the same arguments (``rummysim validate`` is
+``validate_run`` and ``rummysim replay`` is ``replay_game``, since ``sim.validate`` is the
+validator module). See docs/api.md.
 
 Names are imported lazily so that ``import sim.errors`` (used by every layer) stays light and
 free of import cycles.
@@ -18,10 +22,15 @@ from typing import Any
 
 _EXPORTS = {
     "Rules": "sim.rules",
-    "simulate": "sim.simulate",
-    "SimulationResult": "sim.simulate",
+    "simulate": "sim.simulation",
+    "SimulationResult": "sim.simulation",
     "validate_run": "sim.checks",
     "replay_game": "sim.checks",
+    "compare": "sim.comparison",
+    "tournament": "sim.comparison",
+    "sweep": "sim.sweeps",
+    "ComparisonResult": "sim.comparison",
+    "TournamentResult": "sim.comparison",
     "RummysimError": "sim.errors",
     "RulesError": "sim.errors",
     "UnsupportedRuleError": "sim.errors",

@@ -14,7 +14,7 @@ import numpy as np
 from kernels import layout as L
 from kernels.batch import run_game_traced
 from sim.rules import Rules
-from sim.simulate import RunConfig, prepare
+from sim.simulation import RunConfig, prepare
 from sim.replay_text import format_trace
 from sim.validate import validate_trace
 

@@ -122,7 +122,7 @@ def simulate(
     progress: Annotated[Optional[bool], typer.Option("--progress/--no-progress", help="Progress bar (default: when stderr is a terminal).")] = None,
 ) -> None:
     """Play many complete games (or hands) in parallel and summarise them."""
-    from sim.simulate import simulate as run
+    from sim.simulation import simulate as run
 
     with progress_bar("simulating", _show_progress(progress)) as update:
         res = run(game=game, players=players, lineup=lineup, games=games, seed=seed, rule=rule or (), unit=unit,

@@ -1,6 +1,6 @@
 """CLI commands for strategy comparisons (``compare``, ``tournament``); attached by ``sim.cli``.
 
-Parsing and printing only: the games and statistics come from ``sim.compare``. User errors are
+Parsing and printing only: the games and statistics come from ``sim.comparison``. User errors are
 raised as the typed errors of ``sim.errors`` and turned into ``error: ...`` and exit code 2 by
 ``sim.cli.main``.
 """
@@ -65,7 +65,7 @@ def _pm(est: dict, digits: int = 2) -> str:
 
 
 def _print_compare(console: Console, s: dict) -> None:
-    from sim.compare import p_text
+    from sim.comparison import p_text
 
     console.print(
         f"{s['a']} (A) vs {s['b']} (B): {s['game']}, {s['players']} players, {s['deals']:,} deals x "
@@ -160,7 +160,7 @@ def register(app: typer.Typer, console: Console) -> None:
         progress: ProgressOpt = None,
     ) -> None:
         """Strategy A against B on duplicate deals: score difference per game and per hand, win rates, verdict."""
-        from sim.compare import compare as run
+        from sim.comparison import compare as run
 
         with _progress("comparing", _show(progress)) as update:
             res = run(a, b, game=game, players=players, lineup=lineup, rule=rule or (), games=games, seed=seed,
@@ -187,7 +187,7 @@ def register(app: typer.Typer, console: Console) -> None:
         progress: ProgressOpt = None,
     ) -> None:
         """Every pair of strategies on the same duplicate deals: matrix of score differences and ranking."""
-        from sim.compare import tournament as run
+        from sim.comparison import tournament as run
 
         with _progress("tournament", _show(progress)) as update:
             res = run(strategies, game=game, players=players, rule=rule or (), games=games, seed=seed, out=out,

@@ -1,6 +1,6 @@
 """CLI commands for sweeps (``sweep``); attached by ``sim.cli``.
 
-Parsing and printing only: ``sim.sweep`` validates, plans and runs. User errors are the typed
+Parsing and printing only: ``sim.sweeps`` validates, plans and runs. User errors are the typed
 errors of ``sim.errors``, turned into ``error: ...`` and exit code 2 by ``sim.cli.main``.
 """
 
@@ -60,8 +60,8 @@ def register(app: typer.Typer, console: Console) -> None:
             "--progress/--no-progress", help="Progress bar with ETA (default: when stderr is a terminal).")] = None,
     ) -> None:
         """Play every cell of a TOML grid into a partitioned Parquet dataset (resumes if rerun)."""
-        from sim.sweep import SweepPlan, load_sweep, plan_sweep
-        from sim.sweep import sweep as run
+        from sim.sweeps import SweepPlan, load_sweep, plan_sweep
+        from sim.sweeps import sweep as run
 
         config = load_sweep(toml)
         target = out if out is not None else Path("runs") / toml.stem

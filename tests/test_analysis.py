@@ -312,7 +312,7 @@ def test_docstring_examples():
 
 @pytest.fixture(scope="module")
 def real_run(tmp_path_factory):
-    from sim.simulate import simulate
+    from sim.simulation import simulate
 
     tmp = tmp_path_factory.mktemp("real")
     res = simulate("500-rum", players=3, lineup="greedy,random,greedy", games=300, seed=1, out=tmp / "r.parquet", hands=True)

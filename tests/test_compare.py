@@ -1,4 +1,4 @@
-"""Strategy comparisons on duplicate deals: ``sim.compare`` and the ``compare``/``tournament`` CLI.
+"""Strategy comparisons on duplicate deals: ``sim.comparison`` and the ``compare``/``tournament`` CLI.
 
 Measured with the seeds below (2 players, 500 Rum, default rules, seed 0, 3,000 deals = 6,000
 games): greedy beats random by about 48 points per hand (230 per game) and wins about 96% of the
@@ -17,8 +17,8 @@ import polars as pl
 import pytest
 
 from sim.checks import traced_game
-from sim.compare import balanced_patterns, bradley_terry, compare, diff_stats, rotations, tournament, verdict
-from sim.simulate import prepare
+from sim.comparison import balanced_patterns, bradley_terry, compare, diff_stats, rotations, tournament, verdict
+from sim.simulation import prepare
 from strategies import ids
 from strategies.registry import STRATEGIES, Param, StrategyInfo
 

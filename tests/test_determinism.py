@@ -9,7 +9,7 @@ import sys
 import polars as pl
 from polars.testing import assert_frame_equal
 
-from sim.simulate import simulate
+from sim.simulation import simulate
 
 ARGS = dict(game="500-rum", players=4, lineup="greedy,random,greedy,random", games=300, seed=11, hands=True)
 

@@ -20,7 +20,7 @@ TABLES = ["summary", "seats", "balance", "strategies"]
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
-    from sim.simulate import simulate
+    from sim.simulation import simulate
 
     tmp = tmp_path_factory.mktemp("runs")
     simulate("500-rum", players=3, lineup="greedy,random,greedy", games=300, seed=1, out=tmp / "r.parquet", hands=True)

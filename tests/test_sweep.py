@@ -16,7 +16,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 from sim.errors import InputError
-from sim.sweep import SweepConfigError, cell_seed, load_sweep, parse_lineup_spec, sweep
+from sim.sweeps import SweepConfigError, cell_seed, load_sweep, parse_lineup_spec, sweep
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -224,7 +224,7 @@ def test_dataset_reads_with_polars_and_analyze(reference):
     assert "sweep.git_commit" in meta and manifest["totals"] == {"cells": 4, "games": 160, "files": 12}
 
     # a cell's games are simulate's games for the cell seed
-    from sim.simulate import simulate
+    from sim.simulation import simulate
     res = simulate(players=cell["players"], lineup=",".join(cell["lineup"]), games=40, seed=cell["seed"],
                    rule=["r500_target=250"])
     mine = games(out).filter(pl.col("cell") == cell["id"]).select(res.games.columns)
@@ -245,7 +245,7 @@ def test_same_rows_for_any_chunk_size_and_thread_count(tmp_path, reference):
 
 KILLER = """
 import os, signal, sys
-import sim.sweep as s
+import sim.sweeps as s
 kill_at, calls = int(sys.argv[3]), [0]
 move = s._move_into_place
 def killer(tmp, final):

@@ -16,7 +16,7 @@ import pytest
 from kernels import layout as L
 from sim.checks import traced_game, validate_run
 from sim.errors import RummysimError
-from sim.simulate import prepare
+from sim.simulation import prepare
 
 PLAYER_COUNTS = (2, 3, 4, 5, 8)
 

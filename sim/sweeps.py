@@ -609,7 +609,7 @@ _CONFIGS: dict[str, Any] = {}
 
 def _run_config(job: ChunkJob):
     """The cell's RunConfig, built once per process."""
-    from sim.simulate import prepare
+    from sim.simulation import prepare
 
     key = job.cell_id + _canonical(job.rules)
     cfg = _CONFIGS.get(key)
@@ -657,7 +657,7 @@ def _publish(df: pl.DataFrame, final: Path, metadata: dict[str, str], staging: P
 
 def run_chunk(job: ChunkJob) -> dict[str, object]:
     """Play one chunk and move its file(s) into place; returns a small record of the work."""
-    from sim.simulate import play_game_chunk
+    from sim.simulation import play_game_chunk
 
     t0 = time.perf_counter()
     cfg = _run_config(job)
@@ -944,7 +944,7 @@ def _local_threads(threads: int | None) -> int:
 def _calibrate(plan: SweepPlan, threads: int, budget: float = 1.5) -> None:
     """A rough games/s per (players, lineup) from a few games of the first cell of each, so that
     the estimate is shown before the sweep starts (also compiles or loads the kernels)."""
-    from sim.simulate import play_game_chunk
+    from sim.simulation import play_game_chunk
 
     todo: dict[str, int] = {}
     for job in plan.jobs:
@@ -1207,7 +1207,7 @@ def sweep(
     before the first game, with the cell count, what is already done and a time estimate.
 
     Example:
-        >>> from sim.sweep import sweep
+        >>> from sim.sweeps import sweep
         >>> import polars as pl
         >>> cfg = {"run": {"seed": 1, "games_per_cell": 50, "chunk_size": 25},
         ...        "grid": {"players": [2, 3], "lineup": ["greedy", "random"]}}

@@ -50,7 +50,7 @@ from analysis.stats import Z95, mean_ci, wilson
 from sim.errors import InputError
 from sim.output import run_metadata, write_parquet_atomic
 from sim.rules import Rules
-from sim.simulate import DEFAULT_CHUNK, RunConfig, play_game_chunk, prepare, set_threads
+from sim.simulation import DEFAULT_CHUNK, RunConfig, play_game_chunk, prepare, set_threads
 from strategies.registry import STRATEGIES
 
 DEFAULT_GAMES = 1000
@@ -418,7 +418,7 @@ def compare(
     ``ci_width_ratio`` and ``baseline`` (the independent-deals statistics).
 
     Example:
-        >>> from sim.compare import compare
+        >>> from sim.comparison import compare
         >>> res = compare("greedy", "random", players=2, games=500, seed=1)
         >>> res.summary["verdict"]                                   # doctest: +SKIP
         'greedy beats random by 34.5 ± 2.2 points per hand, p < 1e-300'
@@ -562,7 +562,7 @@ def tournament(
     half a pseudo-win each way per pair; strengths sum to 1).
 
     Example:
-        >>> from sim.compare import tournament
+        >>> from sim.comparison import tournament
         >>> res = tournament(["greedy", "random"], players=2, games=300, seed=1)
         >>> res.ranking["strategy"].to_list()                        # doctest: +SKIP
         ['greedy', 'random']
