@@ -114,7 +114,13 @@ def replay_game(
     rule: Sequence[str] = (),
     rules: Rules | None = None,
 ) -> str:
-    """One game, turn by turn, as text a person can read (card glyphs, melds, pile, scores)."""
+    """One game, turn by turn, as text a person can read (card glyphs, melds, pile, scores).
+
+    Example:
+        >>> text = replay_game(7, 3, players=2, lineup="greedy,random")
+        >>> text.splitlines()[0].startswith("Game 3")
+        True
+    """
     cfg = prepare(game, players, lineup, rule, rules)
     trace, _, _ = traced_game(cfg, seed, game_index)
     return format_trace(trace)

@@ -579,7 +579,12 @@ class Rules:
     # -- construction -------------------------------------------------------
     @classmethod
     def preset(cls, name: str) -> Rules:
-        """The configuration of preset ``name`` (a :data:`PRESETS` key)."""
+        """The configuration of preset ``name`` (a :data:`PRESETS` key).
+
+        Example:
+            >>> Rules.preset("boathouse").r500_stock_draw_count
+            2
+        """
         try:
             p = PRESETS[name]
         except KeyError:
@@ -614,6 +619,10 @@ class Rules:
         sets what it implies, except flags given explicitly in the same call.
         Switching one off resets the settings it implied that still hold the
         implied value back to their defaults (again except explicit ones).
+
+        Example:
+            >>> Rules.preset("500-rum").with_(r500_target=1000, r500_call_rummy="pile").r500_target
+            1000
         """
         parsed: dict[str, object] = {}
         for name, raw in overrides.items():
