@@ -30,7 +30,7 @@ from typing import Any
 
 import polars as pl
 
-from analysis import tables
+from analysis import fmt, tables
 from analysis.load import GAMES, HANDS, Dataset, open_source
 from sim.errors import InputError, RummysimError
 
@@ -100,29 +100,6 @@ class ReportResult:
     charts: list[str]
     tables: list[str]
     pngs: list[Path]
-
-
-# ---------------------------------------------------------------------------------------------
-# formatting
-
-
-def _f(x: object, digits: int = 1) -> str:
-    return "n/a" if x is None else f"{x:,.{digits}f}"
-
-
-def _pct(x: object, digits: int = 1) -> str:
-    return "n/a" if x is None else f"{x * 100:.{digits}f}%"
-
-
-def _pp(x: object) -> str:
-    return "n/a" if x is None else f"{x * 100:+.1f} pp"
-
-
-def _ci(lo: object, hi: object, scale: float = 1.0, digits: int = 1, sign: bool = False) -> str:
-    if lo is None or hi is None:
-        return "n/a"
-    fmt = f"{{:{'+' if sign else ''}.{digits}f}}"
-    return f"[{fmt.format(lo * scale)}, {fmt.format(hi * scale)}]"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -276,23 +253,23 @@ def _summary_table(summary: pl.DataFrame, labels: list[str]) -> HtmlTable:
     rows = []
     for label, r in zip(labels, summary.to_dicts()):
         rows.append([
-            label, r["unit"], _f(r["games"], 0), _f(r["hands"], 0), _pct(r["first_seat_win_rate"]),
-            _pp(r["first_seat_adv"]), _ci(r["first_seat_adv_lo"], r["first_seat_adv_hi"], 100, sign=True),
-            _f(r["score_mean"]), _f(r["score_p10"], 0), _f(r["score_p50"], 0), _f(r["score_p90"], 0),
-            _f(r["winner_score_mean"]), _f(r["hands_per_game_mean"], 2), _f(r["hands_per_game_p50"], 0),
-            _f(r["hands_per_game_p90"], 0), _f(r["turns_per_hand_mean"], 2), _f(r["turns_per_hand_p50"], 0),
-            _f(r["turns_per_hand_p90"], 0), _pct(r["ends_out"]), _pct(r["ends_stock_out"]), _pct(r["ends_stall"]),
-            _f(r["capped_games"], 0), _f(r["capped_hands"], 0),
-            *[_f(r[f"{c}_per_hand"], 3) for c in tables.COUNTERS],
+            label, r["unit"], fmt.num(r["games"], 0), fmt.num(r["hands"], 0), fmt.pct(r["first_seat_win_rate"]),
+            fmt.pp(r["first_seat_adv"]), fmt.ci(r["first_seat_adv_lo"], r["first_seat_adv_hi"], 100, sign=True),
+            fmt.num(r["score_mean"]), fmt.num(r["score_p10"], 0), fmt.num(r["score_p50"], 0), fmt.num(r["score_p90"], 0),
+            fmt.num(r["winner_score_mean"]), fmt.num(r["hands_per_game_mean"], 2), fmt.num(r["hands_per_game_p50"], 0),
+            fmt.num(r["hands_per_game_p90"], 0), fmt.num(r["turns_per_hand_mean"], 2), fmt.num(r["turns_per_hand_p50"], 0),
+            fmt.num(r["turns_per_hand_p90"], 0), fmt.pct(r["ends_out"]), fmt.pct(r["ends_stock_out"]), fmt.pct(r["ends_stall"]),
+            fmt.num(r["capped_games"], 0), fmt.num(r["capped_hands"], 0),
+            *[fmt.num(r[f"{c}_per_hand"], 3) for c in tables.COUNTERS],
         ])
     return HtmlTable("summary", "Summary per group", cols, rows)
 
 
 def _seats_table(seats: pl.DataFrame, by: list[str]) -> HtmlTable:
     cols = ["group", "seat", "strategy", "win rate", "95% CI", "vs 1/N", "mean score", "95% CI"]
-    rows = [[tables.group_label(r, by), str(r["seat"]), r["strategy"] or "-", _pct(r["win_rate"]),
-             _ci(r["win_lo"], r["win_hi"], 100), _pp(r["win_dev"]), _f(r["mean_score"]),
-             _ci(r["mean_score_lo"], r["mean_score_hi"])] for r in seats.to_dicts()]
+    rows = [[tables.group_label(r, by), str(r["seat"]), r["strategy"] or "-", fmt.pct(r["win_rate"]),
+             fmt.ci(r["win_lo"], r["win_hi"], 100), fmt.pp(r["win_dev"]), fmt.num(r["mean_score"]),
+             fmt.ci(r["mean_score_lo"], r["mean_score_hi"])] for r in seats.to_dicts()]
     return HtmlTable("seats", "Seats", cols, rows)
 
 
@@ -304,22 +281,22 @@ def _balance_table(bal: pl.DataFrame, by: list[str]) -> HtmlTable:
         fair = r["consistent_with_fair"]
         rows.append([
             str(r["rank"]), tables.group_label(r, by), "mixed" if r["players"] is None else str(r["players"]),
-            _f(r["games"] if r["unit"] == "games" else r["hands"], 0) + ("" if r["unit"] == "games" else " hands"),
-            _f(r["balance_index"], 3), _ci(r["balance_lo"], r["balance_hi"], digits=3),
+            fmt.num(r["games"] if r["unit"] == "games" else r["hands"], 0) + ("" if r["unit"] == "games" else " hands"),
+            fmt.num(r["balance_index"], 3), fmt.ci(r["balance_lo"], r["balance_hi"], digits=3),
             "n/a" if fair is None else ("yes" if fair else "no"),
             "n/a" if r["worst_position"] is None else f"{r['worst_position']} {r['worst_edge'] * 100:+.1f}%",
             "n/a" if r["first_edge"] is None else f"{r['first_edge'] * 100:+.1f}%",
-            _ci(r["first_edge_lo"], r["first_edge_hi"], 100, sign=True),
-            _f(r["hands_per_game_mean"], 2), _ci(r["hands_per_game_lo"], r["hands_per_game_hi"], digits=2),
-            _f(r["turns_per_hand_mean"], 1), _pct(r["capped_share"]),
+            fmt.ci(r["first_edge_lo"], r["first_edge_hi"], 100, sign=True),
+            fmt.num(r["hands_per_game_mean"], 2), fmt.ci(r["hands_per_game_lo"], r["hands_per_game_hi"], digits=2),
+            fmt.num(r["turns_per_hand_mean"], 1), fmt.pct(r["capped_share"]),
         ])
     return HtmlTable("balance", "Balance ranking", cols, rows)
 
 
 def _strategies_table(strat: pl.DataFrame, by: list[str]) -> HtmlTable:
     cols = ["group", "strategy", "seat-games", "win rate", "95% CI", "fair share", "edge", "mean score"]
-    rows = [[tables.group_label(r, by), r["strategy"], _f(r["seat_games"], 0), _pct(r["win_rate"]),
-             _ci(r["win_lo"], r["win_hi"], 100), _pct(r["fair"]), _pp(r["edge"]), _f(r["mean_score"])]
+    rows = [[tables.group_label(r, by), r["strategy"], fmt.num(r["seat_games"], 0), fmt.pct(r["win_rate"]),
+             fmt.ci(r["win_lo"], r["win_hi"], 100), fmt.pct(r["fair"]), fmt.pp(r["edge"]), fmt.num(r["mean_score"])]
             for r in strat.to_dicts()]
     return HtmlTable("strategies", "Strategies", cols, rows)
 

@@ -14,6 +14,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from analysis import fmt
 from sim.errors import InputError
 
 FORMATS = ("table", "csv", "json", "parquet")
@@ -40,30 +41,6 @@ FormatOpt = Annotated[str, typer.Option("--format", "-f", help="table, csv, json
 OutOpt = Annotated[Optional[Path], typer.Option("--out", "-o", help="Write csv/json/parquet to this file, not stdout.")]
 
 
-def _f(x: object, digits: int = 1) -> str:
-    return "n/a" if x is None else f"{x:,.{digits}f}"
-
-
-def _pct(x: object, digits: int = 1) -> str:
-    return "n/a" if x is None else f"{x * 100:.{digits}f}%"
-
-
-def _pp(x: object) -> str:
-    return "n/a" if x is None else f"{x * 100:+.1f} pp"
-
-
-def _rel(x: object) -> str:
-    """A relative edge (0.08 -> +8.0%)."""
-    return "n/a" if x is None else f"{x * 100:+.1f}%"
-
-
-def _ci(lo: object, hi: object, scale: float = 1.0, digits: int = 1, sign: bool = False) -> str:
-    if lo is None or hi is None:
-        return "n/a"
-    fmt = f"{{:{'+' if sign else ''}.{digits}f}}"
-    return f"[{fmt.format(lo * scale)}, {fmt.format(hi * scale)}]"
-
-
 def _label(row: dict, by: list[str]) -> str:
     from analysis.tables import group_label
 
@@ -85,38 +62,38 @@ def _print_summary(console: Console, summary, by: list[str]) -> None:
             if row.get(f"win_rate_{s}") is None:
                 continue
             table.add_row(
-                str(s), row.get(f"strategy_{s}") or "-", _pct(row[f"win_rate_{s}"]),
-                _ci(row[f"win_lo_{s}"], row[f"win_hi_{s}"], 100), _pp(row[f"win_dev_{s}"]),
-                _f(row[f"mean_score_{s}"]), _ci(row[f"mean_score_lo_{s}"], row[f"mean_score_hi_{s}"]),
+                str(s), row.get(f"strategy_{s}") or "-", fmt.pct(row[f"win_rate_{s}"]),
+                fmt.ci(row[f"win_lo_{s}"], row[f"win_hi_{s}"], 100), fmt.pp(row[f"win_dev_{s}"]),
+                fmt.num(row[f"mean_score_{s}"]), fmt.ci(row[f"mean_score_lo_{s}"], row[f"mean_score_hi_{s}"]),
             )
         console.print(table)
         who = "left of the first dealer" if games_unit else "left of the dealer"
         console.print(
-            f"first seat ({who}): {_pct(row['first_seat_win_rate'])} "
-            f"{_ci(row['first_seat_win_lo'], row['first_seat_win_hi'], 100)}, advantage {_pp(row['first_seat_adv'])} "
-            f"{_ci(row['first_seat_adv_lo'], row['first_seat_adv_hi'], 100, sign=True)}"
+            f"first seat ({who}): {fmt.pct(row['first_seat_win_rate'])} "
+            f"{fmt.ci(row['first_seat_win_lo'], row['first_seat_win_hi'], 100)}, advantage {fmt.pp(row['first_seat_adv'])} "
+            f"{fmt.ci(row['first_seat_adv_lo'], row['first_seat_adv_hi'], 100, sign=True)}"
         )
-        qs = "  ".join(f"p{q} {_f(row[f'score_p{q}'], 0)}" for q in (10, 25, 50, 75, 90))
+        qs = "  ".join(f"p{q} {fmt.num(row[f'score_p{q}'], 0)}" for q in (10, 25, 50, 75, 90))
         what = "final scores" if games_unit else "hand scores"
-        line = f"{what}: mean {_f(row['score_mean'])}  {qs}"
+        line = f"{what}: mean {fmt.num(row['score_mean'])}  {qs}"
         if games_unit:
-            line += f"  winner mean {_f(row['winner_score_mean'])}"
+            line += f"  winner mean {fmt.num(row['winner_score_mean'])}"
         console.print(line)
         if games_unit:
             console.print(
-                f"hands/game: mean {_f(row['hands_per_game_mean'], 2)}  p50 {_f(row['hands_per_game_p50'], 0)}  "
-                f"p90 {_f(row['hands_per_game_p90'], 0)}   capped games {row['capped_games']}"
+                f"hands/game: mean {fmt.num(row['hands_per_game_mean'], 2)}  p50 {fmt.num(row['hands_per_game_p50'], 0)}  "
+                f"p90 {fmt.num(row['hands_per_game_p90'], 0)}   capped games {row['capped_games']}"
             )
         console.print(
-            f"turns/hand: mean {_f(row['turns_per_hand_mean'], 2)}  p50 {_f(row['turns_per_hand_p50'], 0)}  "
-            f"p90 {_f(row['turns_per_hand_p90'], 0)}"
+            f"turns/hand: mean {fmt.num(row['turns_per_hand_mean'], 2)}  p50 {fmt.num(row['turns_per_hand_p50'], 0)}  "
+            f"p90 {fmt.num(row['turns_per_hand_p90'], 0)}"
         )
         console.print(
-            f"hand ends: went out {_pct(row['ends_out'])}  stock out {_pct(row['ends_stock_out'])}  "
-            f"stall {_pct(row['ends_stall'])}   capped hands {row['capped_hands'] if row['capped_hands'] is not None else 'n/a'}"
+            f"hand ends: went out {fmt.pct(row['ends_out'])}  stock out {fmt.pct(row['ends_stock_out'])}  "
+            f"stall {fmt.pct(row['ends_stall'])}   capped hands {row['capped_hands'] if row['capped_hands'] is not None else 'n/a'}"
         )
         names = {"calls": "rummy calls", "floats": "floats", "deep_takes": "deep takes"}
-        console.print("per hand: " + "  ".join(f"{names[c]} {_f(row[f'{c}_per_hand'], 3)}" for c in COUNTERS))
+        console.print("per hand: " + "  ".join(f"{names[c]} {fmt.num(row[f'{c}_per_hand'], 3)}" for c in COUNTERS))
         if row.get("turns_per_hand_p50") is None and games_unit:
             console.print("(hand-level statistics need the hand rows: simulate --hands)", style="dim")
 
@@ -129,17 +106,17 @@ def _print_balance(console: Console, frame, by: list[str]) -> None:
         table.add_column(col, justify="left" if col in ("variation", "worst", "fair?") else "right")
     for row in frame.to_dicts():
         fair = row["consistent_with_fair"]
-        worst = "n/a" if row["worst_position"] is None else f"{row['worst_position']} {_rel(row['worst_edge'])}"
+        worst = "n/a" if row["worst_position"] is None else f"{row['worst_position']} {fmt.rel(row['worst_edge'])}"
         count = row["games"] if row["unit"] == "games" else row["hands"]
         table.add_row(
             str(row["rank"]), _label(row, by), str(row["players"]) if row["players"] is not None else "mixed",
             f"{count:,}" + ("" if row["unit"] == "games" else " hands"),
-            _f(row["balance_index"], 3), _ci(row["balance_lo"], row["balance_hi"], digits=3),
+            fmt.num(row["balance_index"], 3), fmt.ci(row["balance_lo"], row["balance_hi"], digits=3),
             "n/a" if fair is None else ("yes" if fair else "no"), worst,
-            _rel(row["first_edge"]),
-            _ci(row["first_edge_lo"], row["first_edge_hi"], 100, sign=True),
-            _f(row["hands_per_game_mean"], 2), _ci(row["hands_per_game_lo"], row["hands_per_game_hi"], digits=2),
-            _f(row["turns_per_hand_mean"], 1), _pct(row["capped_share"]),
+            fmt.rel(row["first_edge"]),
+            fmt.ci(row["first_edge_lo"], row["first_edge_hi"], 100, sign=True),
+            fmt.num(row["hands_per_game_mean"], 2), fmt.ci(row["hands_per_game_lo"], row["hands_per_game_hi"], digits=2),
+            fmt.num(row["turns_per_hand_mean"], 1), fmt.pct(row["capped_share"]),
         )
     console.print(table)
     console.print(
@@ -158,8 +135,8 @@ def _print_payoffs(console: Console, frame, by: list[str], mode: str) -> None:
     for row in frame.to_dicts():
         table.add_row(
             _label(row, by), str(row["seat"]), row["strategy"] or "-", f"{row['games']:,}", f"{row['settled']:,}",
-            _f(row["mean_payoff"], digits), _ci(row["payoff_lo"], row["payoff_hi"], digits=digits),
-            _f(row["total_payoff"], digits),
+            fmt.num(row["mean_payoff"], digits), fmt.ci(row["payoff_lo"], row["payoff_hi"], digits=digits),
+            fmt.num(row["total_payoff"], digits),
         )
     console.print(table)
 
@@ -170,8 +147,8 @@ def _print_strategies(console: Console, frame, by: list[str]) -> None:
         table.add_column(col, justify="left" if col in ("group", "strategy") else "right")
     for row in frame.to_dicts():
         table.add_row(
-            _label(row, by), row["strategy"], f"{row['seat_games']:,}", _pct(row["win_rate"]),
-            _ci(row["win_lo"], row["win_hi"], 100), _pct(row["fair"]), _pp(row["edge"]), _f(row["mean_score"]),
+            _label(row, by), row["strategy"], f"{row['seat_games']:,}", fmt.pct(row["win_rate"]),
+            fmt.ci(row["win_lo"], row["win_hi"], 100), fmt.pct(row["fair"]), fmt.pp(row["edge"]), fmt.num(row["mean_score"]),
         )
     console.print(table)
 
@@ -182,8 +159,8 @@ def _print_matrix(console: Console, frame, by: list[str]) -> None:
         table.add_column(col, justify="left" if col in ("group", "strategy", "opponent") else "right")
     for row in frame.to_dicts():
         table.add_row(
-            _label(row, by), row["strategy"], row["opponent"], f"{row['pairs']:,}", _pct(row["win_rate"]),
-            _ci(row["win_lo"], row["win_hi"], 100),
+            _label(row, by), row["strategy"], row["opponent"], f"{row['pairs']:,}", fmt.pct(row["win_rate"]),
+            fmt.ci(row["win_lo"], row["win_hi"], 100),
         )
     console.print(table)
 
