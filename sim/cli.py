@@ -226,6 +226,20 @@ def strategies_list() -> None:
     out_console.print(table)
 
 
+@strategies_app.command("show")
+def strategies_show(name: Annotated[str, typer.Argument(help="Strategy name.")]) -> None:
+    """Show what a strategy does and its parameters with their defaults."""
+    from strategies.registry import strategy_info
+
+    info = strategy_info(name)
+    out_console.print(f"{info.name} (id {info.id})", markup=False)
+    out_console.print(info.doc, markup=False)
+    if not info.params:
+        out_console.print("parameters: none", markup=False)
+    for p in info.params:
+        out_console.print(f"  {p.name} = {p.default:g}: {p.doc}", markup=False)
+
+
 def _register_extensions() -> None:
     """Commands that live in their own modules attach themselves here."""
     from sim import cli_analysis, cli_compare, cli_sweep

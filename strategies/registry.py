@@ -59,6 +59,13 @@ STRATEGIES: dict[str, StrategyInfo] = {
 }
 
 
+def strategy_info(name: str) -> StrategyInfo:
+    """The registered strategy ``name``, or an InputError listing the known ones."""
+    if name not in STRATEGIES:
+        raise InputError(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)})")
+    return STRATEGIES[name]
+
+
 def parse_lineup(text: str, n_players: int) -> tuple[list[str], np.ndarray, np.ndarray]:
     """Names per seat, int64 ids and float64 params for ``--lineup``.
 
@@ -68,9 +75,7 @@ def parse_lineup(text: str, n_players: int) -> tuple[list[str], np.ndarray, np.n
     if not names:
         raise InputError("--lineup is empty: give one strategy per seat, e.g. greedy,random")
     for name in names:
-        if name not in STRATEGIES:
-            known = ", ".join(STRATEGIES)
-            raise InputError(f"unknown strategy {name!r} in --lineup (known: {known})")
+        strategy_info(name)
     if len(names) == 1:
         names = names * n_players
     if len(names) != n_players:

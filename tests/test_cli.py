@@ -47,7 +47,7 @@ def test_simulate_unit_hands(tmp_path):
         (["--game", "no-such-game"], "unknown preset"),
         (["--players", "1"], "2-8 players"),
         (["--players", "9"], "2-8 players"),
-        (["--lineup", "greedy,bogus,random,random"], "unknown strategy"),
+        (["--lineup", "greedy,bogus,random,random"], "unknown strategy 'bogus'"),
         (["--rule", "r500_target=7"], "r500_target"),
         (["--rule", "r500_no_such_flag=1"], "r500_no_such_flag"),
         (["--rule", "r500_persian=true"], "r500_persian=true"),
@@ -81,3 +81,12 @@ def test_validate_and_replay_commands():
     r = run("replay", "--seed", "3", "--game-index", "1", "--players", "2", "--lineup", "greedy,random")
     assert r.returncode == 0, r.stderr
     assert "♥" in r.stdout or "H" in r.stdout
+
+
+def test_strategies_list_and_show():
+    r = run("strategies", "list")
+    assert r.returncode == 0 and "greedy" in r.stdout and "random" in r.stdout
+    r = run("strategies", "show", "greedy")
+    assert r.returncode == 0 and "deadwood_weight = 1" in r.stdout
+    r = run("strategies", "show", "nope")
+    assert r.returncode == 2 and r.stderr.startswith("error: unknown strategy")
