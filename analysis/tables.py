@@ -154,18 +154,25 @@ def _game_aggs(seats: int, names: Sequence[str]) -> list[pl.Expr]:
     ]
     if "capped_hands" in names:
         aggs.append(pl.col("capped_hands").cast(pl.Int64).sum().alias("capped_hands"))
+    aggs += _seat_aggs(w, pos, n, scores, seats, "")
+    aggs += _lineup_aggs(names)
+    return aggs
+
+
+def _seat_aggs(winner: pl.Expr, pos: pl.Expr, n: pl.Expr, scores: Sequence[str], seats: int, prefix: str) -> list[pl.Expr]:
+    """Per seat: wins, presence, fair share and score moments; per position of play: wins."""
+    aggs = []
     for s, c in enumerate(scores):
         present = pl.col(c).is_not_null()
         aggs += [
-            (w == s).sum().alias(f"wins_{s}"),
-            present.sum().alias(f"present_{s}"),
-            (1.0 / n).filter(present).mean().alias(f"fair_{s}"),
-            pl.col(c).mean().alias(f"smean_{s}"),
-            pl.col(c).std().alias(f"sstd_{s}"),
+            (winner == s).sum().alias(f"{prefix}wins_{s}"),
+            present.sum().alias(f"{prefix}present_{s}"),
+            (1.0 / n).filter(present).mean().alias(f"{prefix}fair_{s}"),
+            pl.col(c).mean().alias(f"{prefix}smean_{s}"),
+            pl.col(c).std().alias(f"{prefix}sstd_{s}"),
         ]
     for k in range(seats):
-        aggs.append(((w >= 0) & (pos == k)).sum().alias(f"pos_{k}"))
-    aggs += _lineup_aggs(names)
+        aggs.append(((winner >= 0) & (pos == k)).sum().alias(f"{prefix}pos_{k}"))
     return aggs
 
 
@@ -196,17 +203,7 @@ def _hand_aggs(seats: int, names: Sequence[str]) -> list[pl.Expr]:
     for counter in COUNTERS:
         if counter in names:
             aggs.append(pl.col(counter).mean().alias(f"h_{counter}"))
-    for s, c in enumerate(scores):
-        present = pl.col(c).is_not_null()
-        aggs += [
-            (o == s).sum().alias(f"h_wins_{s}"),
-            present.sum().alias(f"h_present_{s}"),
-            (1.0 / n).filter(present).mean().alias(f"h_fair_{s}"),
-            pl.col(c).mean().alias(f"h_smean_{s}"),
-            pl.col(c).std().alias(f"h_sstd_{s}"),
-        ]
-    for k in range(seats):
-        aggs.append(((o >= 0) & (pos == k)).sum().alias(f"h_pos_{k}"))
+    aggs += _seat_aggs(o, pos, n, scores, seats, "h_")
     aggs += [e.alias("h_" + e.meta.output_name()) for e in _lineup_aggs(names)]
     return aggs
 
