@@ -675,6 +675,16 @@ def _has_lineups(ds: Dataset) -> bool:
     return "lineup" in ds.columns()
 
 
+def _lineup_rows(source: Source, by: By):
+    """(dataset, group keys, seat rows, seats, row kind, winner column) for the strategy views."""
+    ds = open_source(source)
+    by = resolve_by(ds, by)
+    if not _has_lineups(ds):
+        raise InputError(f"{ds.label} has no lineups (no lineup column or metadata)")
+    lf, seats, kind = _seat_rows(ds, by)
+    return ds, by, lf, seats, kind, "winner" if kind == GAMES else "out_seat"
+
+
 def strategies(source: Source, by: By = None) -> pl.DataFrame:
     """Per strategy: seat-games played, wins, win rate with its Wilson interval, fair share and edge.
 
@@ -685,12 +695,7 @@ def strategies(source: Source, by: By = None) -> pl.DataFrame:
     Example:
         >>> strategies("runs/first.parquet", by=[])  # doctest: +SKIP
     """
-    ds = open_source(source)
-    by = resolve_by(ds, by)
-    if not _has_lineups(ds):
-        raise InputError(f"{ds.label} has no lineups (no lineup column or metadata)")
-    lf, seats, kind = _seat_rows(ds, by)
-    win_col = "winner" if kind == GAMES else "out_seat"
+    ds, by, lf, seats, kind, win_col = _lineup_rows(source, by)
     parts = []
     for s in range(seats):
         parts.append(lf.select(
@@ -727,12 +732,7 @@ def strategy_matrix(source: Source, by: By = None) -> pl.DataFrame:
     Example:
         >>> strategy_matrix("runs/league", by=[]).pivot("opponent", index="strategy", values="win_rate")  # doctest: +SKIP
     """
-    ds = open_source(source)
-    by = resolve_by(ds, by)
-    if not _has_lineups(ds):
-        raise InputError(f"{ds.label} has no lineups (no lineup column or metadata)")
-    lf, seats, kind = _seat_rows(ds, by)
-    win_col = "winner" if kind == GAMES else "out_seat"
+    ds, by, lf, seats, kind, win_col = _lineup_rows(source, by)
     parts = []
     for i in range(seats):
         for j in range(seats):

@@ -29,11 +29,8 @@ from tests.tracebuild import (
     run,
 )
 
+pytestmark = pytest.mark.usefixtures("paranoid_validator")
 
-@pytest.fixture(autouse=True)
-def _paranoid(monkeypatch):
-    """Re-count every card after every record in these small traces."""
-    monkeypatch.setattr(V, "_CHECK_CONSERVATION_EVERY_RECORD", True)
 
 
 def F(turns: int | None = None, **kw) -> dict:
