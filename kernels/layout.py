@@ -63,6 +63,7 @@ R_SIZE = 40
 
 GAME_500 = 0
 GAME_STANDARD = 1
+GAME_5000 = 2  # its own engine: kernels.engine5k
 CALL_OFF = 0
 CALL_PILE = 1
 CALL_TOP = 2
@@ -215,6 +216,7 @@ G_TURNS = 2
 G_CAPPED = 3
 G_FIRST_DEALER = 4
 G_CAPPED_HANDS = 5
+G_TIED = 6  # bitmask of the seats sharing the win (5000 Rummy, R5K-GAME-2)
 G_TOTAL = 8  # + seat
 G_SIZE = 16
 

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from kernels import layout as L
-from kernels.batch import run_game_traced
 from sim.rules import Rules
 from sim.simulation import RunConfig, prepare
 from sim.replay_text import format_trace
+from sim.runners import traced_runner
 from sim.validate import validate_trace
 
 TRACE_ROWS = 400_000
@@ -45,7 +45,7 @@ def traced_game(cfg: RunConfig, seed: int, game_index: int, buffer: np.ndarray |
     """(trace rows, kernel game row, overflowed) for one game."""
     if buffer is None:
         buffer = np.zeros((TRACE_ROWS, L.TRACE_COLS), dtype=np.int32)
-    game_row, used, over = run_game_traced(cfg.vector, cfg.lineup, cfg.params, seed, game_index, buffer)
+    game_row, used, over = traced_runner(cfg.vector)(cfg.vector, cfg.lineup, cfg.params, seed, game_index, buffer)
     return buffer[:used].copy(), game_row, bool(over)
 
 

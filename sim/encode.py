@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernels import layout as L
+from kernels import layout5k as L5
 from sim.rules import Rules, pack_for
 
 _VALUES = {"face": L.VALUES_FACE, "5_10_15": L.VALUES_5_10_15, "all5": L.VALUES_ALL5}
@@ -17,6 +18,9 @@ _END_OF_STOCK = {
     "reshuffle": L.EOS_RESHUFFLE,
     "discard_until_out": L.EOS_DISCARD_UNTIL_OUT,
 }
+_RUMMY_5K = {"off": L5.RUMMY_OFF, "top_card": L5.RUMMY_TOP, "any_cards": L5.RUMMY_ANY}
+_GOING_OUT_5K = {"any": L5.GO_ANY, "unmeldable_discard": L5.GO_UNMELDABLE, "meld_all": L5.GO_MELD_ALL}
+_FIRST_TURN_5K = {"upcard": L5.FT_UPCARD, "extra_card": L5.FT_EXTRA_CARD, "exchange_upcard": L5.FT_EXCHANGE}
 JOKER_VALUE = 15  # R500-SCORE-2: a joker is worth 15 whatever it represents
 STANDARD_DEAL = {2: 13}  # RSTD-DEAL-1: 13 cards with 2 players, else 7
 NO_TARGET = 1 << 40  # Standard Rummy ends after a number of hands, not at a target
@@ -37,6 +41,8 @@ def encode_rules(rules: Rules, n_players: int) -> np.ndarray:
     rules.check(n_players)
     if rules.game == "standard-rummy":
         return _encode_standard(rules, n_players)
+    if rules.game == "5000-rummy":
+        return _encode_5000(rules, n_players)
     decks, jokers, deal = pack_for(rules, n_players)
     div = int(rules.r500_score_divisor)
     vec = _common(rules, n_players)
@@ -87,6 +93,29 @@ def _common(rules: Rules, n_players: int) -> np.ndarray:
     vec[L.R_MIN_RUN] = 3
     vec[L.R_STOCK_DRAW] = 1
     vec[L.R_DIVISOR] = 1
+    return vec
+
+
+def r5k_target(rules: Rules, n_players: int) -> int:
+    """R5K-GAME-1: ``auto`` is 5000 with 2 players, 3000 with 3, 2000 with 4 or 5."""
+    if rules.r5k_target == "auto":
+        return {2: 5000, 3: 3000}.get(n_players, 2000)
+    return int(rules.r5k_target)
+
+
+def _encode_5000(rules: Rules, n_players: int) -> np.ndarray:
+    """5000 Rummy (RULES.md §4) with its play and scoring variations (§5)."""
+    vec = _common(rules, n_players)
+    vec[L.R_GAME] = L.GAME_5000
+    vec[L.R_DECKS] = 2
+    vec[L.R_TARGET] = r5k_target(rules, n_players)
+    vec[L.R_CALL] = _RUMMY_5K[rules.r5k_rummy]
+    vec[L.R_GOING_OUT] = _GOING_OUT_5K[rules.r5k_going_out]
+    vec[L.R_MUST_GO_OUT] = int(rules.r5k_must_go_out_to_win)
+    vec[L5.R5_MICHIGAN] = int(rules.r5k_michigan)
+    vec[L5.R5_POLISH] = int(rules.r5k_polish)
+    vec[L5.R5_FIRST_TURN] = _FIRST_TURN_5K[rules.r5k_first_turn]
+    vec[L5.R5_MONEY] = int(rules.r5k_money_cards)
     return vec
 
 

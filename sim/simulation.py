@@ -18,9 +18,9 @@ import polars as pl
 
 from analysis.summary import summarize_games, summarize_hands
 from kernels import layout as L
-from kernels.batch import run_games, run_hands
 from sim.encode import encode_rules
 from sim.errors import InputError
+from sim.runners import games_runner, hands_runner
 from sim.output import hands_path, run_metadata, write_parquet_atomic
 from sim.rules import PRESETS, Rules
 from strategies.registry import parse_lineup
@@ -138,7 +138,7 @@ def play_game_chunk(
     games = np.zeros((count, L.G_SIZE), dtype=np.int64)
     cap = int(cfg.vector[L.R_HAND_CAP])
     hands = np.zeros((count, cap, L.H_SIZE) if want_hands else (0, 0, L.H_SIZE), dtype=np.int32)
-    run_games(cfg.vector, cfg.lineup, cfg.params, seed, start, count, games, hands)
+    games_runner(cfg.vector)(cfg.vector, cfg.lineup, cfg.params, seed, start, count, games, hands)
     gframe = games_frame(games, start, cfg.players)
     hframe = None
     if want_hands:
@@ -202,7 +202,7 @@ def simulate(
                 hand_parts.append(hframe)
         else:
             rows = np.zeros((count, L.H_SIZE), dtype=np.int32)
-            run_hands(cfg.vector, cfg.lineup, cfg.params, seed, start, count, rows)
+            hands_runner(cfg.vector)(cfg.vector, cfg.lineup, cfg.params, seed, start, count, rows)
             idx = np.arange(start, start + count)
             hand_parts.append(hands_frame(rows, {"hand_index": idx.astype(np.int64)}, cfg.players))
         done += count
@@ -239,7 +239,7 @@ def _warm_up(cfg: RunConfig, seed: int, unit: str) -> None:
     if unit == "games":
         play_game_chunk(cfg, seed, 0, 0, False)
     else:
-        run_hands(cfg.vector, cfg.lineup, cfg.params, seed, 0, 0, np.zeros((0, L.H_SIZE), dtype=np.int32))
+        hands_runner(cfg.vector)(cfg.vector, cfg.lineup, cfg.params, seed, 0, 0, np.zeros((0, L.H_SIZE), dtype=np.int32))
 
 
 def _run_info(cfg: RunConfig, seed: int, unit: str, elapsed: float, threads: int | None) -> dict:

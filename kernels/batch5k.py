@@ -1,0 +1,42 @@
+"""Batch runner for 5000 Rummy: the same contract as ``kernels.batch`` for the 5000 engine.
+
+Kept apart from the 500 Rum runner so that neither game's kernels are compiled for the other.
+Every game is seeded from (run seed, game index), so results are identical for any thread count
+and any chunking of the index range.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from kernels._jit import njit, njit_parallel
+from kernels.engine5k import play_game5, play_single_hand5
+from kernels.layout import G_SIZE, H_SIZE, R_HAND_CAP
+
+
+@njit_parallel
+def run_games5(rules, lineup, params, seed, start, count, out_games, out_hands):
+    """Play games start..start+count-1 into out_games[count, G_SIZE] (and out_hands if it has rows)."""
+    no_trace = np.zeros((0, 8), dtype=np.int32)
+    want_hands = out_hands.shape[0] > 0
+    empty_hands = np.zeros((0, H_SIZE), dtype=np.int32)
+    for i in prange(count):
+        hands_rows = out_hands[i] if want_hands else empty_hands
+        play_game5(rules, lineup, params, seed, start + i, out_games[i], hands_rows, no_trace)
+
+
+@njit_parallel
+def run_hands5(rules, lineup, params, seed, start, count, out_hands):
+    """``--unit hands``: independent hands start..start+count-1 into out_hands[count, H_SIZE]."""
+    for i in prange(count):
+        play_single_hand5(rules, lineup, params, seed, start + i, out_hands[i])
+
+
+@njit
+def run_game_traced5(rules, lineup, params, seed, game, trace):
+    """Play one game recording every action into trace; returns (game row, rows used, overflowed)."""
+    out_game = np.zeros(G_SIZE, dtype=np.int64)
+    out_hands = np.zeros((rules[R_HAND_CAP], H_SIZE), dtype=np.int32)
+    used, over = play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace)
+    return out_game, used, over

@@ -1,0 +1,776 @@
+"""The 5000 Rummy engine (RULES.md §4 and the play/scoring variations of §5).
+
+Deal with a wild rank and face-up cards, the three draws (and Polish's fourth), plays through
+``kernels.table5k``, discards, rummy calls, floating, the stall and end-of-stock endings, scoring
+with bonuses, and the game to its target. Decisions go to ``strategies.play5k`` with the seat's own
+cards and public information only (C-INFO-1). The flow functions take the game context ``g`` built
+by ``new_context5``; in trace mode every action is recorded as in ``docs/trace-format.md``
+("5000 Rummy"), which ``sim/validate.py`` checks independently.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kernels._jit import njit
+from kernels.layout import (
+    END_IDLE, END_OUT, END_STOCK, END_TURN_CAP, G_CAPPED, G_CAPPED_HANDS, G_FIRST_DEALER, G_HANDS,
+    G_TIED, G_TOTAL, G_TURNS, G_WINNER, H_CALLS, H_DEALER, H_DEEP_TAKES, H_FLOATS, H_OUT_SEAT,
+    H_REASON, H_SCORE, H_TURNS, MAX_SEATS, R_CALL, R_GOING_OUT, R_HAND_CAP, R_MUST_GO_OUT,
+    R_N_PLAYERS, R_TARGET, R_TURN_CAP, T_DECK, T_DISCARD, T_DRAW_STOCK, T_FLOAT, T_GAME_END,
+    T_GAME_START, T_HAND_END, T_HAND_START, T_NO_DRAW, T_SCORE, T_TAKE_PILE, T_TURN_START,
+    TRACE_COLS,
+)
+from kernels.layout5k import (
+    C_TYPE, CARD_IDS, D_ALL, D_DECLINE, D_SKIP, D_STOCK, DECK5, END_STALL, FT_EXCHANGE,
+    FT_EXTRA_CARD, GO_ANY, GO_MELD_ALL, GO_UNMELDABLE, M_ALIVE, M_CARD, M_CRED, M_LEN, M_SIZE,
+    MAX_CAND5, MAX_MELDS5, O_FACE_UP, O_FIRST_TURN, O_HAND_SIZE, O_MUST, O_N, O_N_MELDS,
+    O_PILE_LEN, O_SEAT, O_SIZE, O_STOCK, O_TOTAL, O_TURN, O_WILD, P_STOP, R5_FIRST_TURN,
+    R5_MICHIGAN, R5_MONEY, R5_POLISH, RUMMY_ANY, RUMMY_OFF, RUMMY_TOP, S_BONUS, S_CALLS, S_DEALER,
+    S_DEEP, S_FIRST, S_FLOATS, S_HAND_INDEX, S_HAND_SCORE, S_IDLE, S_N, S_PILE_LEN, S_PLACED,
+    S_OUT, S_PLAYED, S_SIZE, S_STALL, S_STOCK_OUT, S_STOCK_POS, S_TOTAL, S_TURN, S_WILD, SC_CALL_TOP,
+    SC_DUTY, SC_FULL,
+)
+from kernels.rng import STREAM_DEAL, STREAM_GAME, STREAM_SEAT, below, seed_stream, shuffle_int16
+from kernels.table5k import (
+    apply_play5, best_meld_out, card_placeable, count_cards, enumerate_plays5, record5, value_table,
+)
+from strategies.play5k import choose5_call, choose5_discard, choose5_draw, choose5_exchange, choose5_play
+
+T_FACE_UP = 8
+T_TAKE_ALL = 13
+T_EXCHANGE = 14
+NO_DRAW_DECLINE = 0
+NO_DRAW_SKIP = 2
+NO_DRAW_EXTRA = 3
+TURN_NORMAL = 0
+TURN_CALL = 1
+MAX_PLAYS = 200  # per turn; every play but a join puts a hand card down, so this is never reached
+MAX_CALLS = 64  # per discard chain (V5K-3d, V5K-4d); each call puts pile cards on the table
+QH = 44
+SEVEN_H = 39
+
+
+# ----------------------------------------------------------------------------- context
+
+
+@njit
+def new_context5(rules, lineup, params, trace):
+    """All state and work arrays of one game, as the tuple the flow functions take."""
+    st = np.zeros(S_SIZE, dtype=np.int64)
+    hands = np.zeros((MAX_SEATS, CARD_IDS), dtype=np.int64)
+    pack = np.zeros(DECK5, dtype=np.int16)
+    pile = np.zeros(DECK5, dtype=np.int64)
+    melds = np.zeros((MAX_MELDS5, M_SIZE), dtype=np.int64)
+    grp = np.full((MAX_SEATS, 14), -1, dtype=np.int64)
+    rngs = np.zeros((MAX_SEATS, 4), dtype=np.uint64)
+    rng_deal = np.zeros(4, dtype=np.uint64)
+    tp = np.zeros(2, dtype=np.int64)
+    obs = np.zeros(O_SIZE, dtype=np.int64)
+    opts = np.zeros(DECK5 + 4, dtype=np.int64)
+    cand = np.empty((MAX_CAND5, 12), dtype=np.int64)
+    ends = np.zeros(MAX_MELDS5, dtype=np.int64)
+    face = np.zeros(MAX_SEATS, dtype=np.int64)
+    vals = np.zeros(CARD_IDS, dtype=np.int64)
+    nm_box = np.zeros(1, dtype=np.int64)
+    return (st, hands, pack, pile, melds, rules, grp, lineup, params, rngs, rng_deal, trace, tp,
+            obs, opts, cand, ends, face, vals, nm_box)
+
+
+@njit
+def rec(g, kind, a, b, c, d, e, f, h):
+    record5(g[11], g[12], kind, a, b, c, d, e, f, h)
+
+
+@njit
+def stock_left(g):
+    return DECK5 - g[0][S_STOCK_POS]
+
+
+@njit
+def observe5(g, seat, must):
+    """Public information plus the seat's own situation (C-INFO-1, R5K-INFO-1)."""
+    st = g[0]
+    obs = g[13]
+    n = st[S_N]
+    obs[:] = 0
+    obs[O_SEAT] = seat
+    obs[O_N] = n
+    obs[O_STOCK] = stock_left(g)
+    obs[O_PILE_LEN] = st[S_PILE_LEN]
+    obs[O_N_MELDS] = g[19][0]
+    obs[O_WILD] = st[S_WILD]
+    obs[O_MUST] = must
+    obs[O_TURN] = st[S_TURN]
+    obs[O_FIRST_TURN] = 1 if st[S_PLAYED + seat] == 0 else 0
+    for s in range(n):
+        obs[O_HAND_SIZE + s] = count_cards(g[1][s])
+        obs[O_TOTAL + s] = st[S_TOTAL + s]
+        obs[O_FACE_UP + s] = g[17][s]
+    return obs
+
+
+# ----------------------------------------------------------------------------- deal
+
+
+@njit
+def hand_size_for(card):
+    """R5K-DEAL-1: 12 cards for an ace, 11 for K/Q/J/10, rank + 1 for 2..9."""
+    r = card % 16
+    if r == 1:
+        return 12
+    if r >= 10:
+        return 11
+    return r + 1
+
+
+@njit
+def start_hand5(g):
+    """R5K-WILD-1 wild rank, shuffle, R5K-DEAL-1/2 (and V5K-10's extra card)."""
+    st, hands, pack, pile, melds, rules, grp = g[0], g[1], g[2], g[3], g[4], g[5], g[6]
+    rng_deal = g[10]
+    n = st[S_N]
+    wild = below(rng_deal, 13) + 1  # AMB-37: a uniform card of 104 has a uniform rank
+    st[S_WILD] = wild
+    g[18][:] = value_table(wild)
+    i = 0
+    for _ in range(2):
+        for s in range(4):
+            for r in range(1, 14):
+                pack[i] = 16 * s + r
+                i += 1
+    shuffle_int16(rng_deal, pack, DECK5)
+    hands[:, :] = 0
+    grp[:, :] = -1
+    melds[:, :] = 0
+    g[16][:] = 0
+    g[19][0] = 0
+    dealer = st[S_DEALER]
+    first = (dealer + 1) % n
+    st[S_FIRST] = first
+    rec(g, T_HAND_START, st[S_HAND_INDEX], dealer, DECK5, 0, first, wild, 0)
+    if g[11].shape[0] > 0:
+        for off in range(0, DECK5, 6):
+            row = np.full(6, -1, dtype=np.int64)
+            for j in range(6):
+                if off + j < DECK5:
+                    row[j] = pack[off + j]
+            rec(g, T_DECK, off, row[0], row[1], row[2], row[3], row[4], row[5])
+    pos = 0
+    for k in range(n):
+        seat = (dealer + 1 + k) % n
+        up = np.int64(pack[pos])
+        size = hand_size_for(up)
+        if k == 0 and rules[R5_FIRST_TURN] == FT_EXTRA_CARD:
+            size += 1
+        g[17][seat] = up
+        for j in range(size):
+            hands[seat, pack[pos + j]] += 1
+        pos += size
+        rec(g, T_FACE_UP, seat, up, size, 0, 0, 0, 0)
+    st[S_PILE_LEN] = 0
+    if rules[R5_FIRST_TURN] != FT_EXTRA_CARD:
+        pile[0] = pack[pos]  # R5K-DEAL-2: the upcard
+        st[S_PILE_LEN] = 1
+        pos += 1
+    st[S_STOCK_POS] = pos
+    st[S_TURN] = 0
+    st[S_STALL] = 0
+    st[S_STOCK_OUT] = 0
+    st[S_IDLE] = 0
+    st[S_CALLS] = 0
+    st[S_FLOATS] = 0
+    st[S_DEEP] = 0
+    for s in range(MAX_SEATS):
+        st[S_PLAYED + s] = 0
+        st[S_BONUS + s] = 0
+    return first
+
+
+# ----------------------------------------------------------------------------- draws
+
+
+@njit
+def pile_counts(pile, k, upto):
+    av = np.zeros(CARD_IDS, dtype=np.int64)
+    for i in range(k, upto):
+        av[pile[i]] += 1
+    return av
+
+
+@njit
+def deep_take_legal(g, seat, k):
+    """C-LEGAL-1 for R5K-DRAW-1 (c): after the take, some play puts the selected card down."""
+    st, hands, pile, melds = g[0], g[1], g[3], g[4]
+    av = hands[seat] + pile_counts(pile, k, st[S_PILE_LEN])
+    n = enumerate_plays5(av, pile[k], melds, g[19][0], g[6][seat], seat, st[S_WILD], g[18], g[16], SC_DUTY, g[15], False)
+    return n > 0
+
+
+@njit
+def can_meld_out(g, seat):
+    """R5K-OUT-3: can the seat put every card down this turn (found by most-cards-first play)?"""
+    rules = g[5]
+    if rules[R_GOING_OUT] == GO_UNMELDABLE:
+        return False  # V5K-5b: melding the last card floats, so it is never going out
+    trace = np.zeros((0, TRACE_COLS), dtype=np.int32)
+    return best_meld_out(g[1][seat].copy(), g[4].copy(), g[19].copy(), g[6][seat].copy(), seat, g[0][S_WILD],
+                         g[18], g[16].copy(), g[15], trace, np.zeros(2, dtype=np.int64))
+
+
+@njit
+def draw_options5(g, seat, first_turn):
+    """The draws open to the seat (R5K-DRAW-1, V5K-5c, V5K-8, R5K-OUT-3, R5K-STOCK-1 b)."""
+    st, hands, pile, rules, opts = g[0], g[1], g[3], g[5], g[14]
+    n = 0
+    if stock_left(g) > 0:
+        opts[n] = D_STOCK
+    else:
+        opts[n] = D_DECLINE
+    n += 1
+    top = st[S_PILE_LEN] - 1
+    if top >= 0:
+        floating = count_cards(hands[seat]) == 0
+        if not floating or card_placeable(pile[top], g[4], g[19][0], g[6][seat], seat, st[S_WILD], g[18], g[16], g[15]):
+            opts[n] = top
+            n += 1
+        for k in range(top):
+            if deep_take_legal(g, seat, k):
+                opts[n] = k
+                n += 1
+        if rules[R5_POLISH] != 0 and top >= 1:
+            opts[n] = D_ALL
+            n += 1
+    if first_turn and can_meld_out(g, seat):
+        opts[n] = D_SKIP
+        n += 1
+    return n
+
+
+@njit
+def take_pile5(g, seat, k):
+    st, hands, pile = g[0], g[1], g[3]
+    top = st[S_PILE_LEN]
+    rec(g, T_TAKE_PILE, seat, k, top - k, pile[k], 0, 0, 0)
+    for i in range(k, top):
+        hands[seat, pile[i]] += 1
+    st[S_PILE_LEN] = k
+
+
+@njit
+def draw_stock5(g, seat):
+    st = g[0]
+    c = np.int64(g[2][st[S_STOCK_POS]])
+    st[S_STOCK_POS] += 1
+    g[1][seat, c] += 1
+    rec(g, T_DRAW_STOCK, seat, c, 0, 0, 0, 0, 0)
+
+
+# ----------------------------------------------------------------------------- plays
+
+
+@njit
+def apply_from(g, seat, act, av, must):
+    """Apply a play using only the cards in ``av`` (a subset of the hand) and debit the hand."""
+    before = av.copy()
+    placed = apply_play5(act, av, g[4], g[19], g[6][seat], seat, g[0][S_WILD], must, g[16], g[11], g[12])
+    g[1][seat] += av - before
+    return placed
+
+
+@njit
+def one_play(g, seat, av, must, scope, stop_ok):
+    """Offer the canonical plays for ``av`` and carry out the chosen one; -1 means STOP."""
+    st = g[0]
+    cand = g[15]
+    n = enumerate_plays5(av, must, g[4], g[19][0], g[6][seat], seat, st[S_WILD], g[18], g[16], scope, cand, stop_ok)
+    if n == 0:
+        return -1
+    obs = observe5(g, seat, must)
+    i = choose5_play(g[7][seat], g[8][seat], obs, cand, n, g[9][seat])
+    if cand[i, C_TYPE] == P_STOP:
+        return -1
+    placed = apply_from(g, seat, cand[i], av, must)
+    st[S_PLACED] += placed
+    return placed
+
+
+@njit
+def play_phase5(g, seat):
+    """R5K-PLAY-1: any number of plays in any order; True if the hand is then empty."""
+    for _ in range(MAX_PLAYS):
+        if count_cards(g[1][seat]) == 0:
+            return True
+        if one_play(g, seat, g[1][seat].copy(), -1, SC_FULL, True) < 0:
+            break
+    return count_cards(g[1][seat]) == 0
+
+
+@njit
+def meld_out_without_drawing(g, seat):
+    """R5K-OUT-3: carry out the most-cards-first plays that empty the hand."""
+    st = g[0]
+    before = count_cards(g[1][seat])
+    best_meld_out(g[1][seat], g[4], g[19], g[6][seat], seat, st[S_WILD], g[18], g[16], g[15], g[11], g[12])
+    st[S_PLACED] += before
+
+
+# ----------------------------------------------------------------------------- discards and going out
+
+
+@njit
+def discard5(g, seat):
+    """Choose and discard a card; returns its id."""
+    st, hands, pile, opts = g[0], g[1], g[3], g[14]
+    n = 0
+    for c in range(CARD_IDS):
+        if hands[seat, c] > 0:
+            opts[n] = c
+            n += 1
+    obs = observe5(g, seat, -1)
+    i = choose5_discard(g[7][seat], g[8][seat], obs, hands[seat], g[18], opts, n, g[9][seat])
+    c = opts[i]
+    hands[seat, c] -= 1
+    pile[st[S_PILE_LEN]] = c
+    st[S_PILE_LEN] += 1
+    rec(g, T_DISCARD, seat, c, 0, 0, 0, 0, 0)
+    return c
+
+
+@njit
+def goes_out_by_discard(g, seat, card):
+    """R5K-OUT-1 with V5K-5 (only an unplaceable last card) and V5K-6 (never)."""
+    mode = g[5][R_GOING_OUT]
+    if mode == GO_MELD_ALL:
+        return False
+    if mode == GO_UNMELDABLE:
+        st = g[0]
+        return not card_placeable(card, g[4], g[19][0], g[6][seat], seat, st[S_WILD], g[18], g[16], g[15])
+    return True
+
+
+@njit
+def float5(g, seat):
+    g[0][S_FLOATS] += 1
+    rec(g, T_FLOAT, seat, 0, 0, 0, 0, 0, 0)
+
+
+@njit
+def finish_turn(g, seat, emptied):
+    """Discard (unless the hand is empty) and apply the going-out rules; True if the seat is out."""
+    if emptied:
+        if g[5][R_GOING_OUT] == GO_UNMELDABLE:  # V5K-5b: melding the last card floats
+            float5(g, seat)
+            return False
+        return True
+    c = discard5(g, seat)
+    if count_cards(g[1][seat]) == 0:
+        if goes_out_by_discard(g, seat, c):
+            return True
+        float5(g, seat)
+    return False
+
+
+@njit
+def out_bonus(g, seat, skipped):
+    """R5K-OUT-2: 500 without drawing on the first turn, 300 on the first turn, else 200."""
+    if g[0][S_PLAYED + seat] == 0:
+        return 500 if skipped else 300
+    return 200
+
+
+# ----------------------------------------------------------------------------- turns
+
+
+@njit
+def begin_turn(g, seat, kind):
+    st = g[0]
+    rec(g, T_TURN_START, seat, st[S_TURN], stock_left(g), st[S_PILE_LEN], kind, 0, 0)
+    st[S_TURN] += 1
+    st[S_PLACED] = 0
+    g[16][:] = 0
+
+
+@njit
+def exchange_offers(g, first):
+    """V5K-11: clockwise from the first player's left up to the dealer, the first swap ends it."""
+    st, hands, pile, opts = g[0], g[1], g[3], g[14]
+    n = st[S_N]
+    for j in range(1, n):
+        s = (first + j) % n
+        k = 1
+        opts[0] = -1
+        for c in range(CARD_IDS):
+            if hands[s, c] > 0:
+                opts[k] = c
+                k += 1
+        obs = observe5(g, s, -1)
+        i = choose5_exchange(g[7][s], g[8][s], obs, hands[s], pile, g[4], g[6][s], g[18], opts, k, g[9][s])
+        if i > 0:
+            given = opts[i]
+            taken = pile[0]
+            hands[s, given] -= 1
+            hands[s, taken] += 1
+            pile[0] = given
+            rec(g, T_EXCHANGE, s, given, taken, 0, 0, 0, 0)
+            return
+
+
+@njit
+def end_of_turn_checks(g, seat, stall_card, stall_count_before, stock_out_at_start):
+    """R5K-DRAW-5 stall and R5K-STOCK-1 (c) idle turns; returns a hand-end reason or 0."""
+    st = g[0]
+    n = st[S_N]
+    if stall_card >= 0:
+        st[S_STALL] = stall_count_before + 1
+    else:
+        st[S_STALL] = 0
+    if stock_out_at_start:
+        st[S_IDLE] = 0 if st[S_PLACED] > 0 else st[S_IDLE] + 1
+        if st[S_IDLE] >= n:
+            return END_IDLE
+    if stock_left(g) == 0:
+        st[S_STOCK_OUT] = 1
+    if st[S_STALL] >= 3 * n and stock_left(g) > 0:
+        return END_STALL
+    return 0
+
+
+@njit
+def normal_turn(g, seat):
+    """One turn of R5K-TURN-1; returns 0 to go on or a hand-end reason (END_OUT sets the bonus)."""
+    st, hands, rules = g[0], g[1], g[5]
+    first_turn = st[S_PLAYED + seat] == 0
+    stock_out_at_start = st[S_STOCK_OUT] == 1
+    begin_turn(g, seat, TURN_NORMAL)
+    if first_turn and seat == st[S_FIRST] and rules[R5_FIRST_TURN] == FT_EXTRA_CARD:
+        rec(g, T_NO_DRAW, seat, NO_DRAW_EXTRA, 0, 0, 0, 0, 0)  # V5K-10: just discards
+        discard5(g, seat)
+        st[S_PLAYED + seat] += 1
+        return 0
+    opts = g[14]
+    nopt = draw_options5(g, seat, first_turn)
+    exchange = first_turn and seat == st[S_FIRST] and rules[R5_FIRST_TURN] == FT_EXCHANGE and st[S_TURN] == 1
+    obs = observe5(g, seat, -1)
+    choice = opts[choose5_draw(g[7][seat], g[8][seat], obs, hands[seat], g[3], g[4], g[6][seat], g[18], opts, nopt, g[9][seat])]
+    stall_card = -1
+    stall_before = st[S_STALL]
+    skipped = False
+    if choice == D_DECLINE:
+        rec(g, T_NO_DRAW, seat, NO_DRAW_DECLINE, 0, 0, 0, 0, 0)
+        st[S_PLAYED + seat] += 1
+        return END_STOCK
+    if choice == D_SKIP:
+        rec(g, T_NO_DRAW, seat, NO_DRAW_SKIP, 0, 0, 0, 0, 0)
+        meld_out_without_drawing(g, seat)
+        skipped = True
+        emptied = True
+    else:
+        if choice == D_STOCK:
+            if exchange:
+                exchange_offers(g, seat)
+            draw_stock5(g, seat)
+        elif choice == D_ALL:
+            rec(g, T_TAKE_ALL, seat, st[S_PILE_LEN], 0, 0, 0, 0, 0)
+            for i in range(st[S_PILE_LEN]):
+                hands[seat, g[3][i]] += 1
+            st[S_PILE_LEN] = 0
+        else:
+            top = st[S_PILE_LEN] - 1
+            card = g[3][choice]
+            take_pile5(g, seat, choice)
+            if choice < top:
+                st[S_DEEP] += 1
+                one_play(g, seat, hands[seat].copy(), card, SC_DUTY, False)  # R5K-DRAW-2, C-TURN-4
+            elif stock_left(g) > 0:
+                stall_card = card
+        held = hands[seat, stall_card] if stall_card >= 0 else 0
+        emptied = play_phase5(g, seat)
+        if stall_card >= 0 and hands[seat, stall_card] < held:
+            stall_card = -1  # the drawn card was melded (R5K-DRAW-5)
+    out = finish_turn(g, seat, emptied)
+    if out:
+        st[S_BONUS + seat] = out_bonus(g, seat, skipped)
+        st[S_OUT] = seat
+        st[S_PLAYED + seat] += 1
+        return END_OUT
+    st[S_PLAYED + seat] += 1
+    return end_of_turn_checks(g, seat, stall_card, stall_before, stock_out_at_start)
+
+
+@njit
+def call_turn(g, seat, k):
+    """A rummy call (V5K-3 top card, V5K-4 any cards): take, meld the claimed card, discard."""
+    st, hands, pile, rules = g[0], g[1], g[3], g[5]
+    stock_out_at_start = st[S_STOCK_OUT] == 1
+    begin_turn(g, seat, TURN_CALL)
+    st[S_CALLS] += 1
+    top = st[S_PILE_LEN]
+    card = pile[k]
+    taken = pile_counts(pile, k, top)
+    take_pile5(g, seat, k)
+    if rules[R_CALL] == RUMMY_TOP:
+        one_play(g, seat, taken, card, SC_CALL_TOP, False)  # V5K-3c: that card alone, nothing else
+        emptied = count_cards(hands[seat]) == 0
+    else:
+        one_play(g, seat, taken, card, SC_FULL, False)  # V5K-4c: the rummy cards, no hand cards
+        emptied = play_phase5(g, seat)
+    out = finish_turn(g, seat, emptied)
+    if out:
+        st[S_BONUS + seat] = 200  # a call turn is never the seat's first turn (R5K-OUT-3)
+        st[S_OUT] = seat
+        return END_OUT
+    if stock_out_at_start:
+        st[S_IDLE] = 0 if st[S_PLACED] > 0 else st[S_IDLE] + 1
+        if st[S_IDLE] >= st[S_N]:
+            return END_IDLE
+    return 0
+
+
+@njit
+def call_claims(g, seat):
+    """Pile indexes ``seat`` could claim now (into opts[1:], opts[0] = pass); returns the count."""
+    st, pile, rules, opts = g[0], g[3], g[5], g[14]
+    top = st[S_PILE_LEN] - 1
+    n = 1
+    opts[0] = -1
+    if top < 0:
+        return n
+    wild = st[S_WILD]
+    if rules[R_CALL] == RUMMY_TOP:
+        if card_placeable(pile[top], g[4], g[19][0], g[6][seat], seat, wild, g[18], g[16], g[15]):
+            opts[n] = top
+            n += 1
+        return n
+    for k in range(top + 1):
+        av = pile_counts(pile, k, top + 1)
+        if enumerate_plays5(av, pile[k], g[4], g[19][0], g[6][seat], seat, wild, g[18], g[16], SC_FULL, g[15], False) > 0:
+            opts[n] = k
+            n += 1
+    return n
+
+
+@njit
+def rummy_windows(g, discarder, in_turn):
+    """V5K-3/4: calls on a discard, clockwise from the in-turn seat; returns a hand-end reason."""
+    st, rules = g[0], g[5]
+    n = st[S_N]
+    last = discarder
+    for _ in range(MAX_CALLS):
+        caller = -1
+        k = -1
+        for j in range(n):
+            s = (in_turn + j) % n
+            if s == last:
+                continue  # the discarder (V5K-3a) and the V5K-4a embargo
+            nopt = call_claims(g, s)
+            if nopt <= 1:
+                continue
+            obs = observe5(g, s, -1)
+            i = choose5_call(g[7][s], g[8][s], obs, g[1][s], g[3], g[4], g[6][s], g[18], g[14], nopt, g[9][s])
+            if i > 0:
+                caller = s
+                k = g[14][i]
+                break
+        if caller < 0:
+            return 0
+        reason = call_turn(g, caller, k)
+        if reason != 0:
+            return reason
+        last = caller
+    return 0
+
+
+# ----------------------------------------------------------------------------- hand end and scoring
+
+
+@njit
+def is_natural(card, wild):
+    return card % 16 != wild
+
+
+@njit
+def score_hand5(g, reason, out_seat):
+    """R5K-SCORE-1 with R5K-OUT-2 bonuses, V5K-7 Michigan and V5K-12 money cards."""
+    st, hands, melds, rules = g[0], g[1], g[4], g[5]
+    n = st[S_N]
+    vals = g[18]
+    wild = st[S_WILD]
+    money = rules[R5_MONEY] != 0
+    table = np.zeros(MAX_SEATS, dtype=np.int64)
+    queens = np.zeros(MAX_SEATS, dtype=np.int64)
+    sevens = np.zeros(MAX_SEATS, dtype=np.int64)
+    for m in range(g[19][0]):
+        if melds[m, M_ALIVE] == 0:
+            continue
+        for i in range(melds[m, M_LEN]):
+            c = melds[m, M_CARD + i]
+            s = melds[m, M_CRED + i]
+            table[s] += vals[c]
+            if c == QH and is_natural(c, wild):
+                queens[s] += 1
+            if c == SEVEN_H and is_natural(c, wild):
+                sevens[s] += 1
+    held = np.zeros(MAX_SEATS, dtype=np.int64)
+    for s in range(n):
+        for c in range(CARD_IDS):
+            if hands[s, c] > 0:
+                v = vals[c]
+                if money and c == QH and reason == END_OUT and is_natural(c, wild):
+                    v = 50  # V5K-12: a natural QH caught in hand when someone went out
+                held[s] += hands[s, c] * v
+    bonus = np.zeros(MAX_SEATS, dtype=np.int64)
+    if reason == END_OUT:
+        bonus[out_seat] = st[S_BONUS + out_seat]
+        if rules[R5_MICHIGAN] != 0:  # V5K-7: the others' hand values go to the player who went out
+            for s in range(n):
+                if s != out_seat:
+                    bonus[out_seat] += held[s]
+                    held[s] = 0
+    if money:
+        for s in range(n):
+            bonus[s] += 100 * min(queens[s], sevens[s], 2)
+    rec(g, T_HAND_END, reason, out_seat, st[S_TURN], 0, 0, 0, 0)
+    for s in range(n):
+        score = bonus[s] + table[s] - held[s]
+        st[S_HAND_SCORE + s] = score
+        st[S_TOTAL + s] += score
+        rec(g, T_SCORE, s, score, st[S_TOTAL + s], table[s], held[s], bonus[s], 0)
+
+
+@njit
+def play_hand5(g):
+    """One hand from the deal to scoring; returns (reason, out_seat, turns)."""
+    st, rules = g[0], g[5]
+    n = st[S_N]
+    seat = start_hand5(g)
+    reason = 0
+    out_seat = -1
+    while True:
+        if st[S_TURN] >= rules[R_TURN_CAP]:
+            reason = END_TURN_CAP
+            break
+        reason = normal_turn(g, seat)
+        if reason == END_OUT:
+            out_seat = seat
+        if reason != 0:
+            break
+        nxt = (seat + 1) % n
+        if rules[R_CALL] != RUMMY_OFF:
+            reason = rummy_windows(g, seat, nxt)
+            if reason != 0:
+                if reason == END_OUT:
+                    out_seat = st[S_OUT]
+                break
+        seat = nxt
+    score_hand5(g, reason, out_seat)
+    return reason, out_seat, st[S_TURN]
+
+
+# ----------------------------------------------------------------------------- game
+
+
+@njit
+def game_result(st, n, target, must_go_out, out_seat):
+    """R5K-GAME-1/2 and V5K-2: (winner or -1, tie mask, finished)."""
+    if must_go_out:
+        if out_seat >= 0 and st[S_TOTAL + out_seat] >= target:
+            return out_seat, 0, True
+        return -1, 0, False
+    best = st[S_TOTAL]
+    for s in range(1, n):
+        best = max(best, st[S_TOTAL + s])
+    if best < target:
+        return -1, 0, False
+    mask = 0
+    count = 0
+    winner = -1
+    for s in range(n):
+        if st[S_TOTAL + s] == best:
+            mask |= 1 << s
+            count += 1
+            winner = s
+    if count > 1:
+        return -1, mask, True
+    return winner, 0, True
+
+
+@njit
+def seed_game5(g, seed, game):
+    st, rules, rngs = g[0], g[5], g[9]
+    n = rules[R_N_PLAYERS]
+    for s in range(n):
+        seed_stream(rngs[s], seed, game, STREAM_SEAT, s)
+    rng_game = np.zeros(4, dtype=np.uint64)
+    seed_stream(rng_game, seed, game, STREAM_GAME, 0)
+    st[S_N] = n
+    st[S_DEALER] = below(rng_game, n)  # R5K-SETUP-3
+
+
+@njit
+def store_hand_row5(row, st, n, dealer, reason, out_seat, turns):
+    row[H_DEALER] = dealer
+    row[H_REASON] = reason
+    row[H_OUT_SEAT] = out_seat
+    row[H_TURNS] = turns
+    row[H_CALLS] = st[S_CALLS]
+    row[H_FLOATS] = st[S_FLOATS]
+    row[H_DEEP_TAKES] = st[S_DEEP]
+    for s in range(n):
+        row[H_SCORE + s] = st[S_HAND_SCORE + s]
+
+
+@njit
+def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace):
+    """Play one game of 5000 Rummy to its target (or the hand cap); fills out_game and out_hands."""
+    g = new_context5(rules, lineup, params, trace)
+    st = g[0]
+    n = rules[R_N_PLAYERS]
+    seed_game5(g, seed, game)
+    out_game[:] = 0
+    out_game[G_FIRST_DEALER] = st[S_DEALER]
+    rec(g, T_GAME_START, n, st[S_DEALER], game & 0x7FFFFFFF, rules[R_TARGET], 2, 0, 0)
+    winner = -1
+    tied = 0
+    turns = 0
+    capped_hands = 0
+    finished = False
+    h = 0
+    while h < rules[R_HAND_CAP]:
+        st[S_HAND_INDEX] = h
+        seed_stream(g[10], seed, game, STREAM_DEAL, h)
+        dealer = st[S_DEALER]
+        reason, out_seat, hand_turns = play_hand5(g)
+        turns += hand_turns
+        if reason == END_TURN_CAP:
+            capped_hands += 1
+        if out_hands.shape[0] > 0:
+            store_hand_row5(out_hands[h], st, n, dealer, reason, out_seat, hand_turns)
+        h += 1
+        st[S_DEALER] = (dealer + 1) % n  # R5K-DEAL-3
+        winner, tied, finished = game_result(st, n, rules[R_TARGET], rules[R_MUST_GO_OUT] != 0, out_seat)
+        if finished:
+            break
+    capped = 0 if finished else 1
+    rec(g, T_GAME_END, winner, h, capped, tied, 0, 0, 0)
+    out_game[G_WINNER] = winner
+    out_game[G_TIED] = tied
+    out_game[G_HANDS] = h
+    out_game[G_TURNS] = turns
+    out_game[G_CAPPED] = capped
+    out_game[G_CAPPED_HANDS] = capped_hands
+    for s in range(n):
+        out_game[G_TOTAL + s] = st[S_TOTAL + s]
+    return g[12][0], g[12][1]
+
+
+@njit
+def play_single_hand5(rules, lineup, params, seed, index, out_hand):
+    """``--unit hands``: one independent hand from zero totals with a random dealer."""
+    g = new_context5(rules, lineup, params, np.zeros((0, TRACE_COLS), dtype=np.int32))
+    st = g[0]
+    seed_game5(g, seed, index)
+    seed_stream(g[10], seed, index, STREAM_DEAL, 0)
+    dealer = st[S_DEALER]
+    reason, out_seat, turns = play_hand5(g)
+    store_hand_row5(out_hand, st, rules[R_N_PLAYERS], dealer, reason, out_seat, turns)

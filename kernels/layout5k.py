@@ -1,0 +1,130 @@
+"""Integer layouts of the 5000 Rummy kernels (RULES.md §4-5), beside the shared ``kernels.layout``.
+
+5000 Rummy keeps its own state shapes because its table differs from 500 Rum's: groups of any
+size owned per rank and per player, sequences that join, and wild cards whose designation can be
+traded away. What it shares with 500 Rum (card ids ``16*suit + rank``, the trace kinds, the rules
+vector's common slots, the per-game and per-hand result rows) comes from ``kernels.layout``.
+
+* ``hands`` int64[MAX_SEATS, CARD_IDS]: how many copies of each card id a seat holds.
+* ``melds`` int64[MAX_MELDS5, M_SIZE]: one row per meld id; a sequence's slot ``i`` is position
+  ``lo + i``, a group's slots are in the order laid; ``M_CRED`` slots say who is credited.
+* ``grp`` int64[MAX_SEATS, 14]: per seat and rank, the group the seat has put cards into (or -1):
+  R5K-GROUP-2 allows one group or one group addition per rank and player.
+"""
+
+from __future__ import annotations
+
+CARD_IDS = 64
+DECK5 = 104
+MAX_MELDS5 = 48
+SLOTS = 16  # 8 naturals + 8 wild cards is the largest group; a sequence holds at most 13
+MAX_SEQ = 13
+
+# ---- rules vector slots used only by 5000 Rummy (the common slots come from kernels.layout)
+R5_MICHIGAN = 36  # V5K-7
+R5_POLISH = 37  # V5K-8
+R5_FIRST_TURN = 38  # FT_* (V5K-10, V5K-11)
+R5_MONEY = 39  # V5K-12
+FT_UPCARD = 0
+FT_EXTRA_CARD = 1
+FT_EXCHANGE = 2
+RUMMY_OFF = 0
+RUMMY_TOP = 1  # V5K-3
+RUMMY_ANY = 2  # V5K-4
+GO_ANY = 0
+GO_UNMELDABLE = 1  # V5K-5
+GO_MELD_ALL = 2  # V5K-6
+
+# ---- meld rows
+M_KIND = 0
+M_KEY = 1  # group: rank; sequence: suit; wild-card group: 0
+M_LO = 2  # sequence: first position (1..14)
+M_LEN = 3
+M_CREATOR = 4
+M_ALIVE = 5  # 0 once joined into another sequence
+M_CARD = 6  # + slot
+M_CRED = M_CARD + SLOTS  # + slot
+M_SIZE = M_CRED + SLOTS
+K_GROUP = 2
+K_SEQ = 3
+K_WILD = 4
+
+# ---- play candidates
+C_TYPE = 0
+C_MELD = 1  # target meld (additions, trades, joins: the lower sequence)
+C_MELD2 = 2  # joins: the higher sequence
+C_KEY = 3  # new group: rank; new sequence: suit
+C_LO = 4  # sequence positions covered by the cards put down: lo..hi
+C_HI = 5
+C_NNAT = 6  # groups: natural cards of the rank put down
+C_NWILD = 7  # wild cards put down
+C_CARD = 8  # trades: the natural card given
+C_POS = 9  # trades: slot of the wild card taken
+C_VALUE = 10  # points credited for the cards put down
+C_NCARDS = 11
+C_SIZE = 12
+MAX_CAND5 = 768
+P_STOP = 0
+P_NEW_GROUP = 1
+P_NEW_SEQ = 2
+P_NEW_WILD = 3
+P_ADD_GROUP = 4
+P_ADD_SEQ = 5
+P_ADD_WILD = 6
+P_JOIN = 7
+P_TRADE = 8
+
+# ---- what a play may use (enumeration scope)
+SC_FULL = 0  # the play phase of a turn
+SC_DUTY = 1  # the first play after a take from below the top: contains the card, no trade
+SC_CALL_TOP = 2  # V5K-3: the one card, alone, onto the table
+
+# ---- draw options (>= 0: a pile index to take from)
+D_STOCK = -1
+D_DECLINE = -2  # empty stock: no pile take, the hand ends (R5K-STOCK-1 b)
+D_SKIP = -3  # first turn: no draw, meld everything and go out (R5K-OUT-3)
+D_ALL = -4  # V5K-8: the whole pile
+
+# ---- state scalars (st)
+S_N = 0
+S_DEALER = 1
+S_WILD = 2
+S_STOCK_POS = 3
+S_PILE_LEN = 4
+S_N_MELDS = 5
+S_TURN = 6
+S_TPOS = 7
+S_TOVER = 8
+S_HAND_INDEX = 9
+S_STALL = 10  # consecutive top-card turns without melding it (R5K-DRAW-5)
+S_STOCK_OUT = 11  # 1 once the turn that emptied the stock is over (R5K-STOCK-1)
+S_IDLE = 12  # consecutive turns without a card put on the table after that (R5K-STOCK-1 c)
+S_PLACED = 13  # cards put on the table this turn
+S_CALLS = 14
+S_FLOATS = 15
+S_DEEP = 16
+S_FIRST = 17  # seat left of the dealer
+S_OUT = 18  # seat that went out this hand
+S_TOTAL = 20  # + seat
+S_HAND_SCORE = 28  # + seat
+S_PLAYED = 36  # + seat: normal turns played this hand
+S_BONUS = 44  # + seat
+S_SIZE = 52
+
+# ---- hand-end reasons beyond kernels.layout's END_*
+END_STALL = 6
+
+# ---- observation (public information and the seat's own situation, C-INFO-1)
+O_SEAT = 0
+O_N = 1
+O_STOCK = 2
+O_PILE_LEN = 3
+O_N_MELDS = 4
+O_WILD = 5
+O_MUST = 6  # selected card still to be melded (-1)
+O_TURN = 7
+O_FIRST_TURN = 8  # 1 on the seat's first turn of the hand
+O_HAND_SIZE = 10  # + seat
+O_TOTAL = 18  # + seat
+O_FACE_UP = 26  # + seat: face-up card of the deal (R5K-DEAL-1)
+O_SIZE = 34

@@ -1,0 +1,228 @@
+"""Decisions for 5000 Rummy (RULES.md §4-5): draw, play, discard, rummy call and upcard exchange.
+
+The 5000 engine (``kernels.engine5k``) calls these five functions with the seat's own cards, the
+public table and pile, and an observation vector (``O_*``); nothing hidden reaches them
+(C-INFO-1). ``random`` picks uniformly among the legal options. ``greedy`` plays ahead with its own
+cards only: it values a draw by how many points it could put on the table this turn with the
+cards it would hold (plays chosen by highest value, on copies of the table) against what those
+cards would leave in hand, and it discards the card that helps least.
+Every other strategy id plays 5000 Rummy through the greedy rules with its own parameters
+(``deadwood_weight``, ``min_gain``) until it has 5000-specific logic.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kernels._jit import njit
+from kernels.layout5k import (
+    C_TYPE, C_VALUE, CARD_IDS, D_ALL, D_DECLINE, D_SKIP, D_STOCK, MAX_CAND5, MAX_MELDS5, O_N_MELDS,
+    O_WILD, P_STOP, SC_FULL,
+)
+from kernels.table5k import apply_play5, count_cards, empty_trace, enumerate_plays5, is_wild
+from strategies.ids import RANDOM
+from strategies.random_play import random_choice
+
+SKIP_GAIN = 1e9  # going out without drawing scores the 500 bonus: always worth it
+TAKE_WEIGHT = 0.6  # share of an unmelded taken card's value counted against a take
+
+
+@njit
+def hand_value(av, vals):
+    v = 0
+    for c in range(CARD_IDS):
+        v += av[c] * vals[c]
+    return v
+
+
+@njit
+def best_play(cand, n):
+    """Index of the highest-valued play; STOP (row 0) when nothing puts points down."""
+    best = 0
+    best_v = 0
+    for i in range(n):
+        if cand[i, C_TYPE] != P_STOP and cand[i, C_VALUE] > best_v:
+            best = i
+            best_v = cand[i, C_VALUE]
+    return best
+
+
+@njit
+def playout_points(av, must, melds, nm, grp_seat, seat, wild, vals):
+    """Points greedy could put on the table this turn holding ``av`` (copies only)."""
+    hand = av.copy()
+    table = melds.copy()
+    grp = grp_seat.copy()
+    ends = np.zeros(MAX_MELDS5, dtype=np.int64)
+    nm_box = np.array([nm], dtype=np.int64)
+    cand = np.empty((MAX_CAND5, 12), dtype=np.int64)
+    tp = np.zeros(2, dtype=np.int64)
+    trace = empty_trace()
+    placed = 0
+    for _ in range(40):
+        n = enumerate_plays5(hand, must, table, nm_box[0], grp, seat, wild, vals, ends, SC_FULL, cand, True)
+        i = best_play(cand, n)
+        if cand[i, C_TYPE] == P_STOP:
+            break
+        placed += cand[i, C_VALUE]
+        apply_play5(cand[i], hand, table, nm_box, grp, seat, wild, must, ends, trace, tp)
+        must = -1
+        if count_cards(hand) == 0:
+            break
+    return placed, hand_value(hand, vals)
+
+
+@njit
+def take_gain(av, pile, k, upto, must, melds, nm, grp_seat, seat, wild, vals, base_placed, base_left, weight):
+    """Net points of taking pile[k:upto] into ``av``: more on the table, less left in hand."""
+    with_take = av.copy()
+    for i in range(k, upto):
+        with_take[pile[i]] += 1
+    placed, left = playout_points(with_take, must, melds, nm, grp_seat, seat, wild, vals)
+    return (placed - base_placed) - weight * (left - base_left)
+
+
+@njit
+def greedy_draw5(params, obs, hand, pile, melds, grp_seat, vals, opts, nopt):
+    seat = obs[0]
+    wild = obs[O_WILD]
+    nm = obs[O_N_MELDS]
+    pile_len = obs[3]
+    weight = params[0] if params[0] > 0 else TAKE_WEIGHT
+    base_placed, base_left = playout_points(hand, -1, melds, nm, grp_seat, seat, wild, vals)
+    best = 0
+    best_gain = -1e18
+    for i in range(nopt):
+        o = opts[i]
+        if o == D_SKIP:
+            gain = SKIP_GAIN
+        elif o == D_STOCK or o == D_DECLINE:
+            gain = params[1]  # min_gain: a take must beat this to be preferred
+        elif o == D_ALL:
+            gain = take_gain(hand, pile, 0, pile_len, -1, melds, nm, grp_seat, seat, wild, vals, base_placed, base_left, weight)
+        else:
+            must = pile[o] if o < pile_len - 1 else -1
+            gain = take_gain(hand, pile, o, pile_len, must, melds, nm, grp_seat, seat, wild, vals, base_placed, base_left, weight)
+        if gain > best_gain:
+            best_gain = gain
+            best = i
+    return best
+
+
+@njit
+def usefulness(hand, c, wild):
+    """How much card c helps the rest of the hand: same-rank partners and near same-suit cards."""
+    r = c % 16
+    s = c // 16
+    score = 0
+    for t in range(4):
+        score += 2 * hand[16 * t + r]
+    score -= 2  # the card itself
+    for d in (-2, -1, 1, 2):
+        rr = r + d
+        if 1 <= rr <= 13:
+            score += hand[16 * s + rr]
+    return score
+
+
+@njit
+def greedy_discard5(obs, hand, vals, opts, nopt):
+    """Least useful natural card, the most valuable among equals; wild cards last."""
+    wild = obs[O_WILD]
+    best = 0
+    best_key = 1e18
+    for i in range(nopt):
+        c = opts[i]
+        key = usefulness(hand, c, wild) * 1000.0 - vals[c]
+        if is_wild(c, wild):
+            key += 1e9
+        if key < best_key:
+            best_key = key
+            best = i
+    return best
+
+
+@njit
+def greedy_call5(params, obs, hand, pile, melds, grp_seat, vals, opts, nopt):
+    """Rummy calls: take the most valuable claim (option 0 is pass, then pile indexes)."""
+    if nopt <= 1:
+        return 0
+    seat = obs[0]
+    wild = obs[O_WILD]
+    nm = obs[O_N_MELDS]
+    pile_len = obs[3]
+    empty = np.zeros(CARD_IDS, dtype=np.int64)
+    best = 0
+    best_gain = 0.0
+    for i in range(1, nopt):
+        k = opts[i]
+        gain = take_gain(empty, pile, k, pile_len, pile[k], melds, nm, grp_seat, seat, wild, vals, 0, 0, params[0] if params[0] > 0 else TAKE_WEIGHT)
+        if gain > best_gain:
+            best_gain = gain
+            best = i
+    return best
+
+
+@njit
+def greedy_exchange5(params, obs, hand, pile, melds, grp_seat, vals, opts, nopt):
+    """V5K-11: swap a hand card for the upcard when that raises this turn's table points."""
+    seat = obs[0]
+    wild = obs[O_WILD]
+    nm = obs[O_N_MELDS]
+    base_placed, base_left = playout_points(hand, -1, melds, nm, grp_seat, seat, wild, vals)
+    best = 0
+    best_gain = params[1]
+    up = pile[0]
+    for i in range(1, nopt):
+        trial = hand.copy()
+        trial[opts[i]] -= 1
+        trial[up] += 1
+        placed, left = playout_points(trial, -1, melds, nm, grp_seat, seat, wild, vals)
+        gain = (placed - base_placed) - (left - base_left) * 0.5
+        if gain > best_gain:
+            best_gain = gain
+            best = i
+    return best
+
+
+# ----------------------------------------------------------------------------- dispatch
+
+
+@njit
+def choose5_draw(sid, params, obs, hand, pile, melds, grp_seat, vals, opts, nopt, rng):
+    """Index into opts[:nopt]: D_STOCK, D_DECLINE, D_SKIP, D_ALL or a pile index to take from."""
+    if sid == RANDOM:
+        return random_choice(rng, nopt)
+    return greedy_draw5(params, obs, hand, pile, melds, grp_seat, vals, opts, nopt)
+
+
+@njit
+def choose5_play(sid, params, obs, cand, ncand, rng):
+    """Index into cand[:ncand] (row 0 is STOP when stopping is allowed)."""
+    if sid == RANDOM:
+        return random_choice(rng, ncand)
+    return best_play(cand, ncand)
+
+
+@njit
+def choose5_discard(sid, params, obs, hand, vals, opts, nopt, rng):
+    """Index into opts[:nopt] (card ids)."""
+    if sid == RANDOM:
+        return random_choice(rng, nopt)
+    return greedy_discard5(obs, hand, vals, opts, nopt)
+
+
+@njit
+def choose5_call(sid, params, obs, hand, pile, melds, grp_seat, vals, opts, nopt, rng):
+    """Index into opts[:nopt]: 0 = pass, then the pile index a rummy call would take from."""
+    if sid == RANDOM:
+        return random_choice(rng, nopt)
+    return greedy_call5(params, obs, hand, pile, melds, grp_seat, vals, opts, nopt)
+
+
+@njit
+def choose5_exchange(sid, params, obs, hand, pile, melds, grp_seat, vals, opts, nopt, rng):
+    """Index into opts[:nopt]: 0 = keep the hand, then card ids to swap for the upcard (V5K-11)."""
+    if sid == RANDOM:
+        return random_choice(rng, nopt)
+    return greedy_exchange5(params, obs, hand, pile, melds, grp_seat, vals, opts, nopt)
