@@ -6,8 +6,8 @@ public table and pile, and an observation vector (``O_*``); nothing hidden reach
 cards only: it values a draw by how many points it could put on the table this turn with the
 cards it would hold (plays chosen by highest value, on copies of the table) against what those
 cards would leave in hand, and it discards the card that helps least.
-Every other strategy id plays 5000 Rummy through the greedy rules with its own parameters
-(``deadwood_weight``, ``min_gain``) until it has 5000-specific logic.
+Every other strategy id plays 5000 Rummy by these greedy rules with greedy's default parameters
+until it has 5000-specific logic (``rummysim strategies show NAME`` says so).
 """
 
 from __future__ import annotations
@@ -20,11 +20,12 @@ from kernels.layout5k import (
     O_WILD, P_STOP, SC_FULL,
 )
 from kernels.table5k import apply_play5, count_cards, empty_trace, enumerate_plays5, is_wild
-from strategies.ids import RANDOM
+from strategies.ids import GREEDY, RANDOM
 from strategies.random_play import random_choice
 
 SKIP_GAIN = 1e9  # going out without drawing scores the 500 bonus: always worth it
 TAKE_WEIGHT = 0.6  # share of an unmelded taken card's value counted against a take
+MIN_GAIN = 0.0
 
 
 @njit
@@ -83,12 +84,11 @@ def take_gain(av, pile, k, upto, must, melds, nm, grp_seat, seat, wild, vals, ba
 
 
 @njit
-def greedy_draw5(params, obs, hand, pile, melds, grp_seat, vals, opts, nopt):
+def greedy_draw5(weight, min_gain, obs, hand, pile, melds, grp_seat, vals, opts, nopt):
     seat = obs[0]
     wild = obs[O_WILD]
     nm = obs[O_N_MELDS]
     pile_len = obs[3]
-    weight = params[0] if params[0] > 0 else TAKE_WEIGHT
     base_placed, base_left = playout_points(hand, -1, melds, nm, grp_seat, seat, wild, vals)
     best = 0
     best_gain = -1e18
@@ -97,7 +97,7 @@ def greedy_draw5(params, obs, hand, pile, melds, grp_seat, vals, opts, nopt):
         if o == D_SKIP:
             gain = SKIP_GAIN
         elif o == D_STOCK or o == D_DECLINE:
-            gain = params[1]  # min_gain: a take must beat this to be preferred
+            gain = min_gain  # a take must beat this to be preferred
         elif o == D_ALL:
             gain = take_gain(hand, pile, 0, pile_len, -1, melds, nm, grp_seat, seat, wild, vals, base_placed, base_left, weight)
         else:
@@ -143,7 +143,7 @@ def greedy_discard5(obs, hand, vals, opts, nopt):
 
 
 @njit
-def greedy_call5(params, obs, hand, pile, melds, grp_seat, vals, opts, nopt):
+def greedy_call5(weight, obs, hand, pile, melds, grp_seat, vals, opts, nopt):
     """Rummy calls: take the most valuable claim (option 0 is pass, then pile indexes)."""
     if nopt <= 1:
         return 0
@@ -156,7 +156,7 @@ def greedy_call5(params, obs, hand, pile, melds, grp_seat, vals, opts, nopt):
     best_gain = 0.0
     for i in range(1, nopt):
         k = opts[i]
-        gain = take_gain(empty, pile, k, pile_len, pile[k], melds, nm, grp_seat, seat, wild, vals, 0, 0, params[0] if params[0] > 0 else TAKE_WEIGHT)
+        gain = take_gain(empty, pile, k, pile_len, pile[k], melds, nm, grp_seat, seat, wild, vals, 0, 0, weight)
         if gain > best_gain:
             best_gain = gain
             best = i
@@ -164,21 +164,21 @@ def greedy_call5(params, obs, hand, pile, melds, grp_seat, vals, opts, nopt):
 
 
 @njit
-def greedy_exchange5(params, obs, hand, pile, melds, grp_seat, vals, opts, nopt):
+def greedy_exchange5(weight, min_gain, obs, hand, pile, melds, grp_seat, vals, opts, nopt):
     """V5K-11: swap a hand card for the upcard when that raises this turn's table points."""
     seat = obs[0]
     wild = obs[O_WILD]
     nm = obs[O_N_MELDS]
     base_placed, base_left = playout_points(hand, -1, melds, nm, grp_seat, seat, wild, vals)
     best = 0
-    best_gain = params[1]
+    best_gain = min_gain
     up = pile[0]
     for i in range(1, nopt):
         trial = hand.copy()
         trial[opts[i]] -= 1
         trial[up] += 1
         placed, left = playout_points(trial, -1, melds, nm, grp_seat, seat, wild, vals)
-        gain = (placed - base_placed) - (left - base_left) * 0.5
+        gain = (placed - base_placed) - (left - base_left) * weight
         if gain > best_gain:
             best_gain = gain
             best = i
@@ -189,11 +189,24 @@ def greedy_exchange5(params, obs, hand, pile, melds, grp_seat, vals, opts, nopt)
 
 
 @njit
+def take_weight(sid, params):
+    """greedy's ``deadwood_weight`` scales the share of unusable taken cards counted against a take."""
+    if sid == GREEDY:
+        return TAKE_WEIGHT * params[0]
+    return TAKE_WEIGHT
+
+
+@njit
+def min_gain(sid, params):
+    return params[1] if sid == GREEDY else MIN_GAIN
+
+
+@njit
 def choose5_draw(sid, params, obs, hand, pile, melds, grp_seat, vals, opts, nopt, rng):
     """Index into opts[:nopt]: D_STOCK, D_DECLINE, D_SKIP, D_ALL or a pile index to take from."""
     if sid == RANDOM:
         return random_choice(rng, nopt)
-    return greedy_draw5(params, obs, hand, pile, melds, grp_seat, vals, opts, nopt)
+    return greedy_draw5(take_weight(sid, params), min_gain(sid, params), obs, hand, pile, melds, grp_seat, vals, opts, nopt)
 
 
 @njit
@@ -217,7 +230,7 @@ def choose5_call(sid, params, obs, hand, pile, melds, grp_seat, vals, opts, nopt
     """Index into opts[:nopt]: 0 = pass, then the pile index a rummy call would take from."""
     if sid == RANDOM:
         return random_choice(rng, nopt)
-    return greedy_call5(params, obs, hand, pile, melds, grp_seat, vals, opts, nopt)
+    return greedy_call5(take_weight(sid, params), obs, hand, pile, melds, grp_seat, vals, opts, nopt)
 
 
 @njit
@@ -225,4 +238,4 @@ def choose5_exchange(sid, params, obs, hand, pile, melds, grp_seat, vals, opts, 
     """Index into opts[:nopt]: 0 = keep the hand, then card ids to swap for the upcard (V5K-11)."""
     if sid == RANDOM:
         return random_choice(rng, nopt)
-    return greedy_exchange5(params, obs, hand, pile, melds, grp_seat, vals, opts, nopt)
+    return greedy_exchange5(take_weight(sid, params), min_gain(sid, params), obs, hand, pile, melds, grp_seat, vals, opts, nopt)

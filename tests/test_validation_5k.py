@@ -1,0 +1,79 @@
+"""5000 Rummy kernel games replayed by the independent validator (issue #4, point 6).
+
+At least 2,000 random-strategy games of the base game and 300 per value of every play or scoring
+variation flag (V5K-2..8, V5K-10..12) go through ``sim/validate.py``, which knows only RULES.md and
+docs/trace-format.md; greedy and mixed lineups too. The variations not played yet are refused by
+rule ID.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sim.checks import validate_run
+from sim.errors import UnsupportedRuleError
+from sim.simulation import prepare
+
+PLAYER_COUNTS = (2, 3, 4, 5)  # R5K-SETUP-1
+
+
+def assert_clean(report) -> None:
+    shown = "\n".join(f"game {v.game_index} action {v.action} {v.rule_id}: {v.message}" for v in report.violations[:10])
+    assert report.ok, shown
+    assert report.actions_checked > 0
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_R5K_base_random_500_games_per_player_count(players):
+    report = validate_run("5000-rummy", players=players, lineup="random", games=500, seed=5000 + players)
+    assert report.games == 500
+    assert_clean(report)
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_R5K_base_greedy_and_mixed_lineups(players):
+    mixed = ",".join("greedy" if s % 2 else "random" for s in range(players))
+    assert_clean(validate_run("5000-rummy", players=players, lineup="greedy", games=100, seed=5100 + players))
+    assert_clean(validate_run("5000-rummy", players=players, lineup=mixed, games=100, seed=5200 + players))
+
+
+# Every non-default value of every play or scoring variation flag of RULES.md §5 the kernels play.
+FLAG_VALUES = [
+    "r5k_must_go_out_to_win=true",  # V5K-2
+    "r5k_rummy=top_card",  # V5K-3
+    "r5k_rummy=any_cards",  # V5K-4
+    "r5k_going_out=unmeldable_discard",  # V5K-5
+    "r5k_going_out=meld_all",  # V5K-6
+    "r5k_michigan=true",  # V5K-7
+    "r5k_polish=true",  # V5K-8
+    "r5k_first_turn=extra_card",  # V5K-10
+    "r5k_first_turn=exchange_upcard",  # V5K-11
+    "r5k_money_cards=true",  # V5K-12
+    "r5k_target=1000",  # R5K-GAME-1 integer override
+]
+
+
+@pytest.mark.parametrize("flag", FLAG_VALUES)
+def test_V5K_every_variation_value_300_games(flag):
+    report = validate_run("5000-rummy", players=2 + len(flag) % 4, lineup="random", games=300,
+                          seed=5300 + len(flag), rule=[flag])
+    assert report.games == 300
+    assert_clean(report)
+
+
+@pytest.mark.parametrize("flag", FLAG_VALUES)
+def test_V5K_every_variation_value_greedy(flag):
+    mixed = "greedy,random,greedy"
+    assert_clean(validate_run("5000-rummy", players=3, lineup=mixed, games=40, seed=5400, rule=[flag]))
+
+
+@pytest.mark.parametrize(
+    ("flag", "rule_id"),
+    [("r5k_persian=true", "V5K-9"), ("r5k_doubling=true", "V5K-13"), ("r5k_limit_poker=true", "V5K-14"),
+     ("r5k_payoff=game_point", "V5K-1")],
+)
+def test_V5K_variations_not_played_yet_are_refused_by_rule_id(flag, rule_id):
+    players = 4 if "persian" in flag else 2
+    with pytest.raises(UnsupportedRuleError) as info:
+        prepare("5000-rummy", players, "random", [flag])
+    assert rule_id in str(info.value)
