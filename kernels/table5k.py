@@ -206,8 +206,9 @@ def group_plays(av, must, melds, nm, grp_seat, wild, vals, cand, n, scope):
     """New groups (R5K-GROUP-1, R5K-WILD-4) and group additions (R5K-GROUP-2/3)."""
     nw = wild_count(av, wild)
     single = scope == SC_CALL_TOP
+    natural_must = must >= 0 and must % 16 != wild
     for r in range(1, 14):
-        if r == wild:
+        if r == wild or (natural_must and must % 16 != r):
             continue
         k = natural_count(av, r, wild)
         nat_value = k * vals[r]  # every natural card of a rank has the same value
@@ -256,7 +257,10 @@ def wild_group_plays(av, must, melds, nm, wild, vals, cand, n, scope):
 def new_sequence_plays(av, must, wild, vals, cand, n):
     """New sequences (R5K-SEQ-1, R5K-WILD-4): 3..13 positions, never both ace positions."""
     nw = wild_count(av, wild)
+    natural_must = must >= 0 and must % 16 != wild
     for s in range(4):
+        if natural_must and must // 16 != s:
+            continue  # the named card fits only sequences of its own suit
         for lo in range(1, 13):
             for hi in range(lo + 2, min(lo + MAX_SEQ - 1, 14) + 1):
                 need = seq_cost(av, s, lo, hi, wild)
