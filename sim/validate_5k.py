@@ -1547,6 +1547,9 @@ class _Replayer:
         for m in self.melds:
             for _, c, _ in m.slots:
                 total[c] += 1
+        if self.phase == _P_CARDS:  # cards of the group being read
+            for c, _ in self.group_cards:
+                total[c] += 1
         for c in _NATURAL_IDS:
             if total[c] != 2:
                 self._fail("C-CARD-CONSERVATION", f"{card_name(c)}: {total[c]} copies in play, "
@@ -1600,13 +1603,13 @@ class _Replayer:
     def _bonus_rule(self, seat: int, bonus: int) -> str:
         """Which part of the bonus is wrong, assuming the other parts are right."""
         out_part = bonus - self.mich_part[seat] - self.money_part[seat]
-        if out_part != self.out_part[seat] and out_part in (0, 200, 300, 500):
+        if seat == self.out_seat:
+            if out_part in (0, 200, 300, 500, 700, 800, 1000):  # a going-out amount, or a sum
+                return "R5K-OUT-2"
+            return "V5K-7" if self.cfg.michigan else "V5K-12" if self.cfg.money else "R5K-OUT-2"
+        if out_part in (200, 300, 500):
             return "R5K-DRAW-5" if self.end_due == 6 else "R5K-OUT-2"
-        if self.cfg.michigan and seat == self.out_seat:
-            return "V5K-7"
-        if self.cfg.money:
-            return "V5K-12"
-        return "R5K-SCORE-1"
+        return "V5K-12" if self.cfg.money else "R5K-SCORE-1"
 
 
 # Debug aid: re-count every card after every record (slow; the unit tests switch it on).
