@@ -1601,15 +1601,16 @@ class _Replayer:
         return "R5K-SCORE-1"
 
     def _bonus_rule(self, seat: int, bonus: int) -> str:
-        """Which part of the bonus is wrong, assuming the other parts are right."""
-        out_part = bonus - self.mich_part[seat] - self.money_part[seat]
-        if seat == self.out_seat:
-            if out_part in (0, 200, 300, 500, 700, 800, 1000):  # a going-out amount, or a sum
-                return "R5K-OUT-2"
-            return "V5K-7" if self.cfg.michigan else "V5K-12" if self.cfg.money else "R5K-OUT-2"
-        if out_part in (200, 300, 500):
+        """Which part of the bonus is wrong: the first part that alone explains the trace's
+        bonus when the other parts are right (money cards, then going out, then Michigan)."""
+        out_p, mich_p, money_p = self.out_part[seat], self.mich_part[seat], self.money_part[seat]
+        if self.cfg.money and bonus - out_p - mich_p in (0, 100, 200):
+            return "V5K-12"
+        if bonus - mich_p - money_p in (0, 200, 300, 500, 700, 800, 1000):
             return "R5K-DRAW-5" if self.end_due == 6 else "R5K-OUT-2"
-        return "V5K-12" if self.cfg.money else "R5K-SCORE-1"
+        if self.cfg.michigan and seat == self.out_seat:
+            return "V5K-7"
+        return "R5K-SCORE-1"
 
 
 # Debug aid: re-count every card after every record (slow; the unit tests switch it on).
