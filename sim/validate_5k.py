@@ -405,7 +405,7 @@ _END_RULES = {1: "R5K-OUT-1", 2: "R5K-STOCK-1", 3: "R5K-STOCK-1", 4: "ENGINE-TUR
               6: "R5K-DRAW-5"}
 
 # draw kinds of the current turn
-_D_STOCK, _D_TOP, _D_DEEP, _D_ALL, _D_SKIP, _D_DISCARD_ONLY = range(6)
+_D_STOCK, _D_TOP, _D_DEEP, _D_ALL, _D_SKIP, _D_DISCARD_ONLY, _D_DECLINE = range(7)
 
 
 class _Replayer:
@@ -488,6 +488,8 @@ class _Replayer:
             msg = f"FLOAT by seat {row[1]} holding {held} card(s), r5k_going_out={go}"
         elif ph == _P_NODRAW:
             rule, msg = "R5K-STOCK-1", f"{name} after NO_DRAW on an empty stock; the hand ends"
+        elif kind == EXCHANGE:
+            rule, msg = "V5K-11", f"EXCHANGE {_PHASE_NAMES.get(ph, ph)}: only before the first draw"
         elif ph == _P_DRAW and kind in (MELD, LAYOFF, JOIN, TRADE, DISCARD):
             rule, msg = "R5K-DRAW-1", f"{name} before the turn's draw"
         elif ph == _P_PLAY and kind in (DRAW_STOCK, TAKE_PILE, TAKE_ALL, NO_DRAW, EXCHANGE):
@@ -1014,7 +1016,7 @@ class _Replayer:
         reason = row[2]
         if reason == 0:
             # R5K-STOCK-1 (b): declining the pile on an empty stock ends the hand
-            self._check_first_turn_draw(-1)
+            self._check_first_turn_draw(_D_DECLINE)
             if self._stock_left():
                 self._flag("R5K-DRAW-1", f"NO_DRAW with {self._stock_left()} cards in the "
                                          "stock: a turn begins with a draw")

@@ -1488,3 +1488,20 @@ def test_TRACE_FORMAT_malformed_traces_never_raise():
             res = validate_trace(mutate(a, i, col, val), F())
             assert isinstance(res, ValidationResult)
     assert validate_trace(a[:10], F()).violations
+
+
+def test_R5K_OUT_2_going_out_in_a_call_turn_scores_200():
+    """Any-cards rummy, 3 players, dealer 2: the pile becomes 5H 6H 7H; P2, before its first
+    normal turn, calls, melds them and 2C 3C 4C and is out.  A call turn is not a first turn."""
+    b = B5(3, dealer=2, flags={"r5k_rummy": "any_cards"})
+    b.deal("K", {0: "3D 6H 4D 5D", 1: "3S 7H 4S 5S", 2: "2C 3C 4C"}, upcard="5H",
+           stock="2D 2S")
+    b.draw(0).discard(0, "6H")
+    b.draw(1).discard(1, "7H")
+    b.call_(2, k=0).meld(2, "seq", "5H 6H 7H").meld(2, "seq", "2C 3C 4C")
+    close(b, 1, out=2)
+    assert b.scores[2][6] == 200
+    ok(b, F(r5k_rummy="any_cards"))
+    s2 = rows_of(b, 41)[2]
+    bad(mutate(mutate(b, s2, 6, 300), s2, 2, b.scores[2][2] + 100), "R5K-OUT-2",
+        F(r5k_rummy="any_cards"))
