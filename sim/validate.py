@@ -1,4 +1,4 @@
-"""Independent rules checker for 500 Rum and Standard Rummy traces.
+"""Independent rules checker for 500 Rum and Standard Rummy traces (5000 Rummy: sim/validate_5k.py).
 
 This module replays a kernel trace (``docs/trace-format.md``) record by record and checks it against
 the normative rules in ``RULES.md`` (§1 common concepts, §2 500 Rum base rules, §3 the V500
@@ -26,6 +26,8 @@ Public API
 
 Implemented games and flags
 ---------------------------
+5000 Rummy (``game=5000-rummy``, or no ``game`` flag and GAME_START game code 2) is handed to
+:mod:`sim.validate_5k`, which shares only the card helpers, record constants and result types.
 ``game``: ``500-rum`` (GAME_START column 5 = 0) and ``standard-rummy`` (column 5 = 1, flags
 ``std_going_out``, ``std_game_hands``, ``std_end_of_stock``; every ``r500_`` flag must then hold its
 default).  500 Rum: every §8.6 ``r500_`` flag and value except V500-GAMBIT
