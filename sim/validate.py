@@ -1,4 +1,4 @@
-"""Independent rules checker for 500 Rum and Standard Rummy traces.
+"""Independent rules checker for 500 Rum and Standard Rummy traces (5000 Rummy: sim/validate_5k.py).
 
 This module replays a kernel trace (``docs/trace-format.md``) record by record and checks it against
 the normative rules in ``RULES.md`` (§1 common concepts, §2 500 Rum base rules, §3 the V500
@@ -26,6 +26,8 @@ Public API
 
 Implemented games and flags
 ---------------------------
+5000 Rummy (``game=5000-rummy``, or no ``game`` flag and GAME_START game code 2) is handed to
+:mod:`sim.validate_5k`, which shares only the card helpers, record constants and result types.
 ``game``: ``500-rum`` (GAME_START column 5 = 0) and ``standard-rummy`` (column 5 = 1, flags
 ``std_going_out``, ``std_game_hands``, ``std_end_of_stock``; every ``r500_`` flag must then hold its
 default).  500 Rum: every §8.6 ``r500_`` flag and value except V500-GAMBIT
@@ -100,14 +102,19 @@ RESTOCK = 4
 TURN_START = 5
 RESHUFFLE = 6
 START_PILE = 7
+FACE_UP = 8  # 5000 Rummy
 DRAW_STOCK = 10
 TAKE_PILE = 11
 NO_DRAW = 12
+TAKE_ALL = 13  # 5000 Rummy (V5K-8)
+EXCHANGE = 14  # 5000 Rummy (V5K-11)
 MELD = 20
 CARD = 21
 LAYOFF = 22
 OUT_OF_TURN = 23
 ADDOPP_LAYOFF = 24
+JOIN = 25  # 5000 Rummy (R5K-SEQ-5/6)
+TRADE = 26  # 5000 Rummy (R5K-TRADE-1)
 DISCARD = 30
 FLOAT = 31
 HAND_END = 40
@@ -122,14 +129,19 @@ RECORD_NAMES: dict[int, str] = {
     TURN_START: "TURN_START",
     RESHUFFLE: "RESHUFFLE",
     START_PILE: "START_PILE",
+    FACE_UP: "FACE_UP",
     DRAW_STOCK: "DRAW_STOCK",
     TAKE_PILE: "TAKE_PILE",
     NO_DRAW: "NO_DRAW",
+    TAKE_ALL: "TAKE_ALL",
+    EXCHANGE: "EXCHANGE",
     MELD: "MELD",
     CARD: "CARD",
     LAYOFF: "LAYOFF",
     OUT_OF_TURN: "OUT_OF_TURN",
     ADDOPP_LAYOFF: "ADDOPP_LAYOFF",
+    JOIN: "JOIN",
+    TRADE: "TRADE",
     DISCARD: "DISCARD",
     FLOAT: "FLOAT",
     HAND_END: "HAND_END",
@@ -2496,30 +2508,60 @@ class _Replayer:
 _CHECK_CONSERVATION_EVERY_RECORD = False
 
 
+_GAME_5000_NAMES = frozenset({"5000-rummy", "5000_rummy", "r5k", "5000"})
+
+
+def _is_5000(flags: Mapping[str, object] | None, trace: object) -> bool:
+    """5000 Rummy is checked by ``sim.validate_5k``: chosen by ``flags["game"]``, or, when the
+    flags name no game, by the first GAME_START's game code 2 (docs/trace-format.md)."""
+    if flags and "game" in flags:
+        return flags["game"] in _GAME_5000_NAMES
+    try:
+        arr = np.asarray(trace)
+        return bool(arr.ndim == 2 and arr.shape[0] > 0 and arr.shape[1] == 8
+                    and arr[0, 0] == GAME_START and arr[0, 5] == 2)
+    except Exception:  # pragma: no cover - exotic inputs are reported by trace_rows
+        return False
+
+
+def trace_rows(trace: object) -> tuple[list[list[int]], ValidationResult | None]:
+    """(rows as plain lists, None) for a well-formed ``(n, 8)`` integer array, else
+    ([], a result holding the TRACE-FORMAT violation)."""
+
+    def bad(msg: str) -> tuple[list[list[int]], ValidationResult]:
+        return [], ValidationResult(0, 0, [Violation(-1, 0, "TRACE-FORMAT", msg)])
+
+    try:
+        arr = np.asarray(trace)
+    except Exception as exc:  # pragma: no cover - exotic inputs
+        return bad(f"not an array: {exc}")
+    if arr.ndim != 2 or arr.shape[1] != 8:
+        return bad(f"trace shape {arr.shape}, expected (n, 8)")
+    if arr.dtype.kind not in "iu":
+        return bad(f"trace dtype {arr.dtype}, expected int32")
+    if arr.shape[0] == 0:
+        return bad("empty trace")
+    return arr.tolist(), None
+
+
 def validate_trace(
     trace: np.ndarray, flags: Mapping[str, object] | None = None
 ) -> ValidationResult:
     """Replay ``trace`` and check it against RULES.md under ``flags``.
 
     Raises ``ValueError`` only for flag values the checker does not implement; every problem with
-    the trace itself is reported as a :class:`Violation`.
+    the trace itself is reported as a :class:`Violation`.  5000 Rummy traces are replayed by
+    :mod:`sim.validate_5k`.
     """
+    if _is_5000(flags, trace):
+        # imported here: sim.validate_5k builds on this module's card helpers and result types
+        from sim.validate_5k import validate_trace_5k
+
+        return validate_trace_5k(trace, flags)
     cfg = _parse_flags(flags)
-    try:
-        arr = np.asarray(trace)
-    except Exception as exc:  # pragma: no cover - exotic inputs
-        return ValidationResult(0, 0, [Violation(-1, 0, "TRACE-FORMAT", f"not an array: {exc}")])
-    if arr.ndim != 2 or arr.shape[1] != 8:
-        return ValidationResult(
-            0, 0, [Violation(-1, 0, "TRACE-FORMAT", f"trace shape {arr.shape}, expected (n, 8)")]
-        )
-    if arr.dtype.kind not in "iu":
-        return ValidationResult(
-            0, 0, [Violation(-1, 0, "TRACE-FORMAT", f"trace dtype {arr.dtype}, expected int32")]
-        )
-    if arr.shape[0] == 0:
-        return ValidationResult(0, 0, [Violation(-1, 0, "TRACE-FORMAT", "empty trace")])
-    rows: list[list[int]] = arr.tolist()
+    rows, error = trace_rows(trace)
+    if error is not None:
+        return error
     rep = _Replayer(rows, cfg)
     rep.run()
     return ValidationResult(rep.games, rep.actions, rep.violations)

@@ -836,7 +836,7 @@ def test_V500_TARGET_game_start_field():
     {"r500_partner_layoff": "team_only"}, {"r500_persian": True}, {"r5k_target": 3000},
     {"r5k_rummy": "top_card"}, {"rkub_rounds": 2}, {"rkub_joker_penalty": 25},
     {"r500_no_such_flag": 1}, {"r5k_no_such_flag": 1}, {"game": "rummikub"},
-    {"game": "5000-rummy"}, {"r500_jokers_per_deck": 3}, {"r500_num_decks": True},
+    {"r500_jokers_per_deck": 3}, {"r500_num_decks": True},
     {"r500_stock_out_idle_turns": 0}, {"r500_card_values": "five"}, {"max_turns_per_hand": 0},
     {"std_game_hands": 3}, {"r500_first_meld_min": 20},
     {"r500_score_divisor": 5, "r500_card_values": "face"},
@@ -846,6 +846,13 @@ def test_unimplemented_flag_values_raise(flags):
     with pytest.raises(ValueError) as e:
         validate_trace(t01_done().array(), flags)
     assert list(flags)[0] in str(e.value)
+
+
+def test_500_trace_checked_as_5000_rummy_is_rejected():
+    """game=5000-rummy selects the 5000 checker (sim/validate_5k.py), which reports the 500 Rum
+    trace's game code and pack."""
+    res = validate_trace(t01_done().array(), {"game": "5000-rummy"})
+    assert res.violations and res.violations[0].rule_id == "TRACE-FORMAT"
 
 
 def test_flags_accepted_forms():
