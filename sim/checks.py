@@ -96,12 +96,12 @@ def _kernel_row_matches_trace(seed: int, g: int, trace: np.ndarray, row: np.ndar
     """The game row the fast path reports must agree with what the trace shows."""
     end = trace[-1]
     problems = []
-    if end[0] != L.T_GAME_END or end[1] != row[L.G_WINNER] or end[2] != row[L.G_HANDS]:
-        problems.append(ReportedViolation(seed, g, len(trace) - 1, "R500-END-1", "kernel game row differs from the trace's GAME_END"))
+    if end[0] != L.T_GAME_END or end[1] != row[L.G_WINNER] or end[2] != row[L.G_HANDS] or end[4] != row[L.G_TIED]:
+        problems.append(ReportedViolation(seed, g, len(trace) - 1, "KERNEL-ROW", "kernel game row differs from the trace's GAME_END"))
     scores = trace[trace[:, 0] == L.T_SCORE]
     finals = scores[-n:, 3] if len(scores) >= n else np.zeros(n)
     if not np.array_equal(finals, row[L.G_TOTAL : L.G_TOTAL + n]):
-        problems.append(ReportedViolation(seed, g, len(trace) - 1, "R500-SCORE-3", "kernel totals differ from the trace's last SCORE records"))
+        problems.append(ReportedViolation(seed, g, len(trace) - 1, "C-SCORE-3", "kernel totals differ from the trace's last SCORE records"))
     return problems
 
 
