@@ -40,7 +40,7 @@ By = str | Sequence[str] | None
 
 QUANTILES = (0.10, 0.25, 0.50, 0.75, 0.90)
 STOCK_REASONS = ("stock_out", "stock_end")
-STALL_REASONS = ("idle_guard", "turn_cap")
+STALL_REASONS = ("idle_guard", "turn_cap", "stall")
 
 PAYOFF_MODES = ("difference", "game-point")
 BALANCE_ALPHA = 0.05
@@ -323,7 +323,7 @@ def summarize(source: Source, by: By = None) -> pl.DataFrame:
     final scores of all seats pooled: ``score_mean``, ``score_p10`` .. ``score_p90``, and
     ``winner_score_mean``; ``hands_per_game_{mean,p50,p90}``; ``turns_per_hand_{mean,p50,p90}``
     (quantiles need hand rows); hand ends as shares ``ends_out``, ``ends_stock_out`` (stock_out,
-    stock_end), ``ends_stall`` (idle_guard, turn_cap), ``capped_hands``; ``calls_per_hand``,
+    stock_end), ``ends_stall`` (idle_guard, turn_cap, 5000's stall), ``capped_hands``; ``calls_per_hand``,
     ``floats_per_hand``, ``deep_takes_per_hand`` (null when the hand rows lack the counter or the
     file's rules rule it out, see :func:`analysis.load.counters_in_rules`).
 

@@ -18,6 +18,7 @@ import polars as pl
 
 from analysis.summary import summarize_games, summarize_hands
 from kernels import layout as L
+from kernels import layout5k as L5
 from sim.encode import encode_rules
 from sim.errors import InputError
 from sim.runners import games_runner, hands_runner
@@ -31,6 +32,7 @@ REASONS = {
     L.END_IDLE: "idle_guard",
     L.END_TURN_CAP: "turn_cap",
     L.END_STOCK_END: "stock_end",
+    L5.END_STALL: "stall",  # 5000 Rummy, R5K-DRAW-5
 }
 UNITS = ("games", "hands")
 DEFAULT_CHUNK = 4096
@@ -102,6 +104,7 @@ def games_frame(rows: np.ndarray, start: int, n: int) -> pl.DataFrame:
         "turns": rows[:, L.G_TURNS].astype(np.int32),
         "capped": rows[:, L.G_CAPPED].astype(bool),
         "capped_hands": rows[:, L.G_CAPPED_HANDS].astype(np.int32),
+        "tied_seats": rows[:, L.G_TIED].astype(np.int8),  # bitmask of the seats sharing the win
     }
     data.update(_seat_columns(rows[:, L.G_TOTAL : L.G_TOTAL + n].astype(np.int32), n, "score"))
     return pl.DataFrame(data)
