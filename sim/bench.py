@@ -300,7 +300,7 @@ def startup(sizes: Sizes, workdir: Path, log: Log) -> dict:
     log(f"start-up: 1-game simulate, cold ({sizes.cold_simulate_runs} runs of a full compile) and warm")
     sim_cold, sim_warm = _cold(one_game, workdir, sizes.cold_simulate_runs), _warm(one_game, workdir, sizes.start_runs)
     one = _start_row(sim_cold, sim_warm)
-    runs = f"{len(sim_cold)} run{'s' * (len(sim_cold) > 1)}, median"
+    runs = "1 run" if len(sim_cold) == 1 else f"median of {len(sim_cold)} runs"
     return {
         "help": _start_row(help_cold, help_warm),
         "simulate_1_game": {
