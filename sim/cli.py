@@ -242,9 +242,10 @@ def strategies_show(name: Annotated[str, typer.Argument(help="Strategy name.")])
 
 def _register_extensions() -> None:
     """Commands that live in their own modules attach themselves here."""
-    from sim import cli_analysis, cli_compare, cli_sweep
+    from sim import cli_analysis, cli_bench, cli_compare, cli_sweep
 
     cli_analysis.register(app, out_console)
+    cli_bench.register(app, out_console)
     cli_compare.register(app, out_console)
     cli_sweep.register(app, out_console)
 

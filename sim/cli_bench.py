@@ -1,0 +1,146 @@
+"""CLI command ``bench`` (the benchmark suite); attached by ``sim.cli``.
+
+Parsing and printing only: ``sim.bench`` measures. The suite's results are printed as tables (or
+as JSON with ``--json``) and always written to the ``--out`` JSON file.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from sim.errors import InputError
+
+err_console = Console(stderr=True, highlight=False)
+
+
+def _num(x: float | None, digits: int = 0) -> str:
+    return "-" if x is None else f"{x:,.{digits}f}"
+
+
+def _load(averages: list[float] | None) -> str:
+    return "n/a" if averages is None else " ".join(f"{x:.2f}" for x in averages)
+
+
+def _print_header(console: Console, r: dict) -> None:
+    m, s = r["machine"], r["suite"]
+    console.print(f"rummysim bench ({s['mode']} sizes), {s['started']}, {s['seconds']:.0f} s", markup=False)
+    console.print(f"{m['cpu']}, {m['cores']} cores; numba {m['numba']} on {m['numba_threads']} threads, threading "
+                  f"layer {m['threading_layer']}; Python {m['python']}; load average {_load(m['load_average_at_start'])} "
+                  f"at start, {_load(m['load_average_at_end'])} at end", markup=False)
+
+
+def _rate_table(console: Console, title: str, rows: list[dict], first: str) -> None:
+    """Throughput rows; a case this build cannot play says so, with the reason below the table."""
+    threads = next((row["threads"] for row in rows if row["available"]), "all")
+    table = Table(title=title)
+    for col in (*first.split(","), "games/s 1t", "hands/s 1t", "hands/CPU-s 1t", f"games/s {threads}t",
+                f"hands/s {threads}t", "scaling"):
+        table.add_column(col, justify="left" if col in ("game", "lineup", "strategy") else "right")
+    reasons: dict[str, str] = {}
+    for row in rows:
+        lead = [row["lineup"]] if first == "strategy" else [row["game"], str(row["players"]), row["lineup"]]
+        if not row["available"]:
+            reasons.setdefault(row["reason"], " ".join(lead))
+            table.add_row(*lead, "not available in this build", "", "", "", "", "")
+            continue
+        one, many = row["one_thread"], row["all_threads"]
+        table.add_row(*lead, _num(one["games_per_s"]), _num(one["hands_per_s"]), _num(one["hands_per_cpu_s"]),
+                      _num(many["games_per_s"]),
+                      _num(many["hands_per_s"]), _num(row["scaling"], 2))
+    console.print(table)
+    for reason, first_case in reasons.items():
+        console.print(f"  not available in this build ({first_case} and alike): {reason}", markup=False)
+
+
+def _print_reference(console: Console, v: dict) -> None:
+    console.print(
+        f"validator reference ({v['game']}, {v['players']} players, {v['lineup']}, {v['games']} games, "
+        f"{v['violations']} violations): kernel {_num(v['kernel_games_per_s'])} games/s on 1 thread, validator "
+        f"{_num(v['validator_games_per_s'], 1)} games/s ({_num(v['validator_actions_per_s'])} actions/s): "
+        f"kernel/validator = {v['kernel_over_validator']:,.1f}x", markup=False)
+
+
+def _print_startup(console: Console, s: dict) -> None:
+    table = Table(title="start-up in a fresh process (s)")
+    for col in ("command", "cold: empty numba cache", "CPU", "runs", "warm: normal cache", "CPU", "runs"):
+        table.add_column(col, justify="left" if col == "command" else "right")
+    for name, row in (("rummysim --help", s["help"]), ("rummysim simulate, 1 game", s["simulate_1_game"])):
+        table.add_row(name, _num(row["cold_s"], 2), _num(row["cold_cpu_s"], 2), str(row["cold_runs"]),
+                      _num(row["warm_s"], 2), _num(row["warm_cpu_s"], 2), str(row["warm_runs"]))
+    console.print(table)
+    if s["simulate_1_game"]["cold_s"] is None:
+        console.print(f"  {s['simulate_1_game']['note']}", markup=False)
+
+
+def _print_e2e(console: Console, e: dict) -> None:
+    table = Table(title="end to end: rummysim simulate, 500 Rum 4 players greedy, writing Parquet")
+    for col in ("games", "runs", "threads", "wall s", "CPU s", "games/s (wall)", "games/s (play)", "peak RSS MiB"):
+        table.add_column(col, justify="right")
+    for row in e["sizes"]:
+        table.add_row(f"{row['games']:,}", str(row["runs"]), str(row["threads"]), _num(row["wall_s"], 2), _num(row["cpu_s"], 2),
+                      _num(row["games_per_s"]), _num(row["play_games_per_s"]), _num(row["peak_rss_mib"]))
+    console.print(table)
+    console.print(f"  10^6 games: {_num(e['million_games_s'], 1)} s ({e['million_games_how']}); peak RSS "
+                  f"{_num(e['peak_rss_mib_at_million'])} MiB ({e['peak_rss_how']}); RSS growth "
+                  f"{_num(e['rss_growth_mib_per_million_games'], 1)} MiB per 10^6 games", markup=False)
+
+
+def _print_targets(console: Console, targets: list[dict]) -> None:
+    table = Table(title="targets of issue 8")
+    for col in ("target", "goal", "measured", "state", "note"):
+        table.add_column(col, justify="right" if col in ("goal", "measured") else "left")
+    for t in targets:
+        digits = 0 if t["unit"] == "hands/s" else 2
+        sign = ">=" if t["higher_is_better"] else "<="
+        state = "not measured" if t["met"] is None else "met" if t["met"] else "MISSED"
+        table.add_row(t["what"], f"{sign} {t['goal']:,g} {t['unit']}", _num(t["value"], digits), state, t["note"] or "")
+    console.print(table)
+
+
+def print_results(console: Console, r: dict) -> None:
+    """Every section of the suite as tables."""
+    _print_header(console, r)
+    _rate_table(console, "throughput: games/s and hands/s on 1 thread (per core) and on all threads", r["throughput"],
+                "game,players,lineup")
+    _rate_table(console, "strategies: 500 Rum, 4 players, the strategy in every seat", r["strategies"], "strategy")
+    _print_reference(console, r["validator_reference"])
+    _print_startup(console, r["startup"])
+    _print_e2e(console, r["end_to_end"])
+    _print_targets(console, r["targets"])
+
+
+def register(app: typer.Typer, console: Console) -> None:
+    """Attach the command to the main app."""
+
+    @app.command()
+    def bench(
+        quick: Annotated[bool, typer.Option("--quick", help="Tiny sizes: checks that the suite runs (no cold compile).")] = False,
+        full: Annotated[bool, typer.Option("--full", help="Also play 10^6 games end to end (instead of extrapolating) "
+                                                          "and compile cold 3 times.")] = False,
+        as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON instead of tables.")] = False,
+        out: Annotated[Path, typer.Option("--out", "-o", help="JSON file for the results.")] = Path("bench.json"),
+        progress: Annotated[Optional[bool], typer.Option(
+            "--progress/--no-progress", help="Say what is being measured on stderr (default: when stderr is a terminal).")] = None,
+    ) -> None:
+        """Benchmark suite: games/s and hands/s per core and on all cores, strategies, validator reference,
+        start-up (cold and warm), end to end with memory, and the speed targets met or missed."""
+        from sim.bench import SIZES, run_suite, write_json
+
+        if quick and full:
+            raise InputError("--quick and --full exclude each other")
+        show = sys.stderr.isatty() if progress is None else progress
+        log = (lambda message: err_console.print(message, markup=False, soft_wrap=True)) if show else None
+        result = run_suite(SIZES["quick" if quick else "full" if full else "default"], log)
+        write_json(result, out)
+        if as_json:
+            sys.stdout.write(json.dumps(result, indent=2) + "\n")
+            return
+        print_results(console, result)
+        console.print(f"wrote {out}", markup=False)
