@@ -39,10 +39,10 @@ import numpy as np
 
 import sim
 from kernels import layout as L
-from kernels.batch import run_games
 from sim.checks import TRACE_ROWS, traced_game
 from sim.errors import RummysimError
 from sim.rules import Rules
+from sim.runners import games_runner
 from sim.simulation import RunConfig, prepare
 from sim.validate import validate_trace
 from strategies.registry import STRATEGIES
@@ -128,7 +128,7 @@ def _timed_run(cfg: RunConfig, seed: int, out: np.ndarray) -> float:
 def _cpu_and_wall_run(cfg: RunConfig, seed: int, out: np.ndarray) -> tuple[float, float]:
     """(process CPU seconds, wall seconds) of one batch of ``out.shape[0]`` games."""
     c0, t0 = time.process_time(), time.perf_counter()
-    run_games(cfg.vector, cfg.lineup, cfg.params, seed, 0, out.shape[0], out, NO_HANDS)
+    games_runner(cfg.vector)(cfg.vector, cfg.lineup, cfg.params, seed, 0, out.shape[0], out, NO_HANDS)
     return time.process_time() - c0, time.perf_counter() - t0
 
 
