@@ -22,7 +22,7 @@ from kernels.layout import (
     TRACE_COLS,
 )
 from kernels.layout5k import (
-    C_TYPE, CARD_IDS, D_ALL, D_DECLINE, D_SKIP, D_STOCK, DECK5, END_STALL, FT_EXCHANGE,
+    C_SIZE, C_TYPE, CARD_IDS, D_ALL, D_DECLINE, D_SKIP, D_STOCK, DECK5, END_STALL, FT_EXCHANGE,
     FT_EXTRA_CARD, GO_ANY, GO_MELD_ALL, GO_UNMELDABLE, M_ALIVE, M_CARD, M_CRED, M_LEN, M_SIZE,
     MAX_CAND5, MAX_MELDS5, O_FACE_UP, O_FIRST_TURN, O_HAND_SIZE, O_MUST, O_N, O_N_MELDS,
     O_PILE_LEN, O_SEAT, O_SIZE, O_STOCK, O_TOTAL, O_TURN, O_WILD, P_STOP, R5_FIRST_TURN,
@@ -33,7 +33,7 @@ from kernels.layout5k import (
 )
 from kernels.rng import STREAM_DEAL, STREAM_GAME, STREAM_SEAT, below, seed_stream, shuffle_int16
 from kernels.table5k import (
-    apply_play5, best_meld_out, card_placeable, count_cards, enumerate_plays5, record5, value_table,
+    apply_play5, card_placeable, meld_out_path, count_cards, enumerate_plays5, record5, value_table,
 )
 from strategies.play5k import choose5_call, choose5_discard, choose5_draw, choose5_exchange, choose5_play
 
@@ -46,6 +46,7 @@ NO_DRAW_EXTRA = 3
 TURN_NORMAL = 0
 TURN_CALL = 1
 MAX_PLAYS = 200  # per turn; every play but a join puts a hand card down, so this is never reached
+MELD_OUT_BUDGET = 400  # plays tried by the R5K-OUT-3 search before it gives up
 MAX_CALLS = 64  # per discard chain (V5K-3d, V5K-4d); each call puts pile cards on the table
 QH = 44
 SEVEN_H = 39
@@ -209,13 +210,11 @@ def deep_take_legal(g, seat, k):
 
 @njit
 def can_meld_out(g, seat):
-    """R5K-OUT-3: can the seat put every card down this turn (found by most-cards-first play)?"""
-    rules = g[5]
-    if rules[R_GOING_OUT] == GO_UNMELDABLE:
+    """R5K-OUT-3: can the seat put every card down this turn without drawing?"""
+    if g[5][R_GOING_OUT] == GO_UNMELDABLE:
         return False  # V5K-5b: melding the last card floats, so it is never going out
-    trace = np.zeros((0, TRACE_COLS), dtype=np.int32)
-    return best_meld_out(g[1][seat].copy(), g[4].copy(), g[19].copy(), g[6][seat].copy(), seat, g[0][S_WILD],
-                         g[18], g[16].copy(), g[15], trace, np.zeros(2, dtype=np.int64))
+    path = np.empty((16, C_SIZE), dtype=np.int64)
+    return meld_out_path(g[1][seat], g[4], g[19][0], g[6][seat], seat, g[0][S_WILD], g[18], MELD_OUT_BUDGET, path) > 0
 
 
 @njit
@@ -308,11 +307,12 @@ def play_phase5(g, seat):
 
 @njit
 def meld_out_without_drawing(g, seat):
-    """R5K-OUT-3: carry out the most-cards-first plays that empty the hand."""
+    """R5K-OUT-3: carry out the plays the search found (it is deterministic, so it finds them again)."""
     st = g[0]
-    before = count_cards(g[1][seat])
-    best_meld_out(g[1][seat], g[4], g[19], g[6][seat], seat, st[S_WILD], g[18], g[16], g[15], g[11], g[12])
-    st[S_PLACED] += before
+    path = np.empty((16, C_SIZE), dtype=np.int64)
+    k = meld_out_path(g[1][seat], g[4], g[19][0], g[6][seat], seat, st[S_WILD], g[18], MELD_OUT_BUDGET, path)
+    for i in range(k):
+        st[S_PLACED] += apply_play5(path[i], g[1][seat], g[4], g[19], g[6][seat], seat, st[S_WILD], -1, g[16], g[11], g[12])
 
 
 # ----------------------------------------------------------------------------- discards and going out

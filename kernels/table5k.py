@@ -585,26 +585,99 @@ def apply_play5(act, hand, melds, nm_box, grp_seat, seat, wild, must, ends, trac
 
 
 @njit
-def best_meld_out(hand, melds, nm_box, grp_seat, seat, wild, vals, ends, cand, trace, tp):
-    """R5K-OUT-3: put cards down, most cards per play first; True if the hand ends up empty.
+def mark_positions(cov, av, suit, lo, hi, wild):
+    for p in range(lo, hi + 1):
+        c = 16 * suit + rank_at(p)
+        if rank_at(p) != wild and av[c] > 0:
+            cov[c] = 1
 
-    Changes the arrays it is given: pass copies to test, the live table to carry it out.
-    """
-    for _ in range(64):
-        if count_cards(hand) == 0:
-            return True
-        n = enumerate_plays5(hand, -1, melds, nm_box[0], grp_seat, seat, wild, vals, ends, SC_FULL, cand, False)
-        best = -1
-        best_key = 0
-        for i in range(n):
-            key = 2 * cand[i, C_NCARDS] + (1 if cand[i, C_TYPE] == P_TRADE else 0)
-            if key > best_key:
-                best_key = key
-                best = i
-        if best < 0:
+
+@njit
+def all_cards_covered(av, cand, n, wild):
+    """A quick necessary test for melding out: every held card is in some play offered now."""
+    cov = np.zeros(CARD_IDS, dtype=np.int64)
+    wild_used = False
+    for i in range(n):
+        typ = cand[i, C_TYPE]
+        if cand[i, C_NWILD] > 0 or typ == P_NEW_WILD or typ == P_ADD_WILD:
+            wild_used = True
+        if (typ == P_NEW_GROUP or typ == P_ADD_GROUP) and cand[i, C_NNAT] > 0:
+            for s in range(4):
+                cov[16 * s + cand[i, C_KEY]] = 1
+        elif typ == P_NEW_SEQ or typ == P_ADD_SEQ or (typ == P_JOIN and cand[i, C_NCARDS] > 0):
+            mark_positions(cov, av, cand[i, C_KEY], cand[i, C_LO], cand[i, C_HI], wild)
+        elif typ == P_TRADE:
+            cov[cand[i, C_CARD]] = 1
+    for c in range(CARD_IDS):
+        if av[c] > 0 and cov[c] == 0 and not (is_wild(c, wild) and wild_used):
             return False
-        apply_play5(cand[best], hand, melds, nm_box, grp_seat, seat, wild, -1, ends, trace, tp)
-    return count_cards(hand) == 0
+    return True
+
+
+@njit
+def order_by_cards(cand, n, order):
+    """Indexes of the plays that put cards down, most cards first (stable); returns their count."""
+    k = 0
+    for want in range(MAX_SEQ + SLOTS, 0, -1):
+        for i in range(n):
+            if cand[i, C_NCARDS] == want:
+                order[k] = i
+                k += 1
+    return k
+
+
+@njit
+def meld_out_path(hand, melds, nm, grp_seat, seat, wild, vals, budget, path):
+    """R5K-OUT-3: plays that put every card down this turn, found by depth-first search.
+
+    Iterative (kernels never recurse), most cards first, at most ``budget`` plays tried, and a
+    branch is dropped when some held card fits no offered play. Returns the number of plays
+    written to ``path`` or -1. Nothing passed in is changed.
+    """
+    depth_max = min(count_cards(hand) + 4, 16)
+    hs = np.empty((depth_max + 1, CARD_IDS), dtype=np.int64)
+    ms = np.empty((depth_max + 1, melds.shape[0], melds.shape[1]), dtype=np.int64)
+    gs = np.empty((depth_max + 1, 14), dtype=np.int64)
+    nms = np.empty((depth_max + 1, 1), dtype=np.int64)
+    es = np.zeros((depth_max + 1, MAX_MELDS5), dtype=np.int64)
+    cands = np.empty((depth_max, MAX_CAND5, C_SIZE), dtype=np.int64)
+    order = np.empty((depth_max, MAX_CAND5), dtype=np.int64)
+    count = np.zeros(depth_max, dtype=np.int64)
+    nxt = np.zeros(depth_max, dtype=np.int64)
+    hs[0] = hand
+    ms[0] = melds
+    gs[0] = grp_seat
+    nms[0, 0] = nm
+    trace = np.zeros((0, TRACE_COLS), dtype=np.int32)
+    tp = np.zeros(2, dtype=np.int64)
+    depth = 0
+    expand = True
+    while depth >= 0:
+        if expand:
+            n = enumerate_plays5(hs[depth], -1, ms[depth], nms[depth, 0], gs[depth], seat, wild, vals, es[depth],
+                                 SC_FULL, cands[depth], False)
+            count[depth] = order_by_cards(cands[depth], n, order[depth]) if all_cards_covered(hs[depth], cands[depth], n, wild) else 0
+            nxt[depth] = 0
+            expand = False
+        if nxt[depth] >= count[depth] or budget <= 0:
+            depth -= 1
+            continue
+        act = cands[depth, order[depth, nxt[depth]]]
+        nxt[depth] += 1
+        budget -= 1
+        hs[depth + 1] = hs[depth]
+        ms[depth + 1] = ms[depth]
+        gs[depth + 1] = gs[depth]
+        nms[depth + 1] = nms[depth]
+        es[depth + 1] = es[depth]
+        apply_play5(act, hs[depth + 1], ms[depth + 1], nms[depth + 1], gs[depth + 1], seat, wild, -1, es[depth + 1], trace, tp)
+        path[depth] = act
+        if count_cards(hs[depth + 1]) == 0:
+            return depth + 1
+        if depth + 1 < depth_max:
+            depth += 1
+            expand = True
+    return -1
 
 
 @njit
