@@ -232,4 +232,4 @@ H_SCORE = 8  # + seat
 H_SIZE = 16
 
 # ---- strategies
-N_PARAMS = 8
+N_PARAMS = 16

@@ -1,8 +1,36 @@
-"""Integer ids of the strategies, shared by the numba dispatch and the Python registry."""
+"""Integer ids of the strategies, shared by the numba dispatch and the Python registry.
+
+Parameter indexes point into the seat's float parameter row (``kernels.layout.N_PARAMS`` wide).
+``heuristic``, ``cautious`` and ``digger`` share one parameter layout (``H_*``): the latter two are
+points in the heuristic's space with their own defaults.
+"""
 
 RANDOM = 0
 GREEDY = 1
+HEURISTIC = 2
+CAUTIOUS = 3
+DIGGER = 4
+ROLLOUT = 5
 
-# greedy parameters (indexes into the seat's float parameter row)
+# greedy parameters
 GREEDY_DEADWOOD_WEIGHT = 0
 GREEDY_MIN_GAIN = 1
+
+# heuristic parameters (also cautious and digger); the first two mean what greedy's do
+H_DEADWOOD_WEIGHT = 0
+H_MIN_GAIN = 1
+H_MAX_TAKE = 2
+H_FUTURE = 3
+H_LATER_WEIGHT = 4
+H_HOLD_MELDS = 5
+H_RISK_STOCK = 6
+H_RISK_OPP_CARDS = 7
+H_FEED_WEIGHT = 8
+H_USEFUL_WEIGHT = 9
+H_VALUE_WEIGHT = 10
+H_HORIZON = 11
+
+# rollout parameters
+RO_SAMPLES = 0
+RO_MAX_CANDIDATES = 1
+RO_SEARCH_DISCARDS = 2

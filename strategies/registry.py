@@ -36,6 +36,51 @@ class StrategyInfo:
         return row
 
 
+# The heuristic family's parameters, in the order of their indexes (strategies/ids.py H_*).
+HEURISTIC_PARAMS: tuple[tuple[int, str, str], ...] = (
+    (ids.H_DEADWOOD_WEIGHT, "deadwood_weight",
+     "weight of the value of taken cards it may be left holding, in the take test"),
+    (ids.H_MIN_GAIN, "min_gain", "a pile take or rummy call must gain more than this many points"),
+    (ids.H_MAX_TAKE, "max_take", "most cards a pile take may bring in (0 = any depth)"),
+    (ids.H_FUTURE, "future",
+     "1: a taken card it cannot use now may meld later, with the chance of drawing one of its "
+     "unseen outs in its share of the stock left; 0: it never does (greedy's test)"),
+    (ids.H_LATER_WEIGHT, "later_weight", "weight of the points a taken card may meld later (with future=1)"),
+    (ids.H_HOLD_MELDS, "hold_melds", "1: keep melds and lay-offs in hand until it can go out or the risk grows"),
+    (ids.H_RISK_STOCK, "risk_stock", "with hold_melds: lay everything down once the stock holds this many cards or fewer"),
+    (ids.H_RISK_OPP_CARDS, "risk_opp_cards",
+     "with hold_melds: lay everything down once an opponent holds this many cards or fewer"),
+    (ids.H_FEED_WEIGHT, "feed_weight",
+     "discard penalty for a card that could be laid off on the table or would open a rummy call"),
+    (ids.H_USEFUL_WEIGHT, "useful_weight", "discard penalty per partner card in hand (same rank, or within two in its suit)"),
+    (ids.H_VALUE_WEIGHT, "value_weight", "discard preference per point of card value (high cards go first)"),
+    (ids.H_HORIZON, "horizon",
+     "with future=1: the seat expects at most this many more draws per card held by the opponent "
+     "closest to going out (and at most its share of the stock)"),
+)
+
+GREEDY_POINT = dict(deadwood_weight=1.0, min_gain=0.0, max_take=0.0, future=0.0, later_weight=0.0,
+                    hold_melds=0.0, risk_stock=0.0, risk_opp_cards=0.0, feed_weight=0.0,
+                    useful_weight=100.0, value_weight=1.0, horizon=0.5)
+"""The heuristic's point that plays exactly like greedy."""
+
+# Holding thresholds and take calibration (min_gain, deadwood_weight) were chosen from a few
+# 500-deal comparisons against greedy (2 players, 500 Rum); see docs/status.md for the figures.
+CAUTIOUS_POINT = {**GREEDY_POINT, "hold_melds": 1.0, "risk_stock": 14.0, "risk_opp_cards": 4.0, "feed_weight": 50.0}
+DIGGER_POINT = {**GREEDY_POINT, "future": 1.0, "later_weight": 1.0, "deadwood_weight": 0.75, "min_gain": 5.0}
+HEURISTIC_POINT = {**DIGGER_POINT, **{k: CAUTIOUS_POINT[k] for k in ("hold_melds", "risk_stock", "risk_opp_cards", "feed_weight")}}
+
+
+def heuristic_params(point: dict[str, float]) -> tuple[Param, ...]:
+    """The heuristic family's parameters with the defaults of ``point``."""
+    return tuple(Param(name, point[name], doc) for _, name, doc in sorted(HEURISTIC_PARAMS))
+
+
+def _describe(point: dict[str, float]) -> str:
+    """The parameters where ``point`` differs from greedy's, as name=value."""
+    return ", ".join(f"{k}={v:g}" for k, v in point.items() if v != GREEDY_POINT[k])
+
+
 STRATEGIES: dict[str, StrategyInfo] = {
     s.name: s
     for s in (
@@ -53,6 +98,50 @@ STRATEGIES: dict[str, StrategyInfo] = {
             (
                 Param("deadwood_weight", 1.0, "weight of taken cards it cannot use, in the take test"),
                 Param("min_gain", 0.0, "a pile take must gain more than this many points"),
+            ),
+        ),
+        StrategyInfo(
+            "heuristic",
+            ids.HEURISTIC,
+            "Parametric strategy: how deep to take (net value of a take now and later, max_take), "
+            "when to hold melds (hold_melds, risk_stock, risk_opp_cards) and how to rank discards "
+            "(useful_weight, value_weight, feed_weight). At "
+            + ", ".join(f"{k}={v:g}" for k, v in GREEDY_POINT.items())
+            + " it plays exactly as greedy; cautious and digger are points of it too. Its defaults "
+            "differ from greedy's point in " + _describe(HEURISTIC_POINT) + ".",
+            heuristic_params(HEURISTIC_POINT),
+        ),
+        StrategyInfo(
+            "cautious",
+            ids.CAUTIOUS,
+            "Keeps its melds and lay-offs in hand until it can go out this turn, the stock runs low "
+            "(risk_stock) or an opponent is close to going out (risk_opp_cards); avoids discards "
+            "that could be laid off on the table or would open a rummy call (feed_weight). Takes "
+            "like greedy. The heuristic at " + _describe(CAUTIOUS_POINT) + ".",
+            heuristic_params(CAUTIOUS_POINT),
+        ),
+        StrategyInfo(
+            "digger",
+            ids.DIGGER,
+            "Judges every pile take by its net expected points after the turn's melds and discard: "
+            "what it can meld now, plus for each card left in hand the chance of drawing one of its "
+            "unseen outs in the draws it has left (points later) against the chance of being stuck "
+            "holding it; takes when that beats the stock draw, valued the same way over the unseen "
+            "cards, by more than min_gain. Plays and discards like greedy. The heuristic at " + _describe(DIGGER_POINT) + ".",
+            heuristic_params(DIGGER_POINT),
+        ),
+        StrategyInfo(
+            "rollout",
+            ids.ROLLOUT,
+            "Search: at each draw and discard it keeps the best few options by greedy's ranking, "
+            "deals the cards it has not seen at random to the other hands and the stock (K "
+            "determinizations), plays the hand out from each option with a fast greedy model "
+            "(top-discard or stock draws, greedy melds and discards) and picks the option with the "
+            "best mean score difference. Melds, lay-offs and rummy calls as greedy.",
+            (
+                Param("samples", 32.0, "K: determinizations (play-outs per option)"),
+                Param("max_candidates", 4.0, "options searched per decision (the stock draw always among them)"),
+                Param("search_discards", 1.0, "1: search discards too; 0: discard as greedy"),
             ),
         ),
     )

@@ -193,7 +193,7 @@ def test_tournament_two_strategies_matches_compare(tmp_path):
 
 
 def test_tournament_three_strategies(monkeypatch):
-    """Only two strategies are registered; a third (greedy with other defaults) is added for the test."""
+    """A third strategy (greedy with other defaults) is added for the test."""
     monkeypatch.setitem(STRATEGIES, "greedy_picky", StrategyInfo(
         "greedy_picky", ids.GREEDY, "greedy that takes from the pile only for a large gain",
         (Param("deadwood_weight", 1.0, ""), Param("min_gain", 30.0, "")),

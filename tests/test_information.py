@@ -2,31 +2,44 @@
 
 Two states that look the same from seat 0 (its hand, the table, the pile, hand sizes, stock
 size, scores) but differ in hidden cards (other hands, stock order) must give seat 0 the same
-decision at every decision point, for every strategy, with the same random stream.
+decision at every decision point (draw, play, discard, rummy call), for every registered strategy
+with its default parameters and the same random stream. ``rollout`` samples the hidden cards; the
+samples must come from the cards it has not seen and only from them.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import numpy as np
 import pytest
 
 from kernels import layout as L
 from kernels.engine import discard_options, draw_options, observe, play_candidates
-from strategies.dispatch import choose_discard, choose_draw, choose_play
+from sim.rules import Rules
+from strategies.dispatch import choose_call, choose_discard, choose_draw, choose_play
+from strategies.knowledge import sample_unseen
 from strategies.registry import STRATEGIES
 from tests.cardtext import name
 from tests.kstate import make_state
 
 DECK = [16 * s + r for s in range(4) for r in range(1, 14)] + [64, 64]
+TABLE = ("run", "4S 5S 6S"), ("set", "9C 9D 9H")  # laid by seats 1 and 2 in some twins
+RULE_SETS = (Rules(), Rules(r500_call_rummy="pile"), Rules(r500_first_meld_min=30, r500_going_out="floating"))
 
 
 def twin_states(seed: int):
+    """Two 4-player states, same from seat 0's side, different hidden cards (hands and stock)."""
     rng = random.Random(seed)
     cards = DECK[:]
+    table = TABLE if seed % 2 else ()
+    for _, text in table:
+        for t in text.split():
+            cards.remove(16 * "CDHS".index(t[1]) + "A23456789TJQK".index(t[0]) + 1)
     rng.shuffle(cards)
     mine, pile, hidden = cards[:8], cards[8:14], cards[14:]
+    rules = RULE_SETS[seed % len(RULE_SETS)]
     states = []
     for variant in range(2):
         other = hidden[:]
@@ -35,14 +48,17 @@ def twin_states(seed: int):
         for s in (1, 2, 3):
             hands[s] = " ".join(name(c) for c in other[(s - 1) * 7 : s * 7])
         stock = " ".join(name(c) for c in other[21:])
-        k = make_state(4, hands, pile=" ".join(name(c) for c in pile), stock=stock)
+        k = make_state(4, hands, pile=" ".join(name(c) for c in pile), stock=stock, rules=rules)
+        for owner, (kind, text) in enumerate(table, start=1):
+            k.add_meld(owner, kind, text)
         k.st[L.ST_TOTAL : L.ST_TOTAL + 4] = [120, -15, 40, 300]
         states.append(k)
     return states
 
 
-def decisions(k, sid: int) -> list[int]:
-    params = STRATEGIES["greedy"].default_params() if sid == 1 else np.zeros(L.N_PARAMS)
+def decisions(k, strategy: str) -> list[int]:
+    info = STRATEGIES[strategy]
+    sid, params = info.id, info.default_params()
     rng = np.zeros(4, dtype=np.uint64)
     rng[0] = 12345
     obs = np.zeros(L.OB_SIZE, dtype=np.int64)
@@ -50,13 +66,18 @@ def decisions(k, sid: int) -> list[int]:
     opts = np.zeros(L.MAX_PACK + 2, dtype=np.int64)
     cand = np.zeros((L.MAX_CAND, L.A_SIZE), dtype=np.int64)
     scratch = np.zeros((L.MAX_CAND, L.A_SIZE), dtype=np.int64)
-    n = draw_options(k.st, k.hands, k.pile, k.melds, k.rules, k.vals, k.ace_low, 0, opts, scratch, k.stack, k.budget)
+    args = (k.pile, k.melds, k.rules, k.vals, k.ace_low)
     observe(k.st, k.hands, 0, obs, mine)
-    out = [int(opts[choose_draw(sid, params, obs, mine, k.pile, k.melds, k.rules, k.vals, k.ace_low, opts, n, rng, scratch)])]
+    n = draw_options(k.st, k.hands, k.pile, k.melds, k.rules, k.vals, k.ace_low, 0, opts, scratch, k.stack, k.budget)
+    out = [int(opts[choose_draw(sid, params, obs, mine, *args, opts, n, rng, scratch)])]
     n = play_candidates(k.st, k.hands, k.melds, k.rules, k.vals, k.ace_low, 0, L.PLAY_ALL, cand, k.stack, k.budget)
-    out.append(int(choose_play(sid, params, obs, mine, k.pile, k.melds, k.rules, k.vals, k.ace_low, cand, n, rng, scratch)))
+    out.append(int(choose_play(sid, params, obs, mine, *args, cand, n, rng, scratch)))
     n = discard_options(k.st, k.hands, k.rules, 0, opts)
-    out.append(int(opts[choose_discard(sid, params, obs, mine, k.pile, k.melds, k.rules, k.vals, k.ace_low, opts, n, rng, scratch)]))
+    out.append(int(opts[choose_discard(sid, params, obs, mine, *args, opts, n, rng, scratch)]))
+    n = int(k.st[L.ST_PILE_LEN])  # every pile card as a claim: the test is about information only
+    opts[0] = -1
+    opts[1 : n + 1] = np.arange(n)
+    out.append(int(opts[choose_call(sid, params, obs, mine, *args, opts, n + 1, rng, scratch)]))
     return out
 
 
@@ -65,8 +86,7 @@ def decisions(k, sid: int) -> list[int]:
 def test_C_INFO_1_hidden_cards_do_not_change_decisions(strategy, seed):
     a, b = twin_states(seed)
     assert not np.array_equal(a.hands[1:4], b.hands[1:4]) or not np.array_equal(a.pack, b.pack)
-    sid = STRATEGIES[strategy].id
-    assert decisions(a, sid) == decisions(b, sid)
+    assert decisions(a, strategy) == decisions(b, strategy)
 
 
 def test_C_INFO_1_observation_holds_no_hidden_cards():
@@ -76,3 +96,51 @@ def test_C_INFO_1_observation_holds_no_hidden_cards():
     observe(a.st, a.hands, 0, obs_a, mine_a)
     observe(b.st, b.hands, 0, obs_b, mine_b)
     assert np.array_equal(obs_a, obs_b) and np.array_equal(mine_a, mine_b)
+
+
+def hidden_cards(k) -> Counter:
+    """The cards the seat cannot see: the other hands and the stock."""
+    cards = Counter(k.pack[int(k.st[L.ST_STOCK_POS]) : int(k.st[L.ST_PACK_SIZE])].tolist())
+    for s in range(1, int(k.st[L.ST_N])):
+        cards.update(k.hand_ids(s))
+    return cards
+
+
+def test_C_INFO_1_rollout_samples_exactly_the_unseen_cards():
+    """Every determinization is a permutation of the hidden cards (the other hands and the stock),
+    so it never contains a card the seat has seen, and two draws from the stream differ."""
+    for seed in range(6):
+        k = twin_states(seed)[0]
+        obs = np.zeros(L.OB_SIZE, dtype=np.int64)
+        mine = np.zeros(2, dtype=np.uint64)
+        observe(k.st, k.hands, 0, obs, mine)
+        rng = np.zeros(4, dtype=np.uint64)
+        rng[0] = seed + 1
+        out = np.zeros(L.MAX_PACK, dtype=np.int16)
+        orders = []
+        for _ in range(2):
+            n = sample_unseen(obs, mine, k.pile, k.melds, k.rules, rng, out)
+            assert Counter(out[:n].tolist()) == hidden_cards(k)
+            assert n == int(obs[L.OB_STOCK]) + sum(int(obs[L.OB_HAND_SIZE + s]) for s in (1, 2, 3))
+            orders.append(out[:n].tolist())
+        assert orders[0] != orders[1]
+
+
+def test_C_INFO_1_rollout_samples_two_deck_copies():
+    """With two decks a card seen once still has one unseen copy, a card seen twice none."""
+    rules = Rules(r500_num_decks=2)
+    k = make_state(5, {0: "5H 5H KS X", 1: "2C 3C 4C", 2: "5H", 3: "KS", 4: "AD"},
+                   pile="7D KS", stock="9C 9C X", rules=rules)
+    obs = np.zeros(L.OB_SIZE, dtype=np.int64)
+    mine = np.zeros(2, dtype=np.uint64)
+    observe(k.st, k.hands, 0, obs, mine)
+    rng = np.zeros(4, dtype=np.uint64)
+    rng[0] = 9
+    out = np.zeros(L.MAX_PACK, dtype=np.int16)
+    n = sample_unseen(obs, mine, k.pile, k.melds, k.rules, rng, out)
+    sample = Counter(out[:n].tolist())
+    assert n == 108 - 4 - 2  # the pack less the seat's four cards and the two pile cards
+    assert sample[16 * 2 + 5] == 0  # 5H: both copies in the seat's hand
+    assert sample[16 * 3 + 13] == 0  # KS: one in hand, one on the pile
+    assert sample[16 * 1 + 7] == 1  # 7D: one copy on the pile
+    assert sample[64] == int(k.rules[L.R_JOKERS]) - 1

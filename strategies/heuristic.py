@@ -1,0 +1,446 @@
+"""``heuristic``: one parametric strategy whose weights cover how deep to take from the pile, when
+to hold melds and how to rank discards; ``cautious`` and ``digger`` are points in its space.
+
+Decisions, in terms of the engine's four decision points:
+
+* **Draw / rummy call.** With ``future = 0`` a pile take (or claim) is valued as greedy does: a
+  greedy play-out before and after it, the points it lets the seat put down now minus
+  ``deadwood_weight`` times the value of the taken cards it cannot use. With ``future = 1`` every
+  option is valued by its net expected points after this turn's melds and discard: the points put
+  down now, plus the *worth* of every card left in hand, ``later_weight * p * v - deadwood_weight
+  * (1 - p) * v`` (v its value, p its chance to meld later), less the least worthy card it may
+  discard. p is the chance of drawing at least one of the card's *outs* (unseen cards that would
+  complete a set with a held pair, a run with a held neighbour, or a table run two positions away;
+  an unseen joker for any of these) in the draws it has left: its share of the stock, at most
+  ``horizon`` draws per card of the opponent closest to going out. The stock draw is valued the
+  same way, averaged over the unseen cards it may bring. A take is made if it beats the stock draw
+  (decline, or pass for a call) by more than ``min_gain`` and brings at most ``max_take`` cards
+  (0 = any depth).
+* **Play.** The highest-valued meld or lay-off, as greedy, unless ``hold_melds`` is set: then
+  the seat stops (keeps its melds in hand, C-MELD-6) while stopping is allowed, until it can go out
+  this turn (a greedy play-out leaves at most one card), the stock holds at most ``risk_stock``
+  cards or an opponent holds at most ``risk_opp_cards`` cards.
+* **Discard.** The card with the lowest ``useful_weight * partners - value_weight * value +
+  feed_weight * feeds`` (partners: held cards of its rank or within two ranks in its suit; feeds:
+  1 if the card could be laid off on a table meld, or, with V500-RUMMY ``pile``, would give the
+  others a rummy claim they do not have now; this matters when melds are held back, since a
+  seat that lays off everything it can has no such card left). Jokers are kept.
+
+With the greedy point (deadwood 1, min_gain 0, max_take 0, future 0, hold 0, feed 0, useful 100,
+value 1) every decision is greedy's (tested: identical games).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kernels._jit import njit
+from kernels.cards import (
+    U0,
+    U1,
+    add_card,
+    bit,
+    has_card,
+    holding_value,
+    lowest_bit_index,
+    n_cards,
+    popcount,
+    remove_mask,
+)
+from kernels.layout import (
+    A_TYPE,
+    ACT_STOP,
+    CALL_PILE,
+    DISC_ANY_TAKEN,
+    DISC_TOP_SINGLE,
+    JOKER,
+    KIND_RUN,
+    MK_KEY,
+    MK_KIND,
+    MK_LEN,
+    MK_LO,
+    OB_HAND_SIZE,
+    OB_MY_JOKERS,
+    OB_N,
+    OB_N_MELDS,
+    OB_PILE_LEN,
+    OB_SEAT,
+    OB_STOCK,
+    PLAY_ALL,
+    PLAY_LAYOFF_ONLY,
+    R_CALL,
+    R_DISC_RESTRICT,
+    R_MAX_POS,
+)
+from kernels.melds import card_playable, pos_card, run_lane
+from strategies.greedy import best_by_value, card_usefulness, playout, take_gain
+from strategies.ids import (
+    H_DEADWOOD_WEIGHT,
+    H_FEED_WEIGHT,
+    H_FUTURE,
+    H_HOLD_MELDS,
+    H_HORIZON,
+    H_LATER_WEIGHT,
+    H_MAX_TAKE,
+    H_MIN_GAIN,
+    H_RISK_OPP_CARDS,
+    H_RISK_STOCK,
+    H_USEFUL_WEIGHT,
+    H_VALUE_WEIGHT,
+)
+from strategies.knowledge import unseen_cards, unseen_count
+
+# ----------------------------------------------------------------------------- chances to meld later
+
+
+@njit
+def add_position(outs, suit, pos, max_pos):
+    """Add the card at run position pos of suit to the outs mask, if the position exists."""
+    if 1 <= pos <= max_pos:
+        outs |= bit(pos_card(suit, pos))
+    return outs
+
+
+@njit
+def card_outs(c, hand, melds, n_melds, rules):
+    """(natural outs mask, has structure) for a natural card c that cannot meld now with ``hand``.
+
+    Outs are the cards that would let c meld after one more draw: the missing suits of its rank
+    when the hand holds another card of that rank; the run neighbours that would join c to a held
+    card one or two positions away; the card between c and a table run ending two positions away.
+    ``has structure`` tells whether a joker would also do.
+    """
+    suit = c >> 4
+    rank = c & 15
+    max_pos = rules[R_MAX_POS]
+    outs = U0
+    structure = False
+    same_rank = 0
+    missing = U0
+    for s in range(4):
+        if s == suit:
+            continue
+        if has_card(hand, 16 * s + rank):
+            same_rank += 1
+        else:
+            missing |= bit(16 * s + rank)
+    if same_rank >= 1:
+        outs |= missing
+        structure = True
+    lane = run_lane(hand, suit)
+    high_ace = rank == 1 and max_pos >= 14
+    for p in (rank, 14):
+        if p == 14 and not high_ace:
+            break
+        if p + 1 <= max_pos and (lane >> np.uint64(p + 1)) & U1:
+            outs = add_position(add_position(outs, suit, p - 1, max_pos), suit, p + 2, max_pos)
+            structure = True
+        if p - 1 >= 1 and (lane >> np.uint64(p - 1)) & U1:
+            outs = add_position(add_position(outs, suit, p - 2, max_pos), suit, p + 1, max_pos)
+            structure = True
+        if p + 2 <= max_pos and (lane >> np.uint64(p + 2)) & U1:
+            outs = add_position(outs, suit, p + 1, max_pos)
+            structure = True
+        if p - 2 >= 1 and (lane >> np.uint64(p - 2)) & U1:
+            outs = add_position(outs, suit, p - 1, max_pos)
+            structure = True
+        for m in range(n_melds):
+            if melds[m, MK_KIND] != KIND_RUN or melds[m, MK_KEY] != suit:
+                continue
+            lo = melds[m, MK_LO]
+            hi = lo + melds[m, MK_LEN] - 1
+            if hi == p - 2:
+                outs = add_position(outs, suit, p - 1, max_pos)
+            elif lo == p + 2:
+                outs = add_position(outs, suit, p + 1, max_pos)
+    return outs & ~bit(c), structure
+
+
+@njit
+def later_chance(c, hand, melds, n_melds, rules, unseen, unseen_jokers, n_unseen, draws):
+    """Chance that leftover card c melds later: at least one of its outs among ``draws`` cards
+    drawn from the unseen ones."""
+    if n_unseen <= 0 or draws <= 0.0:
+        return 0.0
+    if c == JOKER:
+        return 1.0 if hand != U0 else 0.0  # a joker joins any pair or neighbours the hand will hold
+    outs, structure = card_outs(c, hand, melds, n_melds, rules)
+    count = popcount(outs & unseen[0]) + popcount(outs & unseen[1])
+    if structure:
+        count += unseen_jokers
+    if count <= 0:
+        return 0.0
+    miss = 1.0 - min(1.0, count / n_unseen)
+    return 1.0 - miss ** draws
+
+
+# ----------------------------------------------------------------------------- draws and calls
+
+
+@njit
+def taken_cards(pile, k, top):
+    """(natural mask, jokers) of pile[k..top]."""
+    taken = U0
+    jokers = 0
+    for j in range(k, top + 1):
+        c = np.int64(pile[j])
+        if c == JOKER:
+            jokers += 1
+        else:
+            taken |= bit(c)
+    return taken, jokers
+
+
+@njit
+def card_worth(params, c, hand, melds, n_melds, rules, vals, unseen, unseen_jokers, n_unseen, draws):
+    """Expected points of holding card c: with the chance p that it melds later it scores
+    (later_weight), otherwise it is deadwood when the hand ends (deadwood_weight)."""
+    p = later_chance(c, hand, melds, n_melds, rules, unseen, unseen_jokers, n_unseen, draws)
+    return (params[H_LATER_WEIGHT] * p - params[H_DEADWOOD_WEIGHT] * (1.0 - p)) * vals[c]
+
+
+@njit
+def hand_worth(params, p1, p2, jok, forbid, forbid_joker, melds, n_melds, rules, vals, unseen, unseen_jokers, n_unseen, draws):
+    """(Summed card worths of a hand after discarding its least worthy card it may discard, that
+    least worth) -- the least worth is 0 when nothing may be discarded."""
+    total = 0.0
+    worst = 1e300
+    x = p1
+    while x:
+        c = lowest_bit_index(x)
+        x &= x - U1
+        w = card_worth(params, c, p1, melds, n_melds, rules, vals, unseen, unseen_jokers, n_unseen, draws)
+        total += 2 * w if has_card(p2, c) else w
+        if w < worst and not has_card(forbid, c):
+            worst = w
+    if jok > 0:
+        w = card_worth(params, JOKER, p1, melds, n_melds, rules, vals, unseen, unseen_jokers, n_unseen, draws)
+        total += jok * w
+        if w < worst and not forbid_joker:
+            worst = w
+    if worst > 1e299:
+        return total, 0.0
+    return total - worst, worst
+
+
+@njit
+def future_take_value(params, obs, mine, pile, top, k, must_play, melds, rules, vals, ace_low, scratch, unseen, unseen_jokers, n_unseen, draws):
+    """Expected points after taking pile[k..top] (future = 1): what the seat puts down at once
+    plus the worth of the hand left after this turn's discard."""
+    n_melds = obs[OB_N_MELDS]
+    taken, taken_jok = taken_cards(pile, k, top)
+    hand = mine.copy()
+    x = taken
+    while x:
+        add_card(hand, lowest_bit_index(x))
+        x &= x - U1
+    jok = obs[OB_MY_JOKERS] + taken_jok
+    must = np.int64(pile[k]) if must_play else -1
+    pts, used, used_jok = playout(hand[0], jok, must, melds, n_melds, vals, ace_low, rules, scratch)
+    remove_mask(hand, used)
+    forbid = U0
+    forbid_joker = False
+    restriction = rules[R_DISC_RESTRICT]
+    if restriction == DISC_ANY_TAKEN or (restriction == DISC_TOP_SINGLE and k == top):
+        forbid = taken
+        forbid_joker = taken_jok > 0
+    worth, _ = hand_worth(params, hand[0], hand[1], jok - used_jok, forbid, forbid_joker, melds, n_melds, rules, vals,
+                          unseen, unseen_jokers, n_unseen, draws)
+    return pts + worth
+
+
+@njit
+def stock_value(params, obs, mine, melds, rules, vals, ace_low, scratch, unseen, unseen_jokers, n_unseen, draws):
+    """Expected points after a stock draw and this turn's discard (future = 1), averaged over the
+    unseen cards it may draw: one that melds at once scores its value, another replaces the least
+    worthy card when it is worth more. An empty stock (declining ends the hand, R500-STOCK-1)
+    leaves every held card as deadwood."""
+    n_melds = obs[OB_N_MELDS]
+    jok = obs[OB_MY_JOKERS]
+    if obs[OB_STOCK] == 0:
+        return -params[H_DEADWOOD_WEIGHT] * holding_value(vals, mine[0], mine[1], jok)
+    pts, used, used_jok = playout(mine[0], jok, -1, melds, n_melds, vals, ace_low, rules, scratch)
+    hand = mine.copy()
+    remove_mask(hand, used)
+    jok -= used_jok
+    worth, worst = hand_worth(params, hand[0], hand[1], jok, U0, False, melds, n_melds, rules, vals,
+                              unseen, unseen_jokers, n_unseen, draws)
+    kept = worth + worst  # the hand before its discard
+    if n_unseen <= 0:
+        return pts + kept
+    gain = 0.0
+    for plane in range(2):
+        x = unseen[plane]
+        while x:
+            u = lowest_bit_index(x)
+            x &= x - U1
+            if card_playable(u, hand[0] | bit(u), jok, melds, n_melds, vals, ace_low, rules, PLAY_ALL, scratch):
+                gain += vals[u] - worst
+            else:
+                w = card_worth(params, u, hand[0] | bit(u), melds, n_melds, rules, vals, unseen, unseen_jokers, n_unseen, draws)
+                gain += max(0.0, w - worst)
+    w = card_worth(params, JOKER, hand[0], melds, n_melds, rules, vals, unseen, unseen_jokers, n_unseen, draws)
+    gain += unseen_jokers * max(0.0, w - worst)
+    return pts + kept + gain / n_unseen
+
+
+@njit
+def draws_left(params, obs):
+    """Cards the seat may still draw this hand: its share of the stock, and no more than
+    ``horizon`` turns per card of the opponent closest to going out."""
+    share = obs[OB_STOCK] / obs[OB_N]
+    me = obs[OB_SEAT]
+    closest = 1 << 30
+    for s in range(obs[OB_N]):
+        if s != me:
+            closest = min(closest, obs[OB_HAND_SIZE + s])
+    return min(share, params[H_HORIZON] * closest)
+
+
+@njit
+def best_take(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch, must_play_all):
+    """Index of the best option in opts[1:nopt] (pile indexes) if it gains more than min_gain
+    over option 0 (stock, decline or pass), else 0."""
+    top = obs[OB_PILE_LEN] - 1
+    future = params[H_FUTURE] > 0
+    unseen = np.zeros(2, dtype=np.uint64)
+    unseen_jokers = 0
+    n_unseen = 0
+    draws = draws_left(params, obs)
+    if future:
+        unseen_jokers = unseen_cards(obs, mine, pile, melds, rules, unseen)
+        n_unseen = unseen_count(unseen, unseen_jokers)
+        base = stock_value(params, obs, mine, melds, rules, vals, ace_low, scratch, unseen, unseen_jokers, n_unseen, draws)
+    else:
+        base, _, _ = playout(mine[0], obs[OB_MY_JOKERS], -1, melds, obs[OB_N_MELDS], vals, ace_low, rules, scratch)
+    max_take = params[H_MAX_TAKE]
+    best = 0
+    best_gain = params[H_MIN_GAIN]
+    for i in range(1, nopt):
+        k = opts[i]
+        if max_take > 0 and top + 1 - k > max_take:
+            continue
+        must_play = must_play_all or k < top
+        if future:
+            value = future_take_value(params, obs, mine, pile, top, k, must_play, melds, rules, vals, ace_low, scratch,
+                                      unseen, unseen_jokers, n_unseen, draws)
+        else:  # greedy's take test (H_DEADWOOD_WEIGHT is greedy's deadwood_weight index)
+            value = take_gain(params, mine, obs[OB_MY_JOKERS], pile, top, k, must_play, melds, obs[OB_N_MELDS], vals,
+                              ace_low, rules, scratch)
+        gain = value - base
+        if gain > best_gain:
+            best = i
+            best_gain = gain
+    return best
+
+
+@njit
+def heuristic_draw(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch):
+    return best_take(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch, False)
+
+
+@njit
+def heuristic_call(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch):
+    return best_take(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch, True)
+
+
+# ----------------------------------------------------------------------------- plays
+
+
+@njit
+def opponent_close(obs, limit):
+    """Some other seat holds at most ``limit`` cards (0 when it has gone out or floats)."""
+    me = obs[OB_SEAT]
+    for s in range(obs[OB_N]):
+        if s != me and obs[OB_HAND_SIZE + s] <= limit:
+            return True
+    return False
+
+
+@njit
+def can_go_out(obs, mine, melds, rules, vals, ace_low, scratch):
+    """A greedy play-out of the hand leaves at most one card (to discard)."""
+    jok = obs[OB_MY_JOKERS]
+    _, used, used_jok = playout(mine[0], jok, -1, melds, obs[OB_N_MELDS], vals, ace_low, rules, scratch)
+    return n_cards(mine[0], mine[1], jok) - popcount(used) - used_jok <= 1
+
+
+@njit
+def time_to_lay(params, obs, mine, melds, rules, vals, ace_low, scratch):
+    """Held melds go down once the risk of being caught with them grows, or to go out."""
+    if obs[OB_STOCK] <= params[H_RISK_STOCK]:
+        return True
+    if opponent_close(obs, params[H_RISK_OPP_CARDS]):
+        return True
+    return can_go_out(obs, mine, melds, rules, vals, ace_low, scratch)
+
+
+@njit
+def heuristic_play(params, obs, mine, melds, rules, vals, ace_low, cand, ncand, scratch):
+    i = best_by_value(cand, ncand)
+    if i < 0:
+        return 0
+    stop_allowed = cand[0, A_TYPE] == ACT_STOP
+    if stop_allowed and params[H_HOLD_MELDS] > 0 and not time_to_lay(params, obs, mine, melds, rules, vals, ace_low, scratch):
+        return 0
+    return i
+
+
+# ----------------------------------------------------------------------------- discards
+
+
+@njit
+def layoff_fits(c, melds, n_melds, vals, ace_low, rules, scratch):
+    """The card could be laid off on a table meld (what a lay-off or a top-card call needs)."""
+    return card_playable(c, bit(c), 0, melds, n_melds, vals, ace_low, rules, PLAY_LAYOFF_ONLY, scratch)
+
+
+@njit
+def opens_pile_claim(c, pile, pile_len, melds, n_melds, vals, ace_low, rules, scratch):
+    """With c on top of the pile, some pile card becomes claimable (V500-RUMMY pile) that was not:
+    it can be put down with the cards above it, c included."""
+    with_c = bit(c)
+    without = U0
+    jok = 0
+    for k in range(pile_len - 1, -1, -1):
+        d = np.int64(pile[k])
+        if d == JOKER:
+            jok += 1
+        else:
+            with_c |= bit(d)
+            without |= bit(d)
+        if card_playable(d, with_c, jok, melds, n_melds, vals, ace_low, rules, PLAY_ALL, scratch):
+            if not card_playable(d, without, jok, melds, n_melds, vals, ace_low, rules, PLAY_ALL, scratch):
+                return True
+    return False
+
+
+@njit
+def feeds_opponents(c, obs, pile, melds, rules, vals, ace_low, scratch):
+    n_melds = obs[OB_N_MELDS]
+    if layoff_fits(c, melds, n_melds, vals, ace_low, rules, scratch):
+        return True
+    if rules[R_CALL] == CALL_PILE:
+        return opens_pile_claim(c, pile, obs[OB_PILE_LEN], melds, n_melds, vals, ace_low, rules, scratch)
+    return False
+
+
+@njit
+def heuristic_discard(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch):
+    uw = params[H_USEFUL_WEIGHT]
+    vw = params[H_VALUE_WEIGHT]
+    fw = params[H_FEED_WEIGHT]
+    best = 0
+    best_score = 1e300
+    for i in range(nopt):
+        c = opts[i]
+        if c == JOKER:
+            score = 1e200  # a joker is always useful
+        else:
+            score = uw * card_usefulness(mine[0], c) - vw * vals[c]
+            if fw != 0 and feeds_opponents(c, obs, pile, melds, rules, vals, ace_low, scratch):
+                score += fw
+        if score < best_score:
+            best = i
+            best_score = score
+    return best

@@ -1,0 +1,180 @@
+"""``rollout``: a search strategy with determinization and play-outs.
+
+At its draws and (with ``search_discards``) its discards it keeps at most ``max_candidates``
+options, ranked by greedy (the stock draw is always kept; pile takes by greedy's take gain;
+discards by greedy's discard score). It then draws ``samples`` (K) determinizations: the cards it
+has not seen (strategies/knowledge.py: the pack minus its hand, the table and the pile) in a
+random order from its own decision stream, dealt to the other seats by their observed hand sizes,
+the rest forming the stock. On each determinization every kept option is applied and the hand
+is played out with the fast model of strategies/playout.py; the option with the best mean score
+difference (its own hand score minus the mean of the others', from the decision point on) is
+chosen; ties go to the first kept option (the stock draw; greedy's discard). Every option sees the same K deals (common random numbers).
+
+It never reads hidden cards: the samples come only from cards it has not seen (C-INFO-1). Plays
+(melds, lay-offs, stopping) and rummy calls are greedy's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kernels._jit import njit
+from kernels.layout import (
+    DISC_TOP_SINGLE,
+    DRAW_NONE,
+    DRAW_STOCK,
+    END_OUT,
+    END_STOCK,
+    JOKER,
+    MAX_PACK,
+    N_PARAMS,
+    OB_MY_JOKERS,
+    OB_N,
+    OB_N_MELDS,
+    OB_PILE_LEN,
+    OB_SEAT,
+    R_DISC_RESTRICT,
+    R_TOPMUST,
+)
+from strategies.greedy import card_usefulness, greedy_call, playout, take_gain
+from strategies.ids import GREEDY_DEADWOOD_WEIGHT, RO_MAX_CANDIDATES, RO_SAMPLES, RO_SEARCH_DISCARDS
+from strategies.knowledge import sample_unseen
+from strategies.playout import (
+    deal_world,
+    discard_card,
+    draw_stock,
+    finish_turn,
+    hand_result,
+    new_world,
+    play_rest,
+    take_pile,
+)
+
+NO_FORBIDDEN = -1
+
+
+@njit
+def greedy_row():
+    """Greedy's default parameters, for the rankings and calls rollout borrows from greedy."""
+    row = np.zeros(N_PARAMS, dtype=np.float64)
+    row[GREEDY_DEADWOOD_WEIGHT] = 1.0
+    return row
+
+
+@njit
+def keep_best(scores, n, limit, always_first):
+    """Indexes of the ``limit`` highest scores (stable: ties keep their order); option 0 first when
+    ``always_first``."""
+    order = np.argsort(-scores[:n], kind="mergesort")
+    keep = np.empty(min(n, max(1, limit)), dtype=np.int64)
+    m = 0
+    if always_first:
+        keep[0] = 0
+        m = 1
+    for j in range(n):
+        if m >= keep.shape[0]:
+            break
+        i = order[j]
+        if always_first and i == 0:
+            continue
+        keep[m] = i
+        m += 1
+    return keep[:m]
+
+
+@njit
+def draw_outcome(w, obs, rules, vals, ace_low, opt, scratch):
+    """Apply draw option ``opt`` for the seat on a dealt world and play the hand out; returns the
+    seat's score difference."""
+    me = obs[OB_SEAT]
+    n = obs[OB_N]
+    if opt == DRAW_NONE:
+        return hand_result(w, me, n, END_STOCK, -1, rules, vals)  # R500-STOCK-1: the hand ends
+    must = -1
+    forbidden = NO_FORBIDDEN
+    if opt == DRAW_STOCK:
+        draw_stock(w, me, rules)
+    else:
+        top = obs[OB_PILE_LEN] - 1
+        card = take_pile(w, me, opt)
+        if opt < top or rules[R_TOPMUST] != 0:
+            must = card  # R500-DRAW-3, V500-TOPMUST
+        if opt == top and rules[R_DISC_RESTRICT] == DISC_TOP_SINGLE:
+            forbidden = card  # R500-DISC-2
+    if finish_turn(w, me, forbidden, must, rules, vals, ace_low, scratch):
+        return hand_result(w, me, n, END_OUT, me, rules, vals)
+    reason, out_seat = play_rest(w, (me + 1) % n, n, rules, vals, ace_low, scratch)
+    return hand_result(w, me, n, reason, out_seat, rules, vals)
+
+
+@njit
+def discard_outcome(w, obs, rules, vals, ace_low, card, scratch):
+    """Discard ``card`` on a dealt world and play the hand out; returns the seat's score difference."""
+    me = obs[OB_SEAT]
+    n = obs[OB_N]
+    if discard_card(w, me, card):
+        return hand_result(w, me, n, END_OUT, me, rules, vals)
+    reason, out_seat = play_rest(w, (me + 1) % n, n, rules, vals, ace_low, scratch)
+    return hand_result(w, me, n, reason, out_seat, rules, vals)
+
+
+@njit
+def search(params, obs, mine, pile, melds, rules, vals, ace_low, opts, keep, is_draw, rng, scratch):
+    """Mean score difference of every kept option over ``samples`` determinizations; returns the
+    position in ``keep`` of the best."""
+    k_samples = max(1, int(params[RO_SAMPLES]))
+    totals = np.zeros(keep.shape[0], dtype=np.float64)
+    sample = np.empty(MAX_PACK, dtype=np.int16)
+    w = new_world()
+    for _ in range(k_samples):
+        n_sample = sample_unseen(obs, mine, pile, melds, rules, rng, sample)
+        for j in range(keep.shape[0]):
+            deal_world(w, obs, mine, pile, melds, sample, n_sample)
+            opt = opts[keep[j]]
+            if is_draw:
+                totals[j] += draw_outcome(w, obs, rules, vals, ace_low, opt, scratch)
+            else:
+                totals[j] += discard_outcome(w, obs, rules, vals, ace_low, opt, scratch)
+    best = 0
+    for j in range(1, keep.shape[0]):
+        if totals[j] > totals[best]:
+            best = j
+    return best
+
+
+@njit
+def rollout_draw(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rng, scratch):
+    if nopt <= 1:
+        return 0
+    row = greedy_row()
+    jok = obs[OB_MY_JOKERS]
+    n_melds = obs[OB_N_MELDS]
+    top = obs[OB_PILE_LEN] - 1
+    base, _, _ = playout(mine[0], jok, -1, melds, n_melds, vals, ace_low, rules, scratch)
+    scores = np.zeros(nopt, dtype=np.float64)
+    for i in range(1, nopt):
+        k = opts[i]
+        scores[i] = take_gain(row, mine, jok, pile, top, k, k < top, melds, n_melds, vals, ace_low, rules, scratch) - base
+    keep = keep_best(scores, nopt, int(params[RO_MAX_CANDIDATES]), True)
+    if keep.shape[0] == 1:
+        return 0
+    return keep[search(params, obs, mine, pile, melds, rules, vals, ace_low, opts, keep, True, rng, scratch)]
+
+
+@njit
+def rollout_discard(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rng, scratch):
+    scores = np.zeros(nopt, dtype=np.float64)
+    for i in range(nopt):
+        c = opts[i]
+        # greedy's discard score, negated so that the best discard ranks first
+        scores[i] = -1e12 if c == JOKER else -float(card_usefulness(mine[0], c) * 100 - vals[c])
+    limit = int(params[RO_MAX_CANDIDATES]) if params[RO_SEARCH_DISCARDS] > 0 else 1
+    keep = keep_best(scores, nopt, limit, False)
+    if keep.shape[0] == 1:
+        return keep[0]
+    return keep[search(params, obs, mine, pile, melds, rules, vals, ace_low, opts, keep, False, rng, scratch)]
+
+
+@njit
+def rollout_call(obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch):
+    return greedy_call(greedy_row(), obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch)
