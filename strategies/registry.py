@@ -81,6 +81,8 @@ def _describe(point: dict[str, float]) -> str:
     return ", ".join(f"{k}={v:g}" for k, v in point.items() if v != GREEDY_POINT[k])
 
 
+GREEDY_IN_5000 = " In 5000 Rummy it plays by greedy's 5000 rules with greedy's defaults (no 5000-specific logic yet)."
+
 STRATEGIES: dict[str, StrategyInfo] = {
     s.name: s
     for s in (
@@ -94,7 +96,9 @@ STRATEGIES: dict[str, StrategyInfo] = {
             "greedy",
             ids.GREEDY,
             "Melds and lays off all it can (highest value first); takes from the pile when its "
-            "greedy play-out gains points; discards the least useful card of highest value.",
+            "greedy play-out gains points; discards the least useful card of highest value. In 5000 "
+            "Rummy it also trades for wild cards and joins sequences when that puts points down, "
+            "calls every rummy that gains points, and swaps for the upcard when that helps.",
             (
                 Param("deadwood_weight", 1.0, "weight of taken cards it cannot use, in the take test"),
                 Param("min_gain", 0.0, "a pile take must gain more than this many points"),
@@ -108,7 +112,7 @@ STRATEGIES: dict[str, StrategyInfo] = {
             "(useful_weight, value_weight, feed_weight). At "
             + ", ".join(f"{k}={v:g}" for k, v in GREEDY_POINT.items())
             + " it plays exactly as greedy; cautious and digger are points of it too. Its defaults "
-            "differ from greedy's point in " + _describe(HEURISTIC_POINT) + ".",
+            "differ from greedy's point in " + _describe(HEURISTIC_POINT) + "." + GREEDY_IN_5000,
             heuristic_params(HEURISTIC_POINT),
         ),
         StrategyInfo(
@@ -117,7 +121,7 @@ STRATEGIES: dict[str, StrategyInfo] = {
             "Keeps its melds and lay-offs in hand until it can go out this turn, the stock runs low "
             "(risk_stock) or an opponent is close to going out (risk_opp_cards); avoids discards "
             "that could be laid off on the table or would open a rummy call (feed_weight). Takes "
-            "like greedy. The heuristic at " + _describe(CAUTIOUS_POINT) + ".",
+            "like greedy. The heuristic at " + _describe(CAUTIOUS_POINT) + "." + GREEDY_IN_5000,
             heuristic_params(CAUTIOUS_POINT),
         ),
         StrategyInfo(
@@ -127,7 +131,8 @@ STRATEGIES: dict[str, StrategyInfo] = {
             "what it can meld now, plus for each card left in hand the chance of drawing one of its "
             "unseen outs in the draws it has left (points later) against the chance of being stuck "
             "holding it; takes when that beats the stock draw, valued the same way over the unseen "
-            "cards, by more than min_gain. Plays and discards like greedy. The heuristic at " + _describe(DIGGER_POINT) + ".",
+            "cards, by more than min_gain. Plays and discards like greedy. The heuristic at " + _describe(DIGGER_POINT) + "."
+            + GREEDY_IN_5000,
             heuristic_params(DIGGER_POINT),
         ),
         StrategyInfo(
@@ -137,7 +142,7 @@ STRATEGIES: dict[str, StrategyInfo] = {
             "deals the cards it has not seen at random to the other hands and the stock (K "
             "determinizations), plays the hand out from each option with a fast greedy model "
             "(top-discard or stock draws, greedy melds and discards) and picks the option with the "
-            "best mean score difference. Melds, lay-offs and rummy calls as greedy.",
+            "best mean score difference. Melds, lay-offs and rummy calls as greedy." + GREEDY_IN_5000,
             (
                 Param("samples", 32.0, "K: determinizations (play-outs per option)"),
                 Param("max_candidates", 4.0, "options searched per decision (the stock draw always among them)"),
