@@ -328,7 +328,7 @@ def discard5(g, seat):
             opts[n] = c
             n += 1
     obs = observe5(g, seat, -1)
-    i = choose5_discard(g[7][seat], g[8][seat], obs, hands[seat], g[18], opts, n, g[9][seat])
+    i = choose5_discard(g[7][seat], g[8][seat], obs, hands[seat], g[4], g[6][seat], g[18], opts, n, g[9][seat])
     c = opts[i]
     hands[seat, c] -= 1
     pile[st[S_PILE_LEN]] = c

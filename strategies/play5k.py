@@ -6,8 +6,11 @@ public table and pile, and an observation vector (``O_*``); nothing hidden reach
 cards only: it values a draw by how many points it could put on the table this turn with the
 cards it would hold (plays chosen by highest value, on copies of the table) against what those
 cards would leave in hand, and it discards the card that helps least.
-Every other strategy id plays 5000 Rummy by these greedy rules with greedy's default parameters
-until it has 5000-specific logic (``rummysim strategies show NAME`` says so).
+The heuristic family (``heuristic``, ``cautious``, ``digger``) plays the same way with its own
+parameters where they carry over: ``deadwood_weight`` and ``min_gain`` in the take test,
+``max_take`` as the deepest take, ``hold_melds`` with ``risk_stock`` and ``risk_opp_cards`` to keep
+melds in hand until it can go out or the risk grows, and ``feed_weight`` against discards that
+could go onto the table. ``rollout`` plays by greedy's rules here (it has no 5000 play-out model).
 """
 
 from __future__ import annotations
@@ -16,11 +19,11 @@ import numpy as np
 
 from kernels._jit import njit
 from kernels.layout5k import (
-    C_TYPE, C_VALUE, CARD_IDS, D_ALL, D_DECLINE, D_SKIP, D_STOCK, MAX_CAND5, MAX_MELDS5, O_N_MELDS,
-    O_WILD, P_STOP, SC_FULL,
+    C_NCARDS, C_TYPE, C_VALUE, CARD_IDS, D_ALL, D_DECLINE, D_SKIP, D_STOCK, MAX_CAND5, MAX_MELDS5,
+    O_HAND_SIZE, O_N, O_N_MELDS, O_SEAT, O_STOCK, O_WILD, P_STOP, SC_FULL,
 )
-from kernels.table5k import apply_play5, count_cards, empty_trace, enumerate_plays5, is_wild
-from strategies.ids import GREEDY, RANDOM
+from kernels.table5k import apply_play5, card_placeable, count_cards, empty_trace, enumerate_plays5, is_wild
+from strategies.ids import CAUTIOUS, DIGGER, GREEDY, HEURISTIC, RANDOM
 from strategies.random_play import random_choice
 
 SKIP_GAIN = 1e9  # going out without drawing scores the 500 bonus: always worth it
@@ -84,7 +87,7 @@ def take_gain(av, pile, k, upto, must, melds, nm, grp_seat, seat, wild, vals, ba
 
 
 @njit
-def greedy_draw5(weight, min_gain, obs, hand, pile, melds, grp_seat, vals, opts, nopt):
+def greedy_draw5(weight, min_gain, max_take, obs, hand, pile, melds, grp_seat, vals, opts, nopt):
     seat = obs[0]
     wild = obs[O_WILD]
     nm = obs[O_N_MELDS]
@@ -94,6 +97,9 @@ def greedy_draw5(weight, min_gain, obs, hand, pile, melds, grp_seat, vals, opts,
     best_gain = -1e18
     for i in range(nopt):
         o = opts[i]
+        taken = pile_len if o == D_ALL else pile_len - o
+        if max_take > 0 and o != D_STOCK and o != D_DECLINE and o != D_SKIP and taken > max_take:
+            continue  # the heuristic's max_take: never take deeper than this
         if o == D_SKIP:
             gain = SKIP_GAIN
         elif o == D_STOCK or o == D_DECLINE:
@@ -126,14 +132,24 @@ def usefulness(hand, c, wild):
 
 
 @njit
-def greedy_discard5(obs, hand, vals, opts, nopt):
-    """Least useful natural card, the most valuable among equals; wild cards last."""
+def greedy_discard5(feed_weight, obs, hand, melds, grp_seat, vals, opts, nopt):
+    """Least useful natural card, the most valuable among equals; wild cards last.
+
+    ``feed_weight`` > 0 also counts against a card that could go onto the table by itself (a
+    rummy call or an easy addition for the next player).
+    """
     wild = obs[O_WILD]
+    seat = obs[O_SEAT]
+    nm = obs[O_N_MELDS]
+    ends = np.zeros(MAX_MELDS5, dtype=np.int64)
+    cand = np.empty((MAX_CAND5, 12), dtype=np.int64) if feed_weight > 0 else np.empty((0, 12), dtype=np.int64)
     best = 0
     best_key = 1e18
     for i in range(nopt):
         c = opts[i]
         key = usefulness(hand, c, wild) * 1000.0 - vals[c]
+        if feed_weight > 0 and card_placeable(c, melds, nm, grp_seat, seat, wild, vals, ends, cand):
+            key += feed_weight * 100.0
         if is_wild(c, wild):
             key += 1e9
         if key < best_key:
@@ -189,16 +205,48 @@ def greedy_exchange5(weight, min_gain, obs, hand, pile, melds, grp_seat, vals, o
 
 
 @njit
+def parametric(sid):
+    """Strategies whose parameter row starts with greedy's (deadwood_weight, min_gain)."""
+    return sid == GREEDY or sid == HEURISTIC or sid == CAUTIOUS or sid == DIGGER
+
+
+@njit
+def heuristic_family(sid):
+    return sid == HEURISTIC or sid == CAUTIOUS or sid == DIGGER
+
+
+@njit
 def take_weight(sid, params):
-    """greedy's ``deadwood_weight`` scales the share of unusable taken cards counted against a take."""
-    if sid == GREEDY:
+    """``deadwood_weight`` scales the share of unusable taken cards counted against a take."""
+    if parametric(sid):
         return TAKE_WEIGHT * params[0]
     return TAKE_WEIGHT
 
 
 @njit
 def min_gain(sid, params):
-    return params[1] if sid == GREEDY else MIN_GAIN
+    return params[1] if parametric(sid) else MIN_GAIN
+
+
+@njit
+def heuristic_param(sid, params, i):
+    """Parameter i of the heuristic family (0 = off for every other strategy)."""
+    return params[i] if heuristic_family(sid) else 0.0
+
+
+@njit
+def holds_melds(sid, params, obs, cand, ncand):
+    """The heuristic's hold_melds: keep melds in hand unless going out or the risk has grown."""
+    if heuristic_param(sid, params, 5) <= 0 or ncand == 0 or cand[0, C_TYPE] != P_STOP:
+        return False
+    if obs[O_STOCK] <= params[6]:
+        return False
+    seat = obs[O_SEAT]
+    for s in range(obs[O_N]):
+        if s != seat and obs[O_HAND_SIZE + s] <= params[7]:
+            return False
+    best = best_play(cand, ncand)
+    return cand[best, C_NCARDS] < obs[O_HAND_SIZE + seat]  # a play that empties the hand goes out
 
 
 @njit
@@ -206,7 +254,8 @@ def choose5_draw(sid, params, obs, hand, pile, melds, grp_seat, vals, opts, nopt
     """Index into opts[:nopt]: D_STOCK, D_DECLINE, D_SKIP, D_ALL or a pile index to take from."""
     if sid == RANDOM:
         return random_choice(rng, nopt)
-    return greedy_draw5(take_weight(sid, params), min_gain(sid, params), obs, hand, pile, melds, grp_seat, vals, opts, nopt)
+    return greedy_draw5(take_weight(sid, params), min_gain(sid, params), heuristic_param(sid, params, 2), obs, hand,
+                        pile, melds, grp_seat, vals, opts, nopt)
 
 
 @njit
@@ -214,15 +263,17 @@ def choose5_play(sid, params, obs, cand, ncand, rng):
     """Index into cand[:ncand] (row 0 is STOP when stopping is allowed)."""
     if sid == RANDOM:
         return random_choice(rng, ncand)
+    if holds_melds(sid, params, obs, cand, ncand):
+        return 0
     return best_play(cand, ncand)
 
 
 @njit
-def choose5_discard(sid, params, obs, hand, vals, opts, nopt, rng):
+def choose5_discard(sid, params, obs, hand, melds, grp_seat, vals, opts, nopt, rng):
     """Index into opts[:nopt] (card ids)."""
     if sid == RANDOM:
         return random_choice(rng, nopt)
-    return greedy_discard5(obs, hand, vals, opts, nopt)
+    return greedy_discard5(heuristic_param(sid, params, 8), obs, hand, melds, grp_seat, vals, opts, nopt)
 
 
 @njit

@@ -81,7 +81,9 @@ def _describe(point: dict[str, float]) -> str:
     return ", ".join(f"{k}={v:g}" for k, v in point.items() if v != GREEDY_POINT[k])
 
 
-GREEDY_IN_5000 = " In 5000 Rummy it plays by greedy's 5000 rules with greedy's defaults (no 5000-specific logic yet)."
+HEURISTIC_IN_5000 = (" In 5000 Rummy it plays like greedy's 5000 rules with these parameters where they carry "
+                     "over (deadwood_weight, min_gain, max_take, hold_melds, risk_stock, risk_opp_cards, "
+                     "feed_weight); future and the discard weights are not used there yet.")
 
 STRATEGIES: dict[str, StrategyInfo] = {
     s.name: s
@@ -112,7 +114,7 @@ STRATEGIES: dict[str, StrategyInfo] = {
             "(useful_weight, value_weight, feed_weight). At "
             + ", ".join(f"{k}={v:g}" for k, v in GREEDY_POINT.items())
             + " it plays exactly as greedy; cautious and digger are points of it too. Its defaults "
-            "differ from greedy's point in " + _describe(HEURISTIC_POINT) + "." + GREEDY_IN_5000,
+            "differ from greedy's point in " + _describe(HEURISTIC_POINT) + "." + HEURISTIC_IN_5000,
             heuristic_params(HEURISTIC_POINT),
         ),
         StrategyInfo(
@@ -121,7 +123,7 @@ STRATEGIES: dict[str, StrategyInfo] = {
             "Keeps its melds and lay-offs in hand until it can go out this turn, the stock runs low "
             "(risk_stock) or an opponent is close to going out (risk_opp_cards); avoids discards "
             "that could be laid off on the table or would open a rummy call (feed_weight). Takes "
-            "like greedy. The heuristic at " + _describe(CAUTIOUS_POINT) + "." + GREEDY_IN_5000,
+            "like greedy. The heuristic at " + _describe(CAUTIOUS_POINT) + "." + HEURISTIC_IN_5000,
             heuristic_params(CAUTIOUS_POINT),
         ),
         StrategyInfo(
@@ -132,7 +134,7 @@ STRATEGIES: dict[str, StrategyInfo] = {
             "unseen outs in the draws it has left (points later) against the chance of being stuck "
             "holding it; takes when that beats the stock draw, valued the same way over the unseen "
             "cards, by more than min_gain. Plays and discards like greedy. The heuristic at " + _describe(DIGGER_POINT) + "."
-            + GREEDY_IN_5000,
+            + HEURISTIC_IN_5000,
             heuristic_params(DIGGER_POINT),
         ),
         StrategyInfo(
@@ -142,7 +144,8 @@ STRATEGIES: dict[str, StrategyInfo] = {
             "deals the cards it has not seen at random to the other hands and the stock (K "
             "determinizations), plays the hand out from each option with a fast greedy model "
             "(top-discard or stock draws, greedy melds and discards) and picks the option with the "
-            "best mean score difference. Melds, lay-offs and rummy calls as greedy." + GREEDY_IN_5000,
+            "best mean score difference. Melds, lay-offs and rummy calls as greedy. In 5000 Rummy it plays "
+            "by greedy's rules (no 5000 play-out model yet).",
             (
                 Param("samples", 32.0, "K: determinizations (play-outs per option)"),
                 Param("max_candidates", 4.0, "options searched per decision (the stock draw always among them)"),

@@ -57,7 +57,7 @@ def decisions(g, seat: int) -> tuple[int, int, int]:
                            L5.SC_FULL, cand, True)
     play = S.choose5_play(sid, params, obs, cand, n, rng)
     cards = np.array([c for c in range(L5.CARD_IDS) if g[1][seat, c] > 0], dtype=np.int64)
-    discard = S.choose5_discard(sid, params, obs, g[1][seat], g[18], cards, len(cards), rng)
+    discard = S.choose5_discard(sid, params, obs, g[1][seat], g[4], g[6][seat], g[18], cards, len(cards), rng)
     return int(draw), int(play), int(discard)
 
 

@@ -77,3 +77,11 @@ def test_V5K_variations_not_played_yet_are_refused_by_rule_id(flag, rule_id):
     with pytest.raises(UnsupportedRuleError) as info:
         prepare("5000-rummy", players, "random", [flag])
     assert rule_id in str(info.value)
+
+
+@pytest.mark.parametrize("name", ["heuristic", "cautious", "digger", "rollout"])
+def test_R5K_every_strategy_plays_valid_games(name):
+    lineup = f"{name},random,{name}"
+    for flag in ("r5k_rummy=any_cards", "r5k_going_out=meld_all", "r5k_polish=true"):
+        assert_clean(validate_run("5000-rummy", players=3, lineup=lineup, games=20, seed=5500, rule=[flag]))
+    assert_clean(validate_run("5000-rummy", players=2, lineup=f"{name},greedy", games=40, seed=5501))
