@@ -18,6 +18,7 @@ import os
 from pathlib import Path
 
 import numba
+from numba.core import types
 
 _SOURCES = (Path(__file__).parent, Path(__file__).parent.parent / "strategies")
 
@@ -39,8 +40,24 @@ def _cache_root() -> Path:
 if not os.environ.get("NUMBA_CACHE_DIR"):
     numba.config.CACHE_DIR = str(_cache_root() / f"numba-{_source_fingerprint()}")
 
-njit = numba.njit(cache=True, nogil=True, error_model="numpy")
-"""Decorator for scalar and array kernels."""
+_compile = numba.njit(cache=True, nogil=True, error_model="numpy")
 
-njit_parallel = numba.njit(cache=True, nogil=True, error_model="numpy", parallel=True)
-"""Decorator for the batch runner only: the single place where ``prange`` is used."""
+
+def njit(fn):
+    """Decorator for scalar and array kernels: one compiled specialization per argument *types*.
+
+    Numba compiles a separate copy of a function for every combination of literal constants its
+    callers pass (``enumerate_plays(p1, jok, -1, ...)`` and ``enumerate_plays(p1, jok, must, ...)``
+    were two; the engine had 330 specializations, most of them such copies, and every copy is
+    optimized and code-generated with all its callees). Calls from other kernels are typed with the
+    constants' plain types instead, so each function compiles once per lean/full engine.
+    """
+    dispatcher = _compile(fn)
+    typed_template = dispatcher.get_call_template
+
+    def get_call_template(args, kws):
+        plain_args = tuple(types.unliteral(a) for a in args)
+        return typed_template(plain_args, {k: types.unliteral(v) for k, v in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher

@@ -1,51 +1,118 @@
-"""Batch runner: many games in parallel, each seeded from (run seed, game index).
+"""Batch runner: many games on a pool of threads, each seeded from (run seed, game index).
 
-``run_games`` is the only ``prange`` loop. Every game allocates its own state, draws its
-randomness from counter-based streams keyed by its index, and writes only its own output rows, so
-results are bit-identical for any thread count and any chunking of the index range.
+``run_games`` and ``run_hands`` split the index range into pieces that Python threads hand to a
+serial kernel (the kernels release the GIL); ``numba.set_num_threads`` sets how many threads run.
+Every game allocates its own state, draws its randomness from counter-based streams keyed by its
+index, and writes only its own output rows, so results are bit-identical for any thread count and
+any chunking of the index range.
+
+Threads instead of a ``prange`` loop because the parallel lowering alone added about 14 s to every
+cold compile (issue 8). Rules that use none of the rare variation paths (``needs_full_engine``)
+run a specialization of the engine compiled without them, which compiles in a fraction of the time.
 """
 
 from __future__ import annotations
 
-import numpy as np
-from numba import prange
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
-from kernels._jit import njit, njit_parallel
+import numba
+import numpy as np
+
+from kernels._jit import njit
 from kernels.cards import natural_value_table
 from kernels.engine import play_game, play_single_hand
-from kernels.layout import G_SIZE, H_SIZE, R_ACE_LOW_VALUE, R_HAND_CAP, TRACE_COLS
+from kernels.layout import (
+    CALL_OFF, EOS_RESHUFFLE, G_SIZE, H_SIZE, R_ACE_LOW_VALUE, R_ADDOPP, R_CALL, R_END_OF_STOCK,
+    R_FIRST_MELD_MIN, R_HAND_CAP, R_OUT_OF_TURN, R_UPCHOICE, TRACE_COLS,
+)
+
+PIECES_PER_THREAD = 8  # small pieces balance the threads when games differ in length
 
 
-@njit_parallel
+def needs_full_engine(rules: np.ndarray) -> bool:
+    """Do the rules use a rare variation path (calls, out-of-turn melding, V500-ADDOPP-2 lay-offs,
+    V500-UPCHOICE, V500-OPEN30, V500-STOCKEND reshuffles)? Those are compiled only when used."""
+    return bool(
+        rules[R_CALL] != CALL_OFF or rules[R_OUT_OF_TURN] != 0 or rules[R_ADDOPP] != 0
+        or rules[R_UPCHOICE] != 0 or rules[R_FIRST_MELD_MIN] > 0 or rules[R_END_OF_STOCK] == EOS_RESHUFFLE
+    )
+
+
+def _full_flag(rules: np.ndarray) -> np.ndarray | None:
+    """The engine's compile-time switch: an array selects the full engine, None the lean one."""
+    return np.zeros(0, dtype=np.int64) if needs_full_engine(rules) else None
+
+
+def run_in_threads(count: int, work: Callable[[int, int], None]) -> None:
+    """Call ``work(a, b)`` on pieces [a, b) covering range(count), on ``numba.get_num_threads()`` threads."""
+    threads = numba.get_num_threads()
+    size = max(1, -(-count // (threads * PIECES_PER_THREAD)))
+    pieces = [(a, min(a + size, count)) for a in range(0, count, size)]
+    if threads == 1 or len(pieces) <= 1:
+        for a, b in pieces:
+            work(a, b)
+        return
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        for future in [pool.submit(work, a, b) for a, b in pieces]:
+            future.result()
+
+
 def run_games(rules, lineup, params, seed, start, count, out_games, out_hands):
     """Play games start..start+count-1 into out_games[count, G_SIZE] (and out_hands if it has rows).
 
     ``out_hands`` is int32[count, hand_cap, H_SIZE] when hand rows are wanted, else shape
     (0, 0, H_SIZE).
     """
-    vals = natural_value_table(rules)
-    ace_low = rules[R_ACE_LOW_VALUE]
-    no_trace = np.zeros((0, TRACE_COLS), dtype=np.int32)
+    full = _full_flag(rules)
     want_hands = out_hands.shape[0] > 0
-    empty_hands = np.zeros((0, H_SIZE), dtype=np.int32)
-    for i in prange(count):
-        hands_rows = out_hands[i] if want_hands else empty_hands
-        play_game(rules, vals, ace_low, lineup, params, seed, start + i, out_games[i], hands_rows, no_trace)
+
+    def work(a: int, b: int) -> None:
+        hands = out_hands[a:b] if want_hands else out_hands
+        play_games(rules, lineup, params, seed, start + a, out_games[a:b], hands, full)
+
+    run_in_threads(count, work)
 
 
-@njit_parallel
 def run_hands(rules, lineup, params, seed, start, count, out_hands):
     """``--unit hands``: independent hands start..start+count-1 into out_hands[count, H_SIZE]."""
-    vals = natural_value_table(rules)
-    for i in prange(count):
-        play_single_hand(rules, vals, rules[R_ACE_LOW_VALUE], lineup, params, seed, start + i, out_hands[i])
+    full = _full_flag(rules)
+
+    def work(a: int, b: int) -> None:
+        play_hands(rules, lineup, params, seed, start + a, out_hands[a:b], full)
+
+    run_in_threads(count, work)
+
+
+def run_game_traced(rules, lineup, params, seed, game, trace):
+    """Play one game recording every action into trace; returns (game row, rows used, overflowed)."""
+    return play_game_traced(rules, lineup, params, seed, game, trace, _full_flag(rules))
 
 
 @njit
-def run_game_traced(rules, lineup, params, seed, game, trace):
-    """Play one game recording every action into trace; returns (game row, rows used, overflowed)."""
+def play_games(rules, lineup, params, seed, start, out_games, out_hands, full):
+    """Games start.. into every row of out_games (and of out_hands if it has rows), one thread."""
+    vals = natural_value_table(rules)
+    ace_low = rules[R_ACE_LOW_VALUE]
+    no_trace = np.zeros((0, TRACE_COLS), dtype=np.int32)
+    empty_hands = np.zeros((0, H_SIZE), dtype=np.int32)
+    want_hands = out_hands.shape[0] > 0
+    for i in range(out_games.shape[0]):
+        hands_rows = out_hands[i] if want_hands else empty_hands
+        play_game(rules, vals, ace_low, lineup, params, seed, start + i, out_games[i], hands_rows, no_trace, full)
+
+
+@njit
+def play_hands(rules, lineup, params, seed, start, out_hands, full):
+    vals = natural_value_table(rules)
+    for i in range(out_hands.shape[0]):
+        play_single_hand(rules, vals, rules[R_ACE_LOW_VALUE], lineup, params, seed, start + i, out_hands[i], full)
+
+
+@njit
+def play_game_traced(rules, lineup, params, seed, game, trace, full):
     vals = natural_value_table(rules)
     out_game = np.zeros(G_SIZE, dtype=np.int64)
     out_hands = np.zeros((rules[R_HAND_CAP], H_SIZE), dtype=np.int32)
-    used, over = play_game(rules, vals, rules[R_ACE_LOW_VALUE], lineup, params, seed, game, out_game, out_hands, trace)
+    used, over = play_game(rules, vals, rules[R_ACE_LOW_VALUE], lineup, params, seed, game, out_game, out_hands, trace, full)
     return out_game, used, over

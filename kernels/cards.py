@@ -22,6 +22,9 @@ from kernels.layout import (
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
+U16 = np.uint64(16)
+U32 = np.uint64(32)
+U48 = np.uint64(48)
 LANE_RANKS = np.uint64(0x3FFE)  # bits 1..13 of a suit lane
 ALL_NATURALS = LANE_RANKS | (LANE_RANKS << np.uint64(16)) | (LANE_RANKS << np.uint64(32)) | (
     LANE_RANKS << np.uint64(48)

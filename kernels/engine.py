@@ -6,13 +6,17 @@ decision is delegated to ``strategies.dispatch`` with an observation that holds 
 seat may know (C-INFO-1): its own hand, the table, the pile, hand sizes, the stock size and the
 scores.
 
-The flow functions take the game context ``g``, a tuple of the state arrays, the rules and the
-work buffers (see ``new_context``). In trace mode (a trace buffer with rows) every action is
+The flow functions take the game context ``g``, a ``Game`` tuple of the state arrays, the rules
+and the work buffers (see ``new_context``), and ``stack``: None in the lean engine, whose
+``stack is not None`` branches (calls, out-of-turn windows, V500-ADDOPP-2 lay-offs, V500-UPCHOICE,
+the V500-OPEN30 search, reshuffles) are pruned at compile time (see ``variation_stack``). In trace mode (a trace buffer with rows) every action is
 recorded as documented in ``docs/trace-format.md``; ``sim/validate.py`` replays those traces
 independently.
 """
 
 from __future__ import annotations
+
+from collections import namedtuple
 
 import numpy as np
 
@@ -48,7 +52,7 @@ from kernels.layout import (
     T_ADDOPP_LAYOFF, T_CARD, T_DECK, T_DISCARD, T_DRAW_STOCK, T_FLOAT, T_GAME_END, T_GAME_START,
     T_HAND_END, T_HAND_START, T_LAYOFF, T_MELD, T_NO_DRAW, T_OUT_OF_TURN, T_RESHUFFLE, T_RESTOCK,
     T_SCORE, T_START_PILE, T_TAKE_PILE, T_TURN_START,
-    TIE_GOER_WINS,
+    TIE_GOER_WINS, TRACE_COLS,
 )
 from kernels.melds import card_playable, enumerate_plays, has_any_play, pos_card, slot_value
 from kernels.rng import STREAM_DEAL, STREAM_GAME, STREAM_SEAT, below, seed_stream, shuffle_int16
@@ -300,6 +304,8 @@ def action_allowed(p1, p2, jok, act, forb, forb_joker, empty_ok, need, placed, m
         return False
     if need <= 0 or placed + act[A_VALUE] >= need:
         return True
+    if stack is None:
+        return False  # not reached: the lean engine serves only rules without V500-OPEN30
     after, n_after = table_after(melds, n_melds, rules, act)
     budget[0] = DFS_BUDGET
     return opening_reachable(q1, q2, qj, need - placed - act[A_VALUE], forb, forb_joker, empty_ok, after, n_after, vals, ace_low, rules, scope, stack, budget)
@@ -709,9 +715,16 @@ def score_hand(st, hands, melds, rules, vals, ace_low, reason, out_seat, trace):
 # ----------------------------------------------------------------------------- game context
 
 
+Game = namedtuple(
+    "Game",
+    "st hands pack pile melds rules vals ace_low lineup params rngs rng_deal trace obs mine opts cand scratch budget",
+)
+"""The state and work arrays of one game, as the flow functions take them (``g``)."""
+
+
 @njit
 def new_context(rules, vals, ace_low, lineup, params, trace):
-    """All state and work arrays of one game, as the tuple the flow functions take."""
+    """All state and work arrays of one game (a ``Game``)."""
     st = np.zeros(ST_SIZE, dtype=np.int64)
     hands = np.zeros((MAX_SEATS, 2), dtype=np.uint64)
     pack = np.zeros(MAX_PACK, dtype=np.int16)
@@ -724,11 +737,23 @@ def new_context(rules, vals, ace_low, lineup, params, trace):
     opts = np.zeros(MAX_PACK + 2, dtype=np.int64)
     cand = np.empty((MAX_CAND, A_SIZE), dtype=np.int64)
     scratch = np.empty((MAX_CAND, A_SIZE), dtype=np.int64)
-    depth = DFS_DEPTH if rules[R_FIRST_MELD_MIN] > 0 else 0
-    stack = np.empty((depth, DFS_CAND, A_SIZE), dtype=np.int64)
     budget = np.zeros(1, dtype=np.int64)
-    return (st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace,
-            obs, mine, opts, cand, scratch, stack, budget)
+    return Game(st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace,
+                obs, mine, opts, cand, scratch, budget)
+
+
+@njit
+def variation_stack(rules, full):
+    """Work rows of the rare variation paths (the V500-OPEN30 search uses them), or None.
+
+    ``full`` is None when the rules use none of those paths (``kernels.batch.needs_full_engine``):
+    the stack is then None too, and every ``stack is not None`` branch of the engine is pruned at
+    compile time, so the lean engine never compiles calls, windows or the opening search.
+    """
+    if full is None:
+        return None
+    depth = DFS_DEPTH if rules[R_FIRST_MELD_MIN] > 0 else 0
+    return np.empty((depth, DFS_CAND, A_SIZE), dtype=np.int64)
 
 
 # ----------------------------------------------------------------------------- turns
@@ -745,13 +770,13 @@ def single_card_plays(cand, n):
 
 
 @njit
-def play_phase(g, seat, scope, single):
+def play_phase(g, stack, seat, scope, single):
     """Plays until the strategy stops (R500-MELD-7). Returns True if the hand emptied.
 
     ``single``: exactly one play (a ``layoff_only`` rummy call). Out-of-turn windows record
     OUT_OF_TURN before their first meld.
     """
-    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, stack, budget = g
+    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget = g
     sid = lineup[seat]
     announced = False
     while True:
@@ -777,9 +802,9 @@ def play_phase(g, seat, scope, single):
 @njit
 def end_of_play(g, seat, emptied):
     """After the plays: going out by laying down (R500-OUT-1) or floating (V500-FLOAT-1)."""
-    st = g[0]
-    rules = g[5]
-    trace = g[12]
+    st = g.st
+    rules = g.rules
+    trace = g.trace
     if not emptied:
         return 0, False
     if rules[R_GOING_OUT] == OUT_FLOATING:
@@ -798,7 +823,7 @@ def mark_opened(st, rules, seat):
 @njit
 def reshuffle(g, seat):
     """V500-STOCKEND reshuffle: every pile card but the top becomes a new, shuffled stock."""
-    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, stack, budget = g
+    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget = g
     top = st[ST_PILE_LEN] - 1
     for i in range(top):
         pack[i] = pile[i]
@@ -812,20 +837,20 @@ def reshuffle(g, seat):
 
 
 @njit
-def play_turn(g, seat, kind, call_k):
+def play_turn(g, stack, seat, kind, call_k):
     """One turn (C-TURN-2), or a rummy-call turn taking pile[call_k..] (V500-RUMMY-3).
 
     Returns (hand-end reason or 0, discarded): ``discarded`` tells whether the turn ended with a
     discard that opens the call and out-of-turn windows.
     """
-    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, stack, budget = g
+    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget = g
     sid = lineup[seat]
     reset_turn(st)
     record(trace, st, T_TURN_START, seat, st[ST_TURN], stock_size(st), st[ST_PILE_LEN], kind, 0, 0)
     scope = PLAY_ALL
     single = 0
     eos = rules[R_END_OF_STOCK]
-    if kind == TURN_CALL:
+    if stack is not None and kind == TURN_CALL:
         take_from_pile(st, hands, pile, rules, seat, call_k, True, trace)
         st[ST_CALLS] += 1
         if rules[R_CALL] == CALL_LAYOFF:
@@ -833,7 +858,7 @@ def play_turn(g, seat, kind, call_k):
             single = 1
         empty_at_start = False
     else:
-        if stock_size(st) == 0 and eos == EOS_RESHUFFLE and st[ST_PILE_LEN] >= 2:
+        if stack is not None and stock_size(st) == 0 and eos == EOS_RESHUFFLE and st[ST_PILE_LEN] >= 2:
             reshuffle(g, seat)
         empty_at_start = stock_size(st) == 0
         if empty_at_start and eos == EOS_DISCARD_UNTIL_OUT:
@@ -854,7 +879,7 @@ def play_turn(g, seat, kind, call_k):
             else:
                 take_from_pile(st, hands, pile, rules, seat, opt, False, trace)
 
-    emptied = play_phase(g, seat, scope, single)
+    emptied = play_phase(g, stack, seat, scope, single)
     mark_opened(st, rules, seat)
     reason, floated = end_of_play(g, seat, emptied)
     if reason != 0:
@@ -891,9 +916,9 @@ def play_turn(g, seat, kind, call_k):
 
 
 @njit
-def call_options(g, discarder, caller, public, npublic, opts):
+def call_options(g, stack, discarder, caller, public, npublic, opts):
     """Claims ``caller`` may make in the rummy window (V500-RUMMY-1..6): option 0 is passing."""
-    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts_, cand, scratch, stack, budget = g
+    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts_, cand, scratch, budget = g
     n = 0
     opts[n] = -1
     n += 1
@@ -925,7 +950,7 @@ def call_options(g, discarder, caller, public, npublic, opts):
 @njit
 def public_claims(g, public):
     """Pile cards any player may claim after a discard, judged without hand cards (V500-RUMMY-2/5/6)."""
-    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, stack, budget = g
+    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget = g
     top = st[ST_PILE_LEN] - 1
     n_melds = st[ST_N_MELDS]
     n = 0
@@ -949,10 +974,10 @@ def public_claims(g, public):
 
 
 @njit
-def rummy_window(g, discarder):
+def rummy_window(g, stack, discarder):
     """V500-RUMMY-1: after a discard, seats from the discarder's left are asked in turn; the first
     to call wins. Returns (caller, k) or (-1, -1)."""
-    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, stack, budget = g
+    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget = g
     public = np.empty(MAX_PACK, dtype=np.int64)
     npublic = public_claims(g, public)
     if npublic == 0:
@@ -960,7 +985,7 @@ def rummy_window(g, discarder):
     n = st[ST_N]
     for i in range(1, n):
         caller = (discarder + i) % n
-        nopt = call_options(g, discarder, caller, public, npublic, opts)
+        nopt = call_options(g, stack, discarder, caller, public, npublic, opts)
         if nopt <= 1:
             continue
         observe(st, hands, caller, obs, mine)
@@ -971,17 +996,17 @@ def rummy_window(g, discarder):
 
 
 @njit
-def out_of_turn_window(g, discarder):
+def out_of_turn_window(g, stack, discarder):
     """V500-OUTOFTURN: seats other than the discarder may lay down new melds, clockwise from the
     discarder's left. Returns (reason, seat that went out)."""
-    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, stack, budget = g
+    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget = g
     n = st[ST_N]
     for i in range(1, n):
         seat = (discarder + i) % n
         if hand_size(st, hands, seat) == 0:
             continue
         reset_turn(st)
-        emptied = play_phase(g, seat, PLAY_NEW_ONLY, 0)
+        emptied = play_phase(g, stack, seat, PLAY_NEW_ONLY, 0)
         mark_opened(st, rules, seat)
         if st[ST_PLACED] > 0:
             st[ST_IDLE] = 0
@@ -995,7 +1020,7 @@ def out_of_turn_window(g, discarder):
 def addopp_window(g, out_seat):
     """V500-ADDOPP-2: the others, clockwise from the left of the player who went out, may lay off
     on that player's melds; those cards score for no one."""
-    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, stack, budget = g
+    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget = g
     n = st[ST_N]
     for i in range(1, n):
         seat = (out_seat + i) % n
@@ -1025,7 +1050,7 @@ def addopp_window(g, out_seat):
 @njit
 def start_pile_by_choice(g):
     """V500-UPCHOICE: the first player puts any card face up to start the pile."""
-    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, stack, budget = g
+    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget = g
     seat = st[ST_SEAT]
     reset_turn(st)
     nopt = discard_options(st, hands, rules, seat, opts)
@@ -1042,11 +1067,11 @@ def start_pile_by_choice(g):
 
 
 @njit
-def play_hand(g):
+def play_hand(g, stack):
     """Deal and play one hand to its end; returns (reason, seat that went out or -1, turns)."""
-    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, stack, budget = g
+    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget = g
     start_hand(st, hands, pack, pile, melds, rules, rng_deal, trace)
-    if rules[R_UPCHOICE] != 0:
+    if stack is not None and rules[R_UPCHOICE] != 0:
         start_pile_by_choice(g)
     n = st[ST_N]
     cap = rules[R_TURN_CAP]
@@ -1056,7 +1081,7 @@ def play_hand(g):
     out_seat = -1
     while True:
         st[ST_SEAT] = seat
-        reason, discarded = play_turn(g, seat, TURN_NORMAL, -1)
+        reason, discarded = play_turn(g, stack, seat, TURN_NORMAL, -1)
         st[ST_TURN] += 1
         if reason != 0:
             if reason == END_OUT:
@@ -1064,13 +1089,13 @@ def play_hand(g):
             break
         nxt = (seat + 1) % n
         discarder = seat
-        while discarded:
+        while stack is not None and discarded:
             discarded = False
             if calls:
-                caller, k = rummy_window(g, discarder)
+                caller, k = rummy_window(g, stack, discarder)
                 if caller >= 0:
                     st[ST_SEAT] = caller
-                    reason, discarded = play_turn(g, caller, TURN_CALL, k)
+                    reason, discarded = play_turn(g, stack, caller, TURN_CALL, k)
                     st[ST_TURN] += 1
                     if reason != 0:
                         if reason == END_OUT:
@@ -1081,7 +1106,7 @@ def play_hand(g):
                     discarder = caller
                     continue
             if rules[R_OUT_OF_TURN] != 0:
-                reason, out_seat = out_of_turn_window(g, discarder)
+                reason, out_seat = out_of_turn_window(g, stack, discarder)
                 if reason != 0:
                     break
         if reason != 0:
@@ -1090,7 +1115,7 @@ def play_hand(g):
             reason = END_TURN_CAP
             break
         seat = nxt
-    if reason == END_OUT and rules[R_ADDOPP] != 0:
+    if stack is not None and reason == END_OUT and rules[R_ADDOPP] != 0:
         addopp_window(g, out_seat)
     record(trace, st, T_HAND_END, reason, out_seat, st[ST_TURN], 0, 0, 0, 0)
     score_hand(st, hands, melds, rules, vals, ace_low, reason, out_seat, trace)
@@ -1136,9 +1161,9 @@ def unique_best(st, n, best):
 @njit
 def seed_game(g, seed, game):
     """Per-seat decision streams and the first dealer (R500-SETUP-4) from (seed, game)."""
-    st = g[0]
-    rules = g[5]
-    rngs = g[10]
+    st = g.st
+    rules = g.rules
+    rngs = g.rngs
     n = rules[R_N_PLAYERS]
     for s in range(n):
         seed_stream(rngs[s], seed, game, STREAM_SEAT, s)
@@ -1163,11 +1188,16 @@ def store_hand_row(row, st, n, dealer, reason, out_seat, turns):
 
 
 @njit
-def play_game(rules, vals, ace_low, lineup, params, seed, game, out_game, out_hands, trace):
-    """Play one game to its end (or the hand cap). Fills out_game (G_*) and out_hands rows."""
+def play_game(rules, vals, ace_low, lineup, params, seed, game, out_game, out_hands, trace, full):
+    """Play one game to its end (or the hand cap). Fills out_game (G_*) and out_hands rows.
+
+    ``full`` selects the engine: None for the lean one (see ``variation_stack``), an array for all
+    variation paths.
+    """
     g = new_context(rules, vals, ace_low, lineup, params, trace)
-    st = g[0]
-    rng_deal = g[11]
+    stack = variation_stack(rules, full)
+    st = g.st
+    rng_deal = g.rng_deal
     n = rules[R_N_PLAYERS]
     seed_game(g, seed, game)
     standard = rules[R_GAME] == GAME_STANDARD
@@ -1183,7 +1213,7 @@ def play_game(rules, vals, ace_low, lineup, params, seed, game, out_game, out_ha
         st[ST_HAND_INDEX] = h
         seed_stream(rng_deal, seed, game, STREAM_DEAL, h)  # the deal of hand h never depends on play
         dealer = st[ST_DEALER]
-        reason, out_seat, hand_turns = play_hand(g)
+        reason, out_seat, hand_turns = play_hand(g, stack)
         turns += hand_turns
         if reason == END_TURN_CAP:
             capped_hands += 1
@@ -1220,13 +1250,14 @@ def play_game(rules, vals, ace_low, lineup, params, seed, game, out_game, out_ha
 
 
 @njit
-def play_single_hand(rules, vals, ace_low, lineup, params, seed, index, out_hand):
+def play_single_hand(rules, vals, ace_low, lineup, params, seed, index, out_hand, full):
     """``--unit hands``: one independent hand from zero totals with a random dealer."""
-    no_trace = np.zeros((0, 8), dtype=np.int32)
+    no_trace = np.zeros((0, TRACE_COLS), dtype=np.int32)
     g = new_context(rules, vals, ace_low, lineup, params, no_trace)
-    st = g[0]
+    stack = variation_stack(rules, full)
+    st = g.st
     seed_game(g, seed, index)
-    seed_stream(g[11], seed, index, STREAM_DEAL, 0)
+    seed_stream(g.rng_deal, seed, index, STREAM_DEAL, 0)
     dealer = st[ST_DEALER]
-    reason, out_seat, turns = play_hand(g)
+    reason, out_seat, turns = play_hand(g, stack)
     store_hand_row(out_hand, st, rules[R_N_PLAYERS], dealer, reason, out_seat, turns)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernels._jit import njit
-from kernels.cards import U1, bit, has_card, popcount
+from kernels.cards import LANE_RANKS, U1, U16, U32, U48, bit, has_card, lowest_bit_index, popcount
 from kernels.layout import (
     A_KEY,
     A_LEN,
@@ -115,20 +115,37 @@ def _emit(cand, n, limit, typ, meld, key, lo, length, mask, njok, value, ncards,
 
 
 @njit
+def rank_lanes(p1):
+    """The four suit lanes of a holding (bits 1..13 = ranks A..K)."""
+    x = np.uint64(p1)
+    return x & LANE_RANKS, (x >> U16) & LANE_RANKS, (x >> U32) & LANE_RANKS, (x >> U48) & LANE_RANKS
+
+
+@njit
+def set_ranks(p1, jok):
+    """Ranks (as bits 1..13) held in at least ``3 - jok`` suits: the ranks a new set can use."""
+    if jok >= 3:
+        return LANE_RANKS
+    a, b, c, d = rank_lanes(p1)
+    if jok == 2:
+        return a | b | c | d
+    if jok == 1:
+        return (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
+    return (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)
+
+
+@njit
 def _enumerate_sets(p1, jok, must, vals, cand, n, limit):
-    must_rank = -1
+    ranks = set_ranks(p1, jok)  # skip the ranks that cannot make a set (same rows, in rank order)
     if must >= 0 and must != JOKER:
-        must_rank = must & 15
-    for r in range(1, 14):
-        if must_rank > 0 and r != must_rank:
-            continue
+        ranks &= U1 << np.uint64(must & 15)
+    while ranks:
+        r = lowest_bit_index(ranks)
+        ranks &= ranks - U1
         smask = 0
         for s in range(4):
             if has_card(p1, 16 * s + r):
                 smask |= 1 << s
-        nsuit = popcount(np.uint64(smask))
-        if nsuit + jok < 3:
-            continue
         for sub in range(16):
             if sub & ~smask:
                 continue
@@ -152,6 +169,32 @@ def _enumerate_sets(p1, jok, must, vals, cand, n, limit):
 
 
 @njit
+def run_starts(lane, jok, min_run, max_pos):
+    """First positions (bits 1..13) whose window of ``min_run`` positions fits below ``max_pos`` with
+    at most ``jok`` gaps: the only places where a new run of ``lane``'s suit can begin."""
+    last = min(13, max_pos - min_run + 1)
+    if last < 1:
+        return np.uint64(0)
+    fits = (U1 << np.uint64(last + 1)) - np.uint64(2)
+    if jok >= min_run:
+        return fits
+    if min_run == 3:
+        l1 = lane >> U1
+        l2 = lane >> np.uint64(2)
+        if jok == 0:
+            return fits & lane & l1 & l2
+        if jok == 1:
+            return fits & ((lane & l1) | (lane & l2) | (l1 & l2))
+        return fits & (lane | l1 | l2)
+    window = np.uint64((1 << min_run) - 1)
+    starts = np.uint64(0)
+    for lo in range(1, last + 1):
+        if min_run - popcount((lane >> np.uint64(lo)) & window) <= jok:
+            starts |= U1 << np.uint64(lo)
+    return starts
+
+
+@njit
 def _enumerate_runs(p1, jok, must, vals, ace_low, rules, cand, n, limit):
     max_pos = rules[R_MAX_POS]
     min_run = rules[R_MIN_RUN]
@@ -161,7 +204,10 @@ def _enumerate_runs(p1, jok, must, vals, ace_low, rules, cand, n, limit):
         lane = run_lane(p1, s)
         if lane == 0:
             continue
-        for lo in range(1, 14):
+        starts = run_starts(lane, jok, min_run, max_pos)  # the same rows, without the empty windows
+        while starts:
+            lo = lowest_bit_index(starts)
+            starts &= starts - U1
             gaps = 0
             naturals = 0
             mask = np.uint64(0)
@@ -188,10 +234,13 @@ def _enumerate_runs(p1, jok, must, vals, ace_low, rules, cand, n, limit):
 def _enumerate_layoffs(p1, jok, must, melds, n_melds, vals, ace_low, rules, cand, n, limit):
     max_pos = rules[R_MAX_POS]
     corner = max_pos > 14
+    # a natural must-card only fits melds of its rank (sets) or suit (runs)
+    must_rank = must & 15 if (must >= 0 and must != JOKER) else -1
+    must_suit = must >> 4 if must_rank >= 0 else -1
     for m in range(n_melds):
         if melds[m, MK_KIND] == KIND_SET:
             r = melds[m, MK_KEY]
-            if melds[m, MK_LEN] >= 4:
+            if melds[m, MK_LEN] >= 4 or (must_rank >= 0 and r != must_rank):
                 continue  # R500-MELD-1: a set never exceeds 4 cards
             present = melds[m, MK_SUITS]
             for s in range(4):
@@ -204,6 +253,8 @@ def _enumerate_layoffs(p1, jok, must, melds, n_melds, vals, ace_low, rules, cand
                 n = _emit(cand, n, limit, ACT_LAYOFF, m, r, 0, melds[m, MK_LEN] + 1, np.uint64(0), 1, vals[JOKER], 1, 0)
         else:
             s = melds[m, MK_KEY]
+            if must_suit >= 0 and s != must_suit:
+                continue
             lo = melds[m, MK_LO]
             length = melds[m, MK_LEN]
             hi = lo + length - 1

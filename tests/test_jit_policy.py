@@ -1,0 +1,52 @@
+"""The decorator policy of ``kernels._jit`` (issue 8: compile time)."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from kernels._jit import njit
+from kernels.batch import needs_full_engine
+from sim.encode import encode_rules
+from sim.rules import Rules
+
+
+@njit
+def _add(a, b):
+    return a + b
+
+
+def test_literal_arguments_share_one_specialization():
+    """Constants at call sites compile one copy per argument types, not one per constant."""
+
+    @numba.njit
+    def caller(x):
+        return _add(x, 1) + _add(x, 2) + _add(x, 3)
+
+    assert caller(np.int64(5)) == 21
+    assert len(_add.signatures) == 1
+
+
+def test_lean_engine_only_for_rules_without_the_rare_paths():
+    assert not needs_full_engine(encode_rules(Rules(), 4))
+    assert not needs_full_engine(encode_rules(Rules().with_(r500_round_the_corner=True, r500_going_out="floating"), 4))
+    for change in (dict(r500_call_rummy="pile"), dict(r500_meld_out_of_turn=True), dict(r500_add_opponent_hand=True),
+                   dict(r500_upcard_mode="first_player_choice"), dict(r500_first_meld_min=30),
+                   dict(r500_end_of_stock="reshuffle")):
+        assert needs_full_engine(encode_rules(Rules().with_(**change), 4)), change
+
+
+def test_lean_and_full_engines_play_the_same_games():
+    from kernels import layout as L
+    from kernels.batch import play_games
+    from strategies.registry import parse_lineup
+
+    rules = encode_rules(Rules(), 3)
+    _, lineup, params = parse_lineup("greedy,random,greedy", 3)
+    rows = []
+    for full in (None, np.zeros(0, dtype=np.int64)):
+        games = np.zeros((40, L.G_SIZE), dtype=np.int64)
+        hands = np.zeros((40, int(rules[L.R_HAND_CAP]), L.H_SIZE), dtype=np.int32)
+        play_games(rules, lineup, params, 3, 0, games, hands, full)
+        rows.append((games, hands))
+    assert np.array_equal(rows[0][0], rows[1][0]) and np.array_equal(rows[0][1], rows[1][1])
