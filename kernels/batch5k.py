@@ -1,35 +1,55 @@
 """Batch runner for 5000 Rummy: the same contract as ``kernels.batch`` for the 5000 engine.
 
-Kept apart from the 500 Rum runner so that neither game's kernels are compiled for the other.
-Every game is seeded from (run seed, game index), so results are identical for any thread count
-and any chunking of the index range.
+Kept apart from the 500 Rum runner so that neither game's kernels are compiled for the other. As
+there, Python threads hand pieces of the index range to a serial nogil kernel
+(``kernels.batch.run_in_threads``), and every game is seeded from (run seed, game index), so results
+are identical for any thread count and any chunking of the index range.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
-from kernels._jit import njit, njit_parallel
+from kernels._jit import njit
+from kernels.batch import run_in_threads
 from kernels.engine5k import play_game5, play_single_hand5
-from kernels.layout import G_SIZE, H_SIZE, R_HAND_CAP
+from kernels.layout import G_SIZE, H_SIZE, R_HAND_CAP, TRACE_COLS
 
 
-@njit_parallel
 def run_games5(rules, lineup, params, seed, start, count, out_games, out_hands):
     """Play games start..start+count-1 into out_games[count, G_SIZE] (and out_hands if it has rows)."""
-    no_trace = np.zeros((0, 8), dtype=np.int32)
+    want_hands = out_hands.shape[0] > 0
+
+    def work(a: int, b: int) -> None:
+        hands = out_hands[a:b] if want_hands else out_hands
+        play_games5(rules, lineup, params, seed, start + a, out_games[a:b], hands)
+
+    run_in_threads(count, work)
+
+
+def run_hands5(rules, lineup, params, seed, start, count, out_hands):
+    """``--unit hands``: independent hands start..start+count-1 into out_hands[count, H_SIZE]."""
+
+    def work(a: int, b: int) -> None:
+        play_hands5(rules, lineup, params, seed, start + a, out_hands[a:b])
+
+    run_in_threads(count, work)
+
+
+@njit
+def play_games5(rules, lineup, params, seed, start, out_games, out_hands):
+    """Games start.. into every row of out_games (and of out_hands if it has rows), one thread."""
+    no_trace = np.zeros((0, TRACE_COLS), dtype=np.int32)
     want_hands = out_hands.shape[0] > 0
     empty_hands = np.zeros((0, H_SIZE), dtype=np.int32)
-    for i in prange(count):
+    for i in range(out_games.shape[0]):
         hands_rows = out_hands[i] if want_hands else empty_hands
         play_game5(rules, lineup, params, seed, start + i, out_games[i], hands_rows, no_trace)
 
 
-@njit_parallel
-def run_hands5(rules, lineup, params, seed, start, count, out_hands):
-    """``--unit hands``: independent hands start..start+count-1 into out_hands[count, H_SIZE]."""
-    for i in prange(count):
+@njit
+def play_hands5(rules, lineup, params, seed, start, out_hands):
+    for i in range(out_hands.shape[0]):
         play_single_hand5(rules, lineup, params, seed, start + i, out_hands[i])
 
 
