@@ -40,7 +40,16 @@ def _cache_root() -> Path:
 if not os.environ.get("NUMBA_CACHE_DIR"):
     numba.config.CACHE_DIR = str(_cache_root() / f"numba-{_source_fingerprint()}")
 
-_compile = numba.njit(cache=True, nogil=True, error_model="numpy")
+def _plain_typed(dispatcher):
+    """Type calls from other kernels with the constants' plain types (see ``njit``)."""
+    typed_template = dispatcher.get_call_template
+
+    def get_call_template(args, kws):
+        plain_args = tuple(types.unliteral(a) for a in args)
+        return typed_template(plain_args, {k: types.unliteral(v) for k, v in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
 
 
 def njit(fn):
@@ -52,12 +61,17 @@ def njit(fn):
     optimized and code-generated with all its callees). Calls from other kernels are typed with the
     constants' plain types instead, so each function compiles once per lean/full engine.
     """
-    dispatcher = _compile(fn)
-    typed_template = dispatcher.get_call_template
+    # _nrt explicit: numba would otherwise inherit a no-NRT caller's setting (see njit_noalloc)
+    return _plain_typed(numba.njit(cache=True, nogil=True, error_model="numpy", _nrt=True)(fn))
 
-    def get_call_template(args, kws):
-        plain_args = tuple(types.unliteral(a) for a in args)
-        return typed_template(plain_args, {k: types.unliteral(v) for k, v in kws.items()})
 
-    dispatcher.get_call_template = get_call_template
-    return dispatcher
+def njit_noalloc(fn):
+    """``njit`` for kernels that never allocate an array, return one, or call a kernel that does.
+
+    They are compiled without numba's reference counting (the ``_nrt=False`` target option): with
+    it, every call of a kernel that calls other kernels cost an atomic increment and decrement of
+    every array argument (draw options, play candidates and the greedy play-outs paid ~400 of them
+    a turn). Arrays they receive stay owned by the caller, so nothing can leak or be freed early as
+    long as the rule above holds; an allocation inside fails to compile.
+    """
+    return _plain_typed(numba.njit(cache=True, nogil=True, error_model="numpy", _nrt=False)(fn))

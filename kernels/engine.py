@@ -20,7 +20,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from kernels._jit import njit
+from kernels._jit import njit, njit_noalloc
 from kernels.cards import add_card, bit, holding_value, n_cards, popcount, remove_mask
 from kernels.layout import (
     A_KEY, A_LEN, A_LO, A_MASK, A_MELD, A_NCARDS, A_NJOK, A_SIDE, A_SIZE, A_TYPE, A_VALUE,
@@ -67,7 +67,7 @@ TURN_CALL = 1
 # ----------------------------------------------------------------------------- trace
 
 
-@njit
+@njit_noalloc
 def record(trace, st, kind, a, b, c, d, e, f, g):
     """Append one trace row; a full buffer sets ST_TOVER instead of writing past the end."""
     if trace.shape[0] == 0:
@@ -103,17 +103,17 @@ def record_cards(trace, st, kind, offset, cards, n):
 # ----------------------------------------------------------------------------- state views
 
 
-@njit
+@njit_noalloc
 def stock_size(st):
     return st[ST_PACK_SIZE] - st[ST_STOCK_POS]
 
 
-@njit
+@njit_noalloc
 def hand_size(st, hands, seat):
     return n_cards(hands[seat, 0], hands[seat, 1], st[ST_JOKERS + seat])
 
 
-@njit
+@njit_noalloc
 def observe(st, hands, seat, obs, mine):
     """Fill the seat's observation: public information plus its own hand (C-INFO-1)."""
     n = st[ST_N]
@@ -134,13 +134,13 @@ def observe(st, hands, seat, obs, mine):
     mine[1] = hands[seat, 1]
 
 
-@njit
+@njit_noalloc
 def empty_hand_allowed(rules):
     """May a play empty the hand? Not with V500-DISCREQ / RSTD-OUT-1's discard_required."""
     return rules[R_GOING_OUT] != OUT_DISCARD_REQUIRED
 
 
-@njit
+@njit_noalloc
 def opening_need(st, rules, seat):
     """V500-OPEN30: points still owed by a seat that has not opened this hand (0 if none)."""
     if rules[R_FIRST_MELD_MIN] <= 0 or st[ST_OPENED + seat] != 0:
@@ -151,7 +151,7 @@ def opening_need(st, rules, seat):
 # ----------------------------------------------------------------------------- deal
 
 
-@njit
+@njit_noalloc
 def fill_pack(rules, pack):
     """Pack for R500-SETUP-2/3 (RSTD-SETUP-1): decks x 52 naturals plus the jokers; returns its size."""
     n = 0
@@ -166,7 +166,7 @@ def fill_pack(rules, pack):
     return n
 
 
-@njit
+@njit_noalloc
 def start_hand(st, hands, pack, pile, melds, rules, rng_deal, trace):
     """Shuffle and deal (R500-DEAL-1/2, C-CARD-4, V500-UPCHOICE's extra card for the first player)."""
     n = st[ST_N]
@@ -212,7 +212,7 @@ def start_hand(st, hands, pack, pile, melds, rules, rng_deal, trace):
 # ----------------------------------------------------------------------------- legality helpers
 
 
-@njit
+@njit_noalloc
 def forbidden_discards(st, rules):
     """(natural mask, joker forbidden) this turn under V500-DISCSAME / R500-DISC-2."""
     if rules[R_DISC_RESTRICT] == DISC_ANY_TAKEN:
@@ -225,7 +225,7 @@ def forbidden_discards(st, rules):
     return bit(nd), False
 
 
-@njit
+@njit_noalloc
 def finish_ok(p1, jok, forb, forb_joker, empty_ok):
     """C-LEGAL-1: the hand is empty and may be (out or floating), or holds a card it may discard.
 
@@ -326,22 +326,23 @@ def table_after(melds, n_melds, rules, act):
     return after, shadow_st[ST_N_MELDS]
 
 
-@njit
-def must_play_possible(c, avail, ajok, forb, forb_joker, need, melds, n_melds, vals, ace_low, rules, scope, scratch, stack, budget):
+@njit_noalloc
+def must_play_possible(c, a1, a2, ajok, forb, forb_joker, need, melds, n_melds, vals, ace_low, rules, scope, scratch, stack, budget):
     """A take (or call) whose card c must be played this turn is legal: some play containing c
-    keeps the turn finishable (R500-DRAW-3/5, V500-TOPMUST, V500-RUMMY-3, C-LEGAL-1)."""
+    keeps the turn finishable (R500-DRAW-3/5, V500-TOPMUST, V500-RUMMY-3, C-LEGAL-1). The
+    holding after the take is (a1, a2, ajok)."""
     empty_ok = empty_hand_allowed(rules)
     simple = need <= 0 and forb == 0 and not forb_joker and empty_ok
     if simple:
-        return card_playable(c, avail[0], ajok, melds, n_melds, vals, ace_low, rules, scope, scratch)
-    n = enumerate_plays(avail[0], ajok, c, melds, n_melds, vals, ace_low, rules, scope, scratch, 0, MAX_CAND)
+        return card_playable(c, a1, ajok, melds, n_melds, vals, ace_low, rules, scope, scratch)
+    n = enumerate_plays(a1, ajok, c, melds, n_melds, vals, ace_low, rules, scope, scratch, 0, MAX_CAND)
     for i in range(n):
-        if action_allowed(avail[0], avail[1], ajok, scratch[i], forb, forb_joker, empty_ok, need, 0, melds, n_melds, vals, ace_low, rules, scope, stack, budget):
+        if action_allowed(a1, a2, ajok, scratch[i], forb, forb_joker, empty_ok, need, 0, melds, n_melds, vals, ace_low, rules, scope, stack, budget):
             return True
     return False
 
 
-@njit
+@njit_noalloc
 def take_forbidden(rules, top_single, taken, taken_jok):
     """Cards a take makes undiscardable this turn (R500-DISC-2, V500-DISCSAME)."""
     restriction = rules[R_DISC_RESTRICT]
@@ -353,7 +354,7 @@ def take_forbidden(rules, top_single, taken, taken_jok):
 # ----------------------------------------------------------------------------- draw
 
 
-@njit
+@njit_noalloc
 def draw_options(st, hands, pile, melds, rules, vals, ace_low, seat, opts, scratch, stack, budget):
     """Legal draws (R500-DRAW-1..6, R500-STOCK-1, RSTD-DRAW-1): stock or decline, pile takes."""
     n = 0
@@ -364,7 +365,8 @@ def draw_options(st, hands, pile, melds, rules, vals, ace_low, seat, opts, scrat
         return n
     need = opening_need(st, rules, seat)
     scope = PLAY_NEW_ONLY if rules[R_NEW_MELD_ONLY] != 0 else PLAY_ALL
-    avail = hands[seat].copy()
+    a1 = hands[seat, 0]  # the holding after taking pile[k..top]
+    a2 = hands[seat, 1]
     ajok = st[ST_JOKERS + seat]
     taken = np.uint64(0)
     taken_jok = 0
@@ -376,22 +378,24 @@ def draw_options(st, hands, pile, melds, rules, vals, ace_low, seat, opts, scrat
             ajok += 1
             taken_jok += 1
         else:
-            add_card(avail, c)
-            taken |= bit(c)
+            b = bit(c)
+            a2 |= a1 & b
+            a1 |= b
+            taken |= b
         forb, forb_joker = take_forbidden(rules, k == top, taken, taken_jok)
         if k == top and rules[R_TOPMUST] == 0:
             # R500-DRAW-2: no duty, but C-LEGAL-1 needs a card left to discard (or to lay down)
-            ok = finish_ok(avail[0], ajok, forb, forb_joker, False) or must_play_possible(
-                c, avail, ajok, forb, forb_joker, need, melds, n_melds, vals, ace_low, rules, PLAY_ALL, scratch, stack, budget)
+            ok = finish_ok(a1, ajok, forb, forb_joker, False) or must_play_possible(
+                c, a1, a2, ajok, forb, forb_joker, need, melds, n_melds, vals, ace_low, rules, PLAY_ALL, scratch, stack, budget)
         else:
-            ok = must_play_possible(c, avail, ajok, forb, forb_joker, need, melds, n_melds, vals, ace_low, rules, scope, scratch, stack, budget)
+            ok = must_play_possible(c, a1, a2, ajok, forb, forb_joker, need, melds, n_melds, vals, ace_low, rules, scope, scratch, stack, budget)
         if ok:
             opts[n] = k
             n += 1
     return n
 
 
-@njit
+@njit_noalloc
 def draw_from_stock(st, hands, pack, rules, seat, trace):
     """A stock draw: one card, or two under V500-BOATHOUSE (fewer if the stock runs short)."""
     for _ in range(rules[R_STOCK_DRAW]):
@@ -407,7 +411,7 @@ def draw_from_stock(st, hands, pack, rules, seat, trace):
         record(trace, st, T_DRAW_STOCK, seat, c, 0, 0, 0, 0, 0)
 
 
-@njit
+@njit_noalloc
 def take_from_pile(st, hands, pile, rules, seat, k, is_call, trace):
     """Take pile[k..top] (C-PILE-4) and set the duties that come with it.
 
@@ -441,7 +445,7 @@ def take_from_pile(st, hands, pile, rules, seat, k, is_call, trace):
         st[ST_NEW_ONLY] = rules[R_NEW_MELD_ONLY]  # V500-NEWMELD
 
 
-@njit
+@njit_noalloc
 def reset_turn(st):
     st[ST_MUST_CARD] = -1
     st[ST_NEW_ONLY] = 0
@@ -457,7 +461,14 @@ def reset_turn(st):
 # ----------------------------------------------------------------------------- play phase
 
 
-@njit
+@njit_noalloc
+def copy_row(cand, dst, src):
+    """cand[dst] = cand[src], element by element (a slice copy would allocate a temporary)."""
+    for j in range(cand.shape[1]):
+        cand[dst, j] = cand[src, j]
+
+
+@njit_noalloc
 def play_candidates(st, hands, melds, rules, vals, ace_low, seat, scope, cand, stack, budget):
     """Candidate plays: STOP (when allowed), then canonical melds and lay-offs that keep the turn
     finishable (C-LEGAL-1), contain a pending must-card (C-TURN-4) and can still meet a pending
@@ -481,31 +492,25 @@ def play_candidates(st, hands, melds, rules, vals, ace_low, seat, scope, cand, s
         cand[0, A_TYPE] = ACT_STOP
         n = 1
     first = n
-    if must < 0 and scope == PLAY_ALL and not has_any_play(p1, jok, melds, st[ST_N_MELDS], vals, ace_low, rules, stack_or(cand)):
+    if must < 0 and scope == PLAY_ALL and not has_any_play(p1, jok, melds, st[ST_N_MELDS], vals, ace_low, rules, cand[1:]):
         return n  # the common turn with nothing to put down: no enumeration needed
     n = enumerate_plays(p1, jok, must, melds, st[ST_N_MELDS], vals, ace_low, rules, scope, cand, n, MAX_CAND)
     keep = first
     for i in range(first, n):
         if action_allowed(p1, p2, jok, cand[i], forb, forb_joker, empty_ok, need, placed, melds, st[ST_N_MELDS], vals, ace_low, rules, scope, stack, budget):
             if keep != i:
-                cand[keep, :] = cand[i, :]
+                copy_row(cand, keep, i)
             keep += 1
     return keep
 
 
-@njit
-def stack_or(cand):
-    """Scratch rows for a has_any_play fallback: the candidate rows past the first."""
-    return cand[1:]
-
-
-@njit
+@njit_noalloc
 def _put_card(melds, m, i, card, owner):
     melds[m, MK_CARD + i] = card
     melds[m, MK_OWNER + i] = owner
 
 
-@njit
+@njit_noalloc
 def apply_play(st, hands, melds, rules, seat, act, owner, trace, layoff_kind):
     """Lay down a new meld or lay off on a table meld (R500-MELD-7/8); cards are credited to
     ``owner`` (C-MELD-5; NOBODY for V500-ADDOPP-2). ``layoff_kind`` is the trace record kind."""
@@ -605,7 +610,7 @@ def apply_play(st, hands, melds, rules, seat, act, owner, trace, layoff_kind):
 # ----------------------------------------------------------------------------- discard
 
 
-@njit
+@njit_noalloc
 def discard_options(st, hands, rules, seat, opts):
     """Cards the seat may discard (R500-DISC-1/2, V500-DISCSAME); one entry per distinct card."""
     forb, forb_joker = forbidden_discards(st, rules)
@@ -622,7 +627,7 @@ def discard_options(st, hands, rules, seat, opts):
     return n
 
 
-@njit
+@njit_noalloc
 def apply_discard(st, hands, pile, seat, card, trace):
     if card == JOKER:
         st[ST_JOKERS + seat] -= 1
@@ -633,7 +638,7 @@ def apply_discard(st, hands, pile, seat, card, trace):
     record(trace, st, T_DISCARD, seat, card, 0, 0, 0, 0, 0)
 
 
-@njit
+@njit_noalloc
 def layoff_target_exists(card, melds, n_melds, vals, ace_low, rules, scratch):
     """Could this one card be laid off on a table meld right now (V500-UNPLAYABLE, V500-RUMMY-5/6)?"""
     if card == JOKER:
@@ -644,7 +649,7 @@ def layoff_target_exists(card, melds, n_melds, vals, ace_low, rules, scratch):
 # ----------------------------------------------------------------------------- hand end
 
 
-@njit
+@njit_noalloc
 def four_aces_owner(melds, m):
     """Seat credited with all four aces of a natural four-ace set, else -1 (V500-ACE)."""
     if melds[m, MK_KIND] != KIND_SET or melds[m, MK_KEY] != 1 or melds[m, MK_LEN] != 4 or melds[m, MK_NJOK] != 0:
@@ -656,7 +661,7 @@ def four_aces_owner(melds, m):
     return owner
 
 
-@njit
+@njit_noalloc
 def table_values(st, melds, rules, vals, ace_low, table):
     """Values of the table cards credited to each seat (R500-SCORE-1/2, V500-ACE four aces)."""
     for m in range(st[ST_N_MELDS]):
@@ -759,17 +764,17 @@ def variation_stack(rules, full):
 # ----------------------------------------------------------------------------- turns
 
 
-@njit
+@njit_noalloc
 def single_card_plays(cand, n):
     keep = 0
     for i in range(n):
         if cand[i, A_TYPE] != ACT_STOP and cand[i, A_NCARDS] == 1:
-            cand[keep, :] = cand[i, :]
+            copy_row(cand, keep, i)
             keep += 1
     return keep
 
 
-@njit
+@njit_noalloc
 def play_phase(g, stack, seat, scope, single):
     """Plays until the strategy stops (R500-MELD-7). Returns True if the hand emptied.
 
@@ -799,7 +804,7 @@ def play_phase(g, stack, seat, scope, single):
             return False
 
 
-@njit
+@njit_noalloc
 def end_of_play(g, seat, emptied):
     """After the plays: going out by laying down (R500-OUT-1) or floating (V500-FLOAT-1)."""
     st = g.st
@@ -814,13 +819,13 @@ def end_of_play(g, seat, emptied):
     return END_OUT, True
 
 
-@njit
+@njit_noalloc
 def mark_opened(st, rules, seat):
     if opening_need(st, rules, seat) > 0 and st[ST_PLACED_VALUE] >= rules[R_FIRST_MELD_MIN]:
         st[ST_OPENED + seat] = 1
 
 
-@njit
+@njit_noalloc
 def reshuffle(g, seat):
     """V500-STOCKEND reshuffle: every pile card but the top becomes a new, shuffled stock."""
     st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget = g
@@ -836,7 +841,7 @@ def reshuffle(g, seat):
     record_cards(trace, st, T_RESTOCK, 0, pack, top)
 
 
-@njit
+@njit_noalloc
 def play_turn(g, stack, seat, kind, call_k):
     """One turn (C-TURN-2), or a rummy-call turn taking pile[call_k..] (V500-RUMMY-3).
 
@@ -915,7 +920,7 @@ def play_turn(g, stack, seat, kind, call_k):
 # ----------------------------------------------------------------------------- windows
 
 
-@njit
+@njit_noalloc
 def call_options(g, stack, discarder, caller, public, npublic, opts):
     """Claims ``caller`` may make in the rummy window (V500-RUMMY-1..6): option 0 is passing."""
     st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts_, cand, scratch, budget = g
@@ -927,7 +932,8 @@ def call_options(g, stack, discarder, caller, public, npublic, opts):
     scope = PLAY_LAYOFF_ONLY if rules[R_CALL] == CALL_LAYOFF else PLAY_ALL
     for j in range(npublic):
         k = public[j]
-        avail = hands[caller].copy()
+        a1 = hands[caller, 0]  # the caller's holding after the take
+        a2 = hands[caller, 1]
         ajok = st[ST_JOKERS + caller]
         taken = np.uint64(0)
         taken_jok = 0
@@ -937,17 +943,19 @@ def call_options(g, stack, discarder, caller, public, npublic, opts):
                 ajok += 1
                 taken_jok += 1
             else:
-                add_card(avail, c)
-                taken |= bit(c)
+                b = bit(c)
+                a2 |= a1 & b
+                a1 |= b
+                taken |= b
         forb, forb_joker = take_forbidden(rules, k == top, taken, taken_jok)
         c = np.int64(pile[k])
-        if must_play_possible(c, avail, ajok, forb, forb_joker, need, melds, st[ST_N_MELDS], vals, ace_low, rules, scope, scratch, stack, budget):
+        if must_play_possible(c, a1, a2, ajok, forb, forb_joker, need, melds, st[ST_N_MELDS], vals, ace_low, rules, scope, scratch, stack, budget):
             opts[n] = k
             n += 1
     return n
 
 
-@njit
+@njit_noalloc
 def public_claims(g, public):
     """Pile cards any player may claim after a discard, judged without hand cards (V500-RUMMY-2/5/6)."""
     st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget = g
@@ -995,7 +1003,7 @@ def rummy_window(g, stack, discarder):
     return -1, -1
 
 
-@njit
+@njit_noalloc
 def out_of_turn_window(g, stack, discarder):
     """V500-OUTOFTURN: seats other than the discarder may lay down new melds, clockwise from the
     discarder's left. Returns (reason, seat that went out)."""
@@ -1016,7 +1024,7 @@ def out_of_turn_window(g, stack, discarder):
     return 0, -1
 
 
-@njit
+@njit_noalloc
 def addopp_window(g, out_seat):
     """V500-ADDOPP-2: the others, clockwise from the left of the player who went out, may lay off
     on that player's melds; those cards score for no one."""
@@ -1033,7 +1041,7 @@ def addopp_window(g, out_seat):
             ncand = 1
             for j in range(1, found):
                 if melds[cand[j, A_MELD], MK_CREATOR] == out_seat:
-                    cand[ncand, :] = cand[j, :]
+                    copy_row(cand, ncand, j)
                     ncand += 1
             if ncand == 1:
                 break
@@ -1047,7 +1055,7 @@ def addopp_window(g, out_seat):
 # ----------------------------------------------------------------------------- hands and games
 
 
-@njit
+@njit_noalloc
 def start_pile_by_choice(g):
     """V500-UPCHOICE: the first player puts any card face up to start the pile."""
     st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget = g
@@ -1066,7 +1074,7 @@ def start_pile_by_choice(g):
     record(trace, st, T_START_PILE, seat, card, 0, 0, 0, 0, 0)
 
 
-@njit
+@njit_noalloc
 def play_hand(g, stack):
     """Deal and play one hand to its end; returns (reason, seat that went out or -1, turns)."""
     st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget = g
@@ -1122,7 +1130,7 @@ def play_hand(g, stack):
     return reason, out_seat, st[ST_TURN]
 
 
-@njit
+@njit_noalloc
 def game_winner(st, rules, n, out_seat):
     """Game end after a hand: -1 means another hand is dealt.
 
@@ -1147,7 +1155,7 @@ def game_winner(st, rules, n, out_seat):
     return unique_best(st, n, best)
 
 
-@njit
+@njit_noalloc
 def unique_best(st, n, best):
     winner = -1
     for s in range(n):
@@ -1174,7 +1182,7 @@ def seed_game(g, seed, game):
     st[ST_DEALER] = below(rng_game, n)
 
 
-@njit
+@njit_noalloc
 def store_hand_row(row, st, n, dealer, reason, out_seat, turns):
     row[H_DEALER] = dealer
     row[H_REASON] = reason

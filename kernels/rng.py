@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels._jit import njit
+from kernels._jit import njit_noalloc
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -33,7 +33,7 @@ STREAM_DEAL = 1
 STREAM_SEAT = 2
 
 
-@njit
+@njit_noalloc
 def splitmix64(x):
     z = x + GOLDEN
     z = (z ^ (z >> U30)) * MIX1
@@ -41,7 +41,7 @@ def splitmix64(x):
     return z ^ (z >> U31)
 
 
-@njit
+@njit_noalloc
 def seed_stream(state, seed, game, purpose, sub):
     """Fill ``state`` (uint64[4]) from the key (seed, game, purpose, sub)."""
     h = splitmix64(np.uint64(seed))
@@ -55,12 +55,12 @@ def seed_stream(state, seed, game, purpose, sub):
         state[0] = GOLDEN  # xoshiro must never be all-zero
 
 
-@njit
+@njit_noalloc
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@njit
+@njit_noalloc
 def next_u64(state):
     """xoshiro256** step."""
     result = _rotl(state[1] * U5, 7) * U9
@@ -74,14 +74,14 @@ def next_u64(state):
     return result
 
 
-@njit
+@njit_noalloc
 def below(state, n):
     """Uniform integer in [0, n) for 0 < n < 2**32 (multiply-shift; bias < 2**-32)."""
     x = next_u64(state) >> U32
     return np.int64((x * np.uint64(n)) >> U32)
 
 
-@njit
+@njit_noalloc
 def shuffle_int16(state, arr, n):
     """Fisher-Yates shuffle of arr[:n] in place."""
     for i in range(n - 1, 0, -1):

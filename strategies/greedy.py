@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels._jit import njit
+from kernels._jit import njit_noalloc
 from kernels.cards import U1, bit, mask_value
 from kernels.layout import (
     A_MASK,
@@ -30,7 +30,7 @@ from kernels.melds import enumerate_plays, has_any_play, run_lane
 from strategies.ids import GREEDY_DEADWOOD_WEIGHT, GREEDY_MIN_GAIN
 
 
-@njit
+@njit_noalloc
 def best_by_value(cand, n):
     """Row of the highest-valued non-STOP action, or -1."""
     best = -1
@@ -42,7 +42,7 @@ def best_by_value(cand, n):
     return best
 
 
-@njit
+@njit_noalloc
 def playout(p1, jok, must, melds, n_melds, vals, ace_low, rules, scratch):
     """Points greedily put down from (p1, jok) against a fixed table: (points, used mask, jokers)."""
     points = 0
@@ -65,7 +65,7 @@ def playout(p1, jok, must, melds, n_melds, vals, ace_low, rules, scratch):
     return points, used, used_jok
 
 
-@njit
+@njit_noalloc
 def take_gain(params, mine, jok, pile, top, k, must_play, melds, n_melds, vals, ace_low, rules, scratch):
     """Points a take of pile[k..top] lets it put down now, less the weighted value of taken cards
     it could not use."""
@@ -83,7 +83,7 @@ def take_gain(params, mine, jok, pile, top, k, must_play, melds, n_melds, vals, 
     return pts - params[GREEDY_DEADWOOD_WEIGHT] * dead
 
 
-@njit
+@njit_noalloc
 def greedy_draw(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch):
     n_melds = obs[OB_N_MELDS]
     jok = obs[OB_MY_JOKERS]
@@ -100,7 +100,7 @@ def greedy_draw(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt
     return best
 
 
-@njit
+@njit_noalloc
 def greedy_call(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch):
     """Calls rummy on the claim that gains most, if it gains more than ``min_gain``."""
     n_melds = obs[OB_N_MELDS]
@@ -117,7 +117,7 @@ def greedy_call(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt
     return best
 
 
-@njit
+@njit_noalloc
 def card_usefulness(p1, card):
     """Partners of a card in hand: other suits of its rank, and same-suit cards within 2 ranks."""
     suit = card >> 4
@@ -137,7 +137,7 @@ def card_usefulness(p1, card):
     return same_rank + near
 
 
-@njit
+@njit_noalloc
 def greedy_discard(obs, mine, vals, opts, nopt):
     best = 0
     best_score = 1 << 62
@@ -153,7 +153,7 @@ def greedy_discard(obs, mine, vals, opts, nopt):
     return best
 
 
-@njit
+@njit_noalloc
 def greedy_play(cand, n):
     i = best_by_value(cand, n)
     return 0 if i < 0 else i
