@@ -23,10 +23,10 @@ from kernels.layout import (
 )
 from kernels.layout5k import (
     C_SIZE, C_TYPE, CARD_IDS, D_ALL, D_DECLINE, D_SKIP, D_STOCK, DECK5, END_STALL, FT_EXCHANGE,
-    FT_EXTRA_CARD, GO_ANY, GO_MELD_ALL, GO_UNMELDABLE, M_ALIVE, M_CARD, M_CRED, M_LEN, M_SIZE,
+    FT_EXTRA_CARD, GO_MELD_ALL, GO_UNMELDABLE, M_ALIVE, M_CARD, M_CRED, M_LEN, M_SIZE,
     MAX_CAND5, MAX_MELDS5, O_FACE_UP, O_FIRST_TURN, O_HAND_SIZE, O_MUST, O_N, O_N_MELDS,
     O_PILE_LEN, O_SEAT, O_SIZE, O_STOCK, O_TOTAL, O_TURN, O_WILD, P_STOP, R5_FIRST_TURN,
-    R5_MICHIGAN, R5_MONEY, R5_POLISH, RUMMY_ANY, RUMMY_OFF, RUMMY_TOP, S_BONUS, S_CALLS, S_DEALER,
+    R5_MICHIGAN, R5_MONEY, R5_POLISH, RUMMY_OFF, RUMMY_TOP, S_BONUS, S_CALLS, S_DEALER,
     S_DEEP, S_FIRST, S_FLOATS, S_HAND_INDEX, S_HAND_SCORE, S_IDLE, S_N, S_PILE_LEN, S_PLACED,
     S_OUT, S_PLAYED, S_SIZE, S_STALL, S_STOCK_OUT, S_STOCK_POS, S_TOTAL, S_TURN, S_WILD, SC_CALL_TOP,
     SC_DUTY, SC_FULL,
@@ -553,7 +553,7 @@ def call_claims(g, seat):
 @njit
 def rummy_windows(g, discarder, in_turn):
     """V5K-3/4: calls on a discard, clockwise from the in-turn seat; returns a hand-end reason."""
-    st, rules = g[0], g[5]
+    st = g[0]
     n = st[S_N]
     last = discarder
     for _ in range(MAX_CALLS):
