@@ -293,7 +293,7 @@ def opening_reachable(p1, p2, jok, need, forb, forb_joker, empty_ok, melds, n_me
     return False
 
 
-@njit
+@njit_noalloc
 def action_allowed(p1, p2, jok, act, forb, forb_joker, empty_ok, need, placed, melds, n_melds, vals, ace_low, rules, scope, stack, budget):
     """C-LEGAL-1 for one play: the turn can still end, and a pending opening can still be met."""
     m = np.uint64(act[A_MASK])
@@ -306,9 +306,16 @@ def action_allowed(p1, p2, jok, act, forb, forb_joker, empty_ok, need, placed, m
         return True
     if stack is None:
         return False  # not reached: the lean engine serves only rules without V500-OPEN30
+    return opening_after(q1, q2, qj, act, need - placed - act[A_VALUE], forb, forb_joker, empty_ok, melds, n_melds, vals, ace_low, rules, scope, stack, budget)
+
+
+@njit
+def opening_after(q1, q2, qj, act, need, forb, forb_joker, empty_ok, melds, n_melds, vals, ace_low, rules, scope, stack, budget):
+    """V500-OPEN30 after the play ``act`` left the holding (q1, q2, qj): can ``need`` more points
+    still go down? (Allocates the table copies, so apart from the reference-count-free callers.)"""
     after, n_after = table_after(melds, n_melds, rules, act)
     budget[0] = DFS_BUDGET
-    return opening_reachable(q1, q2, qj, need - placed - act[A_VALUE], forb, forb_joker, empty_ok, after, n_after, vals, ace_low, rules, scope, stack, budget)
+    return opening_reachable(q1, q2, qj, need, forb, forb_joker, empty_ok, after, n_after, vals, ace_low, rules, scope, stack, budget)
 
 
 @njit

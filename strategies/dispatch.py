@@ -8,13 +8,13 @@ in every process).
 
 from __future__ import annotations
 
-from kernels._jit import njit
+from kernels._jit import njit_noalloc
 from strategies.greedy import greedy_call, greedy_discard, greedy_draw, greedy_play
 from strategies.ids import GREEDY
 from strategies.random_play import random_choice
 
 
-@njit
+@njit_noalloc
 def choose_draw(sid, params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rng, scratch):
     """Index into opts[:nopt] (draw options: stock/decline, then pile indexes)."""
     if sid == GREEDY:
@@ -22,7 +22,7 @@ def choose_draw(sid, params, obs, mine, pile, melds, rules, vals, ace_low, opts,
     return random_choice(rng, nopt)
 
 
-@njit
+@njit_noalloc
 def choose_play(sid, params, obs, mine, pile, melds, rules, vals, ace_low, cand, ncand, rng, scratch):
     """Index into cand[:ncand] (play actions; row 0 is STOP when stopping is allowed)."""
     if sid == GREEDY:
@@ -30,7 +30,7 @@ def choose_play(sid, params, obs, mine, pile, melds, rules, vals, ace_low, cand,
     return random_choice(rng, ncand)
 
 
-@njit
+@njit_noalloc
 def choose_discard(sid, params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rng, scratch):
     """Index into opts[:nopt] (card ids that may be discarded)."""
     if sid == GREEDY:
@@ -38,7 +38,7 @@ def choose_discard(sid, params, obs, mine, pile, melds, rules, vals, ace_low, op
     return random_choice(rng, nopt)
 
 
-@njit
+@njit_noalloc
 def choose_call(sid, params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rng, scratch):
     """Index into opts[:nopt] (rummy-call options: 0 = pass, then claimable pile indexes)."""
     if sid == GREEDY:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernels._jit import njit_noalloc
-from kernels.cards import U1, bit, mask_value
+from kernels.cards import U1, bit, has_card, mask_value
 from kernels.layout import (
     A_MASK,
     A_NJOK,
@@ -26,7 +26,7 @@ from kernels.layout import (
     OB_PILE_LEN,
     PLAY_ALL,
 )
-from kernels.melds import enumerate_plays, has_any_play, run_lane
+from kernels.melds import card_playable, enumerate_plays, has_any_play, run_lane
 from strategies.ids import GREEDY_DEADWOOD_WEIGHT, GREEDY_MIN_GAIN
 
 
@@ -93,7 +93,13 @@ def greedy_draw(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt
     best_gain = params[GREEDY_MIN_GAIN]
     for i in range(1, nopt):
         k = opts[i]
-        gain = take_gain(params, mine, jok, pile, top, k, k < top, melds, n_melds, vals, ace_low, rules, scratch) - base
+        c = np.int64(pile[k])
+        if k == top and c != JOKER and not card_playable(c, mine[0] | bit(c), jok, melds, n_melds, vals, ace_low, rules, PLAY_ALL, scratch):
+            # a card that fits no meld leaves the play-out as it was: take_gain without replaying it
+            dead = 0 if has_card(mine[0], c) else vals[c]
+            gain = (base - params[GREEDY_DEADWOOD_WEIGHT] * dead) - base
+        else:
+            gain = take_gain(params, mine, jok, pile, top, k, k < top, melds, n_melds, vals, ace_low, rules, scratch) - base
         if gain > best_gain:
             best = i
             best_gain = gain
