@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels._jit import njit_noalloc
+from kernels._jit import njit_inline, njit_noalloc
 from kernels.cards import LANE_RANKS, U1, U16, U32, U48, bit, has_card, lowest_bit_index, popcount
 from kernels.layout import (
     A_KEY,
@@ -54,30 +54,30 @@ from kernels.layout import (
 )
 
 
-@njit_noalloc
+@njit_inline
 def pos_rank(pos):
     return (pos - 1) % 13 + 1
 
 
-@njit_noalloc
+@njit_inline
 def pos_card(suit, pos):
     """Natural card id that occupies run position pos (1..26) of a suit."""
     return 16 * suit + pos_rank(pos)
 
 
-@njit_noalloc
+@njit_inline
 def run_lane(p1, suit):
     """Held positions of a suit as bits 1..26 (bits 14..26 repeat ranks A..K one lap higher)."""
     lane = (np.uint64(p1) >> np.uint64(16 * suit)) & np.uint64(0x3FFE)
     return lane | (lane << np.uint64(13))
 
 
-@njit_noalloc
+@njit_inline
 def lane_has(lane, pos):
     return (lane >> np.uint64(pos)) & U1 == U1
 
 
-@njit_noalloc
+@njit_inline
 def slot_value(vals, ace_low, card, kind, first):
     """Points a card scores on the table (R500-SCORE-2): an ace that starts a run is used low."""
     if card == JOKER:
@@ -87,7 +87,7 @@ def slot_value(vals, ace_low, card, kind, first):
     return vals[card]
 
 
-@njit_noalloc
+@njit_inline
 def must_matches(must, mask, njok):
     """True if an action putting down (mask, njok) contains the card ``must`` (C-TURN-4)."""
     if must < 0:
@@ -97,7 +97,7 @@ def must_matches(must, mask, njok):
     return (mask >> np.uint64(must)) & U1 == U1
 
 
-@njit_noalloc
+@njit_inline
 def _emit(cand, n, limit, typ, meld, key, lo, length, mask, njok, value, ncards, side):
     if n >= limit:
         return n
@@ -114,14 +114,14 @@ def _emit(cand, n, limit, typ, meld, key, lo, length, mask, njok, value, ncards,
     return n + 1
 
 
-@njit_noalloc
+@njit_inline
 def rank_lanes(p1):
     """The four suit lanes of a holding (bits 1..13 = ranks A..K)."""
     x = np.uint64(p1)
     return x & LANE_RANKS, (x >> U16) & LANE_RANKS, (x >> U32) & LANE_RANKS, (x >> U48) & LANE_RANKS
 
 
-@njit_noalloc
+@njit_inline
 def set_ranks(p1, jok):
     """Ranks (as bits 1..13) held in at least ``3 - jok`` suits: the ranks a new set can use."""
     if jok >= 3:
@@ -134,7 +134,7 @@ def set_ranks(p1, jok):
     return (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)
 
 
-@njit_noalloc
+@njit_inline
 def _enumerate_sets(p1, jok, must, vals, cand, n, limit):
     ranks = set_ranks(p1, jok)  # skip the ranks that cannot make a set (same rows, in rank order)
     if must >= 0 and must != JOKER:
@@ -168,7 +168,7 @@ def _enumerate_sets(p1, jok, must, vals, cand, n, limit):
     return n
 
 
-@njit_noalloc
+@njit_inline
 def run_starts(lane, jok, min_run, max_pos):
     """First positions (bits 1..13) whose window of ``min_run`` positions fits below ``max_pos`` with
     at most ``jok`` gaps: the only places where a new run of ``lane``'s suit can begin."""
@@ -194,7 +194,7 @@ def run_starts(lane, jok, min_run, max_pos):
     return starts
 
 
-@njit_noalloc
+@njit_inline
 def _enumerate_runs(p1, jok, must, vals, ace_low, rules, cand, n, limit):
     max_pos = rules[R_MAX_POS]
     min_run = rules[R_MIN_RUN]
@@ -230,7 +230,7 @@ def _enumerate_runs(p1, jok, must, vals, ace_low, rules, cand, n, limit):
     return n
 
 
-@njit_noalloc
+@njit_inline
 def _enumerate_layoffs(p1, jok, must, melds, n_melds, vals, ace_low, rules, cand, n, limit):
     max_pos = rules[R_MAX_POS]
     corner = max_pos > 14
@@ -326,7 +326,7 @@ def enumerate_plays(p1, jok, must, melds, n_melds, vals, ace_low, rules, scope, 
     return n
 
 
-@njit_noalloc
+@njit_inline
 def _window_fits(lane, p, jok, min_run, max_pos):
     """A new run of ``min_run`` positions through position p with at most ``jok`` gaps exists."""
     need = np.uint64((1 << min_run) - 1)
@@ -339,7 +339,7 @@ def _window_fits(lane, p, jok, min_run, max_pos):
     return False
 
 
-@njit_noalloc
+@njit_inline
 def _block_reaches(lane, frm, to, jok):
     """Positions strictly between frm and to (either order) can be filled with held cards and jokers."""
     lo = min(frm, to) + 1
@@ -351,7 +351,7 @@ def _block_reaches(lane, frm, to, jok):
     return width - held <= jok
 
 
-@njit_noalloc
+@njit_inline
 def _natural_playable(card, p1, jok, melds, n_melds, rules):
     """Exact bitwise test of ``card_playable`` for a natural card without round-the-corner runs."""
     r = card & 15
@@ -389,7 +389,7 @@ def _natural_playable(card, p1, jok, melds, n_melds, rules):
     return False
 
 
-@njit_noalloc
+@njit_inline
 def _runs_possible(p1, jok, rules):
     """A new run exists (R500-MELD-3): a window of the minimum length with a natural card and at
     most ``jok`` gaps."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels._jit import njit_noalloc
+from kernels._jit import njit_inline, njit_noalloc
 from kernels.cards import U1, bit, has_card, mask_value
 from kernels.layout import (
     A_MASK,
@@ -30,7 +30,7 @@ from kernels.melds import card_playable, enumerate_plays, has_any_play, run_lane
 from strategies.ids import GREEDY_DEADWOOD_WEIGHT, GREEDY_MIN_GAIN
 
 
-@njit_noalloc
+@njit_inline
 def best_by_value(cand, n):
     """Row of the highest-valued non-STOP action, or -1."""
     best = -1
@@ -123,7 +123,7 @@ def greedy_call(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt
     return best
 
 
-@njit_noalloc
+@njit_inline
 def card_usefulness(p1, card):
     """Partners of a card in hand: other suits of its rank, and same-suit cards within 2 ranks."""
     suit = card >> 4
@@ -159,7 +159,7 @@ def greedy_discard(obs, mine, vals, opts, nopt):
     return best
 
 
-@njit_noalloc
+@njit_inline
 def greedy_play(cand, n):
     i = best_by_value(cand, n)
     return 0 if i < 0 else i
