@@ -29,6 +29,8 @@ LANE_RANKS = np.uint64(0x3FFE)  # bits 1..13 of a suit lane
 ALL_NATURALS = LANE_RANKS | (LANE_RANKS << np.uint64(16)) | (LANE_RANKS << np.uint64(32)) | (
     LANE_RANKS << np.uint64(48)
 )
+RANK_IN_EACH_SUIT = np.uint64(0x0001000100010001)  # shifted left by r: rank r in all four suits
+ACES_LOW = RANK_IN_EACH_SUIT << U1  # the four aces
 
 
 @njit_inline

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernels._jit import njit_inline, njit_noalloc
-from kernels.cards import LANE_RANKS, U1, U16, U32, U48, bit, has_card, lowest_bit_index, popcount
+from kernels.cards import ACES_LOW, ALL_NATURALS, LANE_RANKS, RANK_IN_EACH_SUIT, U1, U16, U32, U48, bit, has_card, lowest_bit_index, popcount
 from kernels.layout import (
     A_KEY,
     A_LEN,
@@ -351,20 +351,14 @@ def _block_reaches(lane, frm, to, jok):
     return width - held <= jok
 
 
-@njit_inline
-def _natural_playable(card, p1, jok, melds, n_melds, rules):
+@njit_noalloc
+def natural_playable(card, p1, jok, melds, n_melds, max_pos, min_run):
     """Exact bitwise test of ``card_playable`` for a natural card without round-the-corner runs."""
     r = card & 15
     s = card >> 4
-    suits = 0
-    for t in range(4):
-        if has_card(p1, 16 * t + r):
-            suits += 1
-    if suits + jok >= 3:
+    if popcount((np.uint64(p1) >> np.uint64(r)) & RANK_IN_EACH_SUIT) + jok >= 3:
         return True  # a new set (R500-MELD-1/6)
     lane = run_lane(p1, s)
-    max_pos = rules[R_MAX_POS]
-    min_run = rules[R_MIN_RUN]
     if _window_fits(lane, r, jok, min_run, max_pos):
         return True
     if r == 1 and max_pos >= 14 and _window_fits(lane, 14, jok, min_run, max_pos):
@@ -390,57 +384,47 @@ def _natural_playable(card, p1, jok, melds, n_melds, rules):
 
 
 @njit_inline
-def _runs_possible(p1, jok, rules):
+def _runs_possible(p1, jok, max_pos, min_run):
     """A new run exists (R500-MELD-3): a window of the minimum length with a natural card and at
-    most ``jok`` gaps."""
-    max_pos = rules[R_MAX_POS]
-    min_run = rules[R_MIN_RUN]
+    most ``jok`` gaps. Minimum length 3 is tested on all suits at once (bits 0 and 15 of every
+    lane are empty, so no window crosses into the next suit)."""
+    if min_run == 3:
+        w = np.uint64(p1) & ALL_NATURALS
+        if max_pos >= 14:
+            w |= (np.uint64(p1) & ACES_LOW) << np.uint64(13)  # the ace played high, position 14
+        if jok == 0:
+            return w & (w >> U1) & (w >> np.uint64(2)) != 0
+        if jok == 1:
+            return (w & (w >> U1)) | (w & (w >> np.uint64(2))) != 0
+        return w != 0
     for s in range(4):
-        lane = run_lane(p1, s)
-        if max_pos < 14:
-            lane &= np.uint64(0x3FFE)  # aces low only: no position 14
-        else:
-            lane &= np.uint64(0x7FFE)
+        lane = run_lane(p1, s) & np.uint64(0x3FFE if max_pos < 14 else 0x7FFE)
         if lane == 0:
             continue
-        if min_run == 3 and jok == 0:
-            if lane & (lane >> np.uint64(1)) & (lane >> np.uint64(2)):
+        for lo in range(1, 14):
+            hi = lo + min_run - 1
+            if hi > max_pos:
+                break
+            held = popcount((lane >> np.uint64(lo)) & np.uint64((1 << min_run) - 1))
+            if held >= 1 and min_run - held <= jok:
                 return True
-        elif min_run == 3 and jok == 1:
-            if (lane & (lane >> np.uint64(1))) | (lane & (lane >> np.uint64(2))):
-                return True
-        else:
-            for lo in range(1, 14):
-                hi = lo + min_run - 1
-                if hi > max_pos:
-                    break
-                held = popcount((lane >> np.uint64(lo)) & np.uint64((1 << min_run) - 1))
-                if held >= 1 and min_run - held <= jok:
-                    return True
     return False
 
 
 @njit_noalloc
-def has_any_play(p1, jok, melds, n_melds, vals, ace_low, rules, scratch):
-    """Would ``enumerate_plays`` (all scopes, no must-card) list any action? Bit tests for the
-    common geometry; round-the-corner runs ask the enumeration itself."""
-    if rules[R_MAX_POS] > 14:
-        return enumerate_plays(p1, jok, -1, melds, n_melds, vals, ace_low, rules, PLAY_ALL, scratch, 0, 1) > 0
+def play_exists(p1, jok, melds, n_melds, max_pos, min_run):
+    """``has_any_play`` without round-the-corner runs: bit tests and one pass over the table."""
     if jok >= 3:
         return True  # an all-joker set
-    a = np.uint64(p1) & np.uint64(0x3FFE)
-    b = (np.uint64(p1) >> np.uint64(16)) & np.uint64(0x3FFE)
-    c = (np.uint64(p1) >> np.uint64(32)) & np.uint64(0x3FFE)
-    d = (np.uint64(p1) >> np.uint64(48)) & np.uint64(0x3FFE)
+    a, b, c, d = rank_lanes(p1)
     if jok == 2 and (a | b | c | d):
         return True  # any card and two jokers make a set
     if jok == 1 and ((a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)):
         return True
     if (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d):
         return True
-    if _runs_possible(p1, jok, rules):
+    if _runs_possible(p1, jok, max_pos, min_run):
         return True
-    max_pos = rules[R_MAX_POS]
     for m in range(n_melds):
         if melds[m, MK_KIND] == KIND_SET:
             if melds[m, MK_LEN] >= 4:
@@ -464,7 +448,16 @@ def has_any_play(p1, jok, melds, n_melds, vals, ace_low, rules, scratch):
     return False
 
 
-@njit_noalloc
+@njit_inline
+def has_any_play(p1, jok, melds, n_melds, vals, ace_low, rules, scratch):
+    """Would ``enumerate_plays`` (all scopes, no must-card) list any action? Bit tests for the
+    common geometry; round-the-corner runs ask the enumeration itself."""
+    if rules[R_MAX_POS] > 14:
+        return enumerate_plays(p1, jok, -1, melds, n_melds, vals, ace_low, rules, PLAY_ALL, scratch, 0, 1) > 0
+    return play_exists(p1, jok, melds, n_melds, rules[R_MAX_POS], rules[R_MIN_RUN])
+
+
+@njit_inline
 def card_playable(card, p1, jok, melds, n_melds, vals, ace_low, rules, scope, scratch):
     """True if ``card`` can be put on the table from holding (p1, jok) and the table (R500-DRAW-5).
 
@@ -472,5 +465,5 @@ def card_playable(card, p1, jok, melds, n_melds, vals, ace_low, rules, scope, sc
     tests; the rest asks the enumeration for one action containing the card.
     """
     if scope == PLAY_ALL and card != JOKER and rules[R_MAX_POS] <= 14:
-        return _natural_playable(card, p1, jok, melds, n_melds, rules)
+        return natural_playable(card, p1, jok, melds, n_melds, rules[R_MAX_POS], rules[R_MIN_RUN])
     return enumerate_plays(p1, jok, card, melds, n_melds, vals, ace_low, rules, scope, scratch, 0, 1) > 0

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernels._jit import njit_inline, njit_noalloc
-from kernels.cards import U1, bit, has_card, mask_value
+from kernels.cards import RANK_IN_EACH_SUIT, U1, bit, has_card, mask_value, popcount
 from kernels.layout import (
     A_MASK,
     A_NJOK,
@@ -125,22 +125,22 @@ def greedy_call(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt
 
 @njit_inline
 def card_usefulness(p1, card):
-    """Partners of a card in hand: other suits of its rank, and same-suit cards within 2 ranks."""
+    """Partners of a card in hand: other suits of its rank, and same-suit cards within 2 ranks
+    (counted once per position the card can take; twice for a non-ace)."""
     suit = card >> 4
     rank = card & 15
-    same_rank = 0
-    for s in range(4):
-        if s != suit and (p1 >> np.uint64(16 * s + rank)) & U1:
-            same_rank += 1
-    lane = run_lane(p1, suit)
-    near = 0
-    positions = (rank, 14) if rank == 1 else (rank, rank)
-    for pos in positions:
-        for d in (-2, -1, 1, 2):
-            q = pos + d
-            if 1 <= q <= 14 and (lane >> np.uint64(q)) & U1:
-                near += 1
+    held = np.uint64(p1)
+    same_rank = popcount((held >> np.uint64(rank)) & RANK_IN_EACH_SUIT) - np.int64((held >> np.uint64(card)) & U1)
+    lane = run_lane(held, suit) & np.uint64(0x7FFE)  # positions 1..14
+    near = popcount(lane & _near_positions(rank))
+    near += popcount(lane & _near_positions(14)) if rank == 1 else near
     return same_rank + near
+
+
+@njit_inline
+def _near_positions(pos):
+    """Positions pos-2, pos-1, pos+1 and pos+2 as bits (those below 0 drop off)."""
+    return (np.uint64(0x1B) << np.uint64(pos)) >> np.uint64(2)
 
 
 @njit_noalloc
