@@ -113,7 +113,7 @@ def hand_size(st, hands, seat):
     return n_cards(hands[seat, 0], hands[seat, 1], st[ST_JOKERS + seat])
 
 
-@njit_noalloc
+@njit_inline
 def observe(st, hands, seat, obs, mine):
     """Fill the seat's observation: public information plus its own hand (C-INFO-1)."""
     n = st[ST_N]
@@ -361,7 +361,7 @@ def take_forbidden(rules, top_single, taken, taken_jok):
 # ----------------------------------------------------------------------------- draw
 
 
-@njit_noalloc
+@njit_inline
 def draw_options(st, hands, pile, melds, rules, vals, ace_low, seat, opts, scratch, stack, budget):
     """Legal draws (R500-DRAW-1..6, R500-STOCK-1, RSTD-DRAW-1): stock or decline, pile takes."""
     n = 0
@@ -475,7 +475,7 @@ def copy_row(cand, dst, src):
         cand[dst, j] = cand[src, j]
 
 
-@njit_noalloc
+@njit_inline
 def play_candidates(st, hands, melds, rules, vals, ace_low, seat, scope, cand, stack, budget):
     """Candidate plays: STOP (when allowed), then canonical melds and lay-offs that keep the turn
     finishable (C-LEGAL-1), contain a pending must-card (C-TURN-4) and can still meet a pending
@@ -781,7 +781,7 @@ def single_card_plays(cand, n):
     return keep
 
 
-@njit_noalloc
+@njit_inline
 def play_phase(g, stack, seat, scope, single):
     """Plays until the strategy stops (R500-MELD-7). Returns True if the hand emptied.
 
