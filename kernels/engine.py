@@ -333,7 +333,7 @@ def table_after(melds, n_melds, rules, act):
     return after, shadow_st[ST_N_MELDS]
 
 
-@njit_noalloc
+@njit_inline
 def must_play_possible(c, a1, a2, ajok, forb, forb_joker, need, melds, n_melds, vals, ace_low, rules, scope, scratch, stack, budget):
     """A take (or call) whose card c must be played this turn is legal: some play containing c
     keeps the turn finishable (R500-DRAW-3/5, V500-TOPMUST, V500-RUMMY-3, C-LEGAL-1). The
@@ -390,12 +390,12 @@ def draw_options(st, hands, pile, melds, rules, vals, ace_low, seat, opts, scrat
             a1 |= b
             taken |= b
         forb, forb_joker = take_forbidden(rules, k == top, taken, taken_jok)
-        if k == top and rules[R_TOPMUST] == 0:
-            # R500-DRAW-2: no duty, but C-LEGAL-1 needs a card left to discard (or to lay down)
-            ok = finish_ok(a1, ajok, forb, forb_joker, False) or must_play_possible(
-                c, a1, a2, ajok, forb, forb_joker, need, melds, n_melds, vals, ace_low, rules, PLAY_ALL, scratch, stack, budget)
-        else:
-            ok = must_play_possible(c, a1, a2, ajok, forb, forb_joker, need, melds, n_melds, vals, ace_low, rules, scope, scratch, stack, budget)
+        # R500-DRAW-2: the top card carries no duty, but C-LEGAL-1 needs a card left to discard
+        # (or to lay down); every other take must play its card
+        free_top = k == top and rules[R_TOPMUST] == 0
+        ok = (free_top and finish_ok(a1, ajok, forb, forb_joker, False)) or must_play_possible(
+            c, a1, a2, ajok, forb, forb_joker, need, melds, n_melds, vals, ace_low, rules,
+            PLAY_ALL if free_top else scope, scratch, stack, budget)
         if ok:
             opts[n] = k
             n += 1

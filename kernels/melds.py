@@ -327,16 +327,9 @@ def enumerate_plays(p1, jok, must, melds, n_melds, vals, ace_low, rules, scope, 
 
 
 @njit_inline
-def _window_fits(lane, p, jok, min_run, max_pos):
-    """A new run of ``min_run`` positions through position p with at most ``jok`` gaps exists."""
-    need = np.uint64((1 << min_run) - 1)
-    for lo in range(max(1, p - min_run + 1), min(p, 13) + 1):
-        hi = lo + min_run - 1
-        if hi > max_pos:
-            break
-        if min_run - popcount((lane >> np.uint64(lo)) & need) <= jok:
-            return True
-    return False
+def _starts_through(p, min_run):
+    """Run start positions whose window of ``min_run`` positions contains position p, as bits."""
+    return ((U1 << np.uint64(p + 1)) - U1) & ~((U1 << np.uint64(max(0, p - min_run + 1))) - U1)
 
 
 @njit_inline
@@ -359,9 +352,10 @@ def natural_playable(card, p1, jok, melds, n_melds, max_pos, min_run):
     if popcount((np.uint64(p1) >> np.uint64(r)) & RANK_IN_EACH_SUIT) + jok >= 3:
         return True  # a new set (R500-MELD-1/6)
     lane = run_lane(p1, s)
-    if _window_fits(lane, r, jok, min_run, max_pos):
+    starts = run_starts(lane, jok, min_run, max_pos)  # a new run through the card (R500-MELD-3)
+    if starts & _starts_through(r, min_run):
         return True
-    if r == 1 and max_pos >= 14 and _window_fits(lane, 14, jok, min_run, max_pos):
+    if r == 1 and max_pos >= 14 and starts & _starts_through(14, min_run):
         return True
     for m in range(n_melds):
         if melds[m, MK_KIND] == KIND_SET:
