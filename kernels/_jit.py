@@ -75,3 +75,10 @@ def njit_noalloc(fn):
     long as the rule above holds; an allocation inside fails to compile.
     """
     return _plain_typed(numba.njit(cache=True, nogil=True, error_model="numpy", _nrt=False)(fn))
+
+
+def njit_inline(fn):
+    """``njit_noalloc`` for small helpers and single-call-site pieces, inlined into their callers
+    at numba IR level: no separate compiled function (and no call with every array exploded into
+    its fields) for the hot bit tests, candidate rows and trace records."""
+    return numba.njit(cache=True, nogil=True, error_model="numpy", _nrt=False, inline="always")(fn)

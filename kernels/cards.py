@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels._jit import njit, njit_noalloc
+from kernels._jit import njit, njit_inline, njit_noalloc
 from kernels.layout import (
     JOKER,
     R_ACE_VALUE,
@@ -29,9 +29,11 @@ LANE_RANKS = np.uint64(0x3FFE)  # bits 1..13 of a suit lane
 ALL_NATURALS = LANE_RANKS | (LANE_RANKS << np.uint64(16)) | (LANE_RANKS << np.uint64(32)) | (
     LANE_RANKS << np.uint64(48)
 )
+RANK_IN_EACH_SUIT = np.uint64(0x0001000100010001)  # shifted left by r: rank r in all four suits
+ACES_LOW = RANK_IN_EACH_SUIT << U1  # the four aces
 
 
-@njit_noalloc
+@njit_inline
 def popcount(x):
     x = np.uint64(x)
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
@@ -40,7 +42,7 @@ def popcount(x):
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
-@njit_noalloc
+@njit_inline
 def lowest_bit_index(x):
     """Index of the lowest set bit of a non-zero mask."""
     x = np.uint64(x)
@@ -48,32 +50,32 @@ def lowest_bit_index(x):
     return popcount(low - U1)
 
 
-@njit_noalloc
+@njit_inline
 def bit(card):
     return U1 << np.uint64(card)
 
 
-@njit_noalloc
+@njit_inline
 def card_of(suit, rank):
     return 16 * suit + rank
 
 
-@njit_noalloc
+@njit_inline
 def suit_of(card):
     return card >> 4
 
 
-@njit_noalloc
+@njit_inline
 def rank_of(card):
     return card & 15
 
 
-@njit_noalloc
+@njit_inline
 def has_card(p1, card):
     return (p1 >> np.uint64(card)) & U1 == U1
 
 
-@njit_noalloc
+@njit_inline
 def add_card(planes, card):
     """Add one copy of a natural card to planes (uint64[2])."""
     b = bit(card)
@@ -81,7 +83,7 @@ def add_card(planes, card):
     planes[0] |= b
 
 
-@njit_noalloc
+@njit_inline
 def remove_card(planes, card):
     """Remove one copy of a natural card held at least once."""
     b = bit(card)
@@ -91,14 +93,14 @@ def remove_card(planes, card):
         planes[0] &= ~b
 
 
-@njit_noalloc
+@njit_inline
 def remove_mask(planes, m):
     """Remove one copy of every card in mask m (each held at least once), without branches."""
     planes[0] &= ~(m & ~planes[1])
     planes[1] &= ~m
 
 
-@njit_noalloc
+@njit_inline
 def n_cards(p1, p2, jokers):
     return popcount(p1) + popcount(p2) + jokers
 

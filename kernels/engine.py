@@ -20,7 +20,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from kernels._jit import njit, njit_noalloc
+from kernels._jit import njit, njit_inline, njit_noalloc
 from kernels.cards import add_card, bit, holding_value, n_cards, popcount, remove_mask
 from kernels.layout import (
     A_KEY, A_LEN, A_LO, A_MASK, A_MELD, A_NCARDS, A_NJOK, A_SIDE, A_SIZE, A_TYPE, A_VALUE,
@@ -67,7 +67,7 @@ TURN_CALL = 1
 # ----------------------------------------------------------------------------- trace
 
 
-@njit_noalloc
+@njit_inline
 def record(trace, st, kind, a, b, c, d, e, f, g):
     """Append one trace row; a full buffer sets ST_TOVER instead of writing past the end."""
     if trace.shape[0] == 0:
@@ -103,17 +103,17 @@ def record_cards(trace, st, kind, offset, cards, n):
 # ----------------------------------------------------------------------------- state views
 
 
-@njit_noalloc
+@njit_inline
 def stock_size(st):
     return st[ST_PACK_SIZE] - st[ST_STOCK_POS]
 
 
-@njit_noalloc
+@njit_inline
 def hand_size(st, hands, seat):
     return n_cards(hands[seat, 0], hands[seat, 1], st[ST_JOKERS + seat])
 
 
-@njit_noalloc
+@njit_inline
 def observe(st, hands, seat, obs, mine):
     """Fill the seat's observation: public information plus its own hand (C-INFO-1)."""
     n = st[ST_N]
@@ -134,13 +134,13 @@ def observe(st, hands, seat, obs, mine):
     mine[1] = hands[seat, 1]
 
 
-@njit_noalloc
+@njit_inline
 def empty_hand_allowed(rules):
     """May a play empty the hand? Not with V500-DISCREQ / RSTD-OUT-1's discard_required."""
     return rules[R_GOING_OUT] != OUT_DISCARD_REQUIRED
 
 
-@njit_noalloc
+@njit_inline
 def opening_need(st, rules, seat):
     """V500-OPEN30: points still owed by a seat that has not opened this hand (0 if none)."""
     if rules[R_FIRST_MELD_MIN] <= 0 or st[ST_OPENED + seat] != 0:
@@ -151,7 +151,7 @@ def opening_need(st, rules, seat):
 # ----------------------------------------------------------------------------- deal
 
 
-@njit_noalloc
+@njit_inline
 def fill_pack(rules, pack):
     """Pack for R500-SETUP-2/3 (RSTD-SETUP-1): decks x 52 naturals plus the jokers; returns its size."""
     n = 0
@@ -212,7 +212,7 @@ def start_hand(st, hands, pack, pile, melds, rules, rng_deal, trace):
 # ----------------------------------------------------------------------------- legality helpers
 
 
-@njit_noalloc
+@njit_inline
 def forbidden_discards(st, rules):
     """(natural mask, joker forbidden) this turn under V500-DISCSAME / R500-DISC-2."""
     if rules[R_DISC_RESTRICT] == DISC_ANY_TAKEN:
@@ -225,7 +225,7 @@ def forbidden_discards(st, rules):
     return bit(nd), False
 
 
-@njit_noalloc
+@njit_inline
 def finish_ok(p1, jok, forb, forb_joker, empty_ok):
     """C-LEGAL-1: the hand is empty and may be (out or floating), or holds a card it may discard.
 
@@ -293,7 +293,7 @@ def opening_reachable(p1, p2, jok, need, forb, forb_joker, empty_ok, melds, n_me
     return False
 
 
-@njit
+@njit_noalloc
 def action_allowed(p1, p2, jok, act, forb, forb_joker, empty_ok, need, placed, melds, n_melds, vals, ace_low, rules, scope, stack, budget):
     """C-LEGAL-1 for one play: the turn can still end, and a pending opening can still be met."""
     m = np.uint64(act[A_MASK])
@@ -306,9 +306,16 @@ def action_allowed(p1, p2, jok, act, forb, forb_joker, empty_ok, need, placed, m
         return True
     if stack is None:
         return False  # not reached: the lean engine serves only rules without V500-OPEN30
+    return opening_after(q1, q2, qj, act, need - placed - act[A_VALUE], forb, forb_joker, empty_ok, melds, n_melds, vals, ace_low, rules, scope, stack, budget)
+
+
+@njit
+def opening_after(q1, q2, qj, act, need, forb, forb_joker, empty_ok, melds, n_melds, vals, ace_low, rules, scope, stack, budget):
+    """V500-OPEN30 after the play ``act`` left the holding (q1, q2, qj): can ``need`` more points
+    still go down? (Allocates the table copies, so apart from the reference-count-free callers.)"""
     after, n_after = table_after(melds, n_melds, rules, act)
     budget[0] = DFS_BUDGET
-    return opening_reachable(q1, q2, qj, need - placed - act[A_VALUE], forb, forb_joker, empty_ok, after, n_after, vals, ace_low, rules, scope, stack, budget)
+    return opening_reachable(q1, q2, qj, need, forb, forb_joker, empty_ok, after, n_after, vals, ace_low, rules, scope, stack, budget)
 
 
 @njit
@@ -326,7 +333,7 @@ def table_after(melds, n_melds, rules, act):
     return after, shadow_st[ST_N_MELDS]
 
 
-@njit_noalloc
+@njit_inline
 def must_play_possible(c, a1, a2, ajok, forb, forb_joker, need, melds, n_melds, vals, ace_low, rules, scope, scratch, stack, budget):
     """A take (or call) whose card c must be played this turn is legal: some play containing c
     keeps the turn finishable (R500-DRAW-3/5, V500-TOPMUST, V500-RUMMY-3, C-LEGAL-1). The
@@ -342,7 +349,7 @@ def must_play_possible(c, a1, a2, ajok, forb, forb_joker, need, melds, n_melds, 
     return False
 
 
-@njit_noalloc
+@njit_inline
 def take_forbidden(rules, top_single, taken, taken_jok):
     """Cards a take makes undiscardable this turn (R500-DISC-2, V500-DISCSAME)."""
     restriction = rules[R_DISC_RESTRICT]
@@ -354,7 +361,7 @@ def take_forbidden(rules, top_single, taken, taken_jok):
 # ----------------------------------------------------------------------------- draw
 
 
-@njit_noalloc
+@njit_inline
 def draw_options(st, hands, pile, melds, rules, vals, ace_low, seat, opts, scratch, stack, budget):
     """Legal draws (R500-DRAW-1..6, R500-STOCK-1, RSTD-DRAW-1): stock or decline, pile takes."""
     n = 0
@@ -383,19 +390,19 @@ def draw_options(st, hands, pile, melds, rules, vals, ace_low, seat, opts, scrat
             a1 |= b
             taken |= b
         forb, forb_joker = take_forbidden(rules, k == top, taken, taken_jok)
-        if k == top and rules[R_TOPMUST] == 0:
-            # R500-DRAW-2: no duty, but C-LEGAL-1 needs a card left to discard (or to lay down)
-            ok = finish_ok(a1, ajok, forb, forb_joker, False) or must_play_possible(
-                c, a1, a2, ajok, forb, forb_joker, need, melds, n_melds, vals, ace_low, rules, PLAY_ALL, scratch, stack, budget)
-        else:
-            ok = must_play_possible(c, a1, a2, ajok, forb, forb_joker, need, melds, n_melds, vals, ace_low, rules, scope, scratch, stack, budget)
+        # R500-DRAW-2: the top card carries no duty, but C-LEGAL-1 needs a card left to discard
+        # (or to lay down); every other take must play its card
+        free_top = k == top and rules[R_TOPMUST] == 0
+        ok = (free_top and finish_ok(a1, ajok, forb, forb_joker, False)) or must_play_possible(
+            c, a1, a2, ajok, forb, forb_joker, need, melds, n_melds, vals, ace_low, rules,
+            PLAY_ALL if free_top else scope, scratch, stack, budget)
         if ok:
             opts[n] = k
             n += 1
     return n
 
 
-@njit_noalloc
+@njit_inline
 def draw_from_stock(st, hands, pack, rules, seat, trace):
     """A stock draw: one card, or two under V500-BOATHOUSE (fewer if the stock runs short)."""
     for _ in range(rules[R_STOCK_DRAW]):
@@ -411,7 +418,7 @@ def draw_from_stock(st, hands, pack, rules, seat, trace):
         record(trace, st, T_DRAW_STOCK, seat, c, 0, 0, 0, 0, 0)
 
 
-@njit_noalloc
+@njit_inline
 def take_from_pile(st, hands, pile, rules, seat, k, is_call, trace):
     """Take pile[k..top] (C-PILE-4) and set the duties that come with it.
 
@@ -445,7 +452,7 @@ def take_from_pile(st, hands, pile, rules, seat, k, is_call, trace):
         st[ST_NEW_ONLY] = rules[R_NEW_MELD_ONLY]  # V500-NEWMELD
 
 
-@njit_noalloc
+@njit_inline
 def reset_turn(st):
     st[ST_MUST_CARD] = -1
     st[ST_NEW_ONLY] = 0
@@ -461,14 +468,14 @@ def reset_turn(st):
 # ----------------------------------------------------------------------------- play phase
 
 
-@njit_noalloc
+@njit_inline
 def copy_row(cand, dst, src):
     """cand[dst] = cand[src], element by element (a slice copy would allocate a temporary)."""
     for j in range(cand.shape[1]):
         cand[dst, j] = cand[src, j]
 
 
-@njit_noalloc
+@njit_inline
 def play_candidates(st, hands, melds, rules, vals, ace_low, seat, scope, cand, stack, budget):
     """Candidate plays: STOP (when allowed), then canonical melds and lay-offs that keep the turn
     finishable (C-LEGAL-1), contain a pending must-card (C-TURN-4) and can still meet a pending
@@ -504,7 +511,7 @@ def play_candidates(st, hands, melds, rules, vals, ace_low, seat, scope, cand, s
     return keep
 
 
-@njit_noalloc
+@njit_inline
 def _put_card(melds, m, i, card, owner):
     melds[m, MK_CARD + i] = card
     melds[m, MK_OWNER + i] = owner
@@ -610,7 +617,7 @@ def apply_play(st, hands, melds, rules, seat, act, owner, trace, layoff_kind):
 # ----------------------------------------------------------------------------- discard
 
 
-@njit_noalloc
+@njit_inline
 def discard_options(st, hands, rules, seat, opts):
     """Cards the seat may discard (R500-DISC-1/2, V500-DISCSAME); one entry per distinct card."""
     forb, forb_joker = forbidden_discards(st, rules)
@@ -627,7 +634,7 @@ def discard_options(st, hands, rules, seat, opts):
     return n
 
 
-@njit_noalloc
+@njit_inline
 def apply_discard(st, hands, pile, seat, card, trace):
     if card == JOKER:
         st[ST_JOKERS + seat] -= 1
@@ -649,7 +656,7 @@ def layoff_target_exists(card, melds, n_melds, vals, ace_low, rules, scratch):
 # ----------------------------------------------------------------------------- hand end
 
 
-@njit_noalloc
+@njit_inline
 def four_aces_owner(melds, m):
     """Seat credited with all four aces of a natural four-ace set, else -1 (V500-ACE)."""
     if melds[m, MK_KIND] != KIND_SET or melds[m, MK_KEY] != 1 or melds[m, MK_LEN] != 4 or melds[m, MK_NJOK] != 0:
@@ -661,7 +668,7 @@ def four_aces_owner(melds, m):
     return owner
 
 
-@njit_noalloc
+@njit_inline
 def table_values(st, melds, rules, vals, ace_low, table):
     """Values of the table cards credited to each seat (R500-SCORE-1/2, V500-ACE four aces)."""
     for m in range(st[ST_N_MELDS]):
@@ -764,7 +771,7 @@ def variation_stack(rules, full):
 # ----------------------------------------------------------------------------- turns
 
 
-@njit_noalloc
+@njit_inline
 def single_card_plays(cand, n):
     keep = 0
     for i in range(n):
@@ -774,7 +781,7 @@ def single_card_plays(cand, n):
     return keep
 
 
-@njit_noalloc
+@njit_inline
 def play_phase(g, stack, seat, scope, single):
     """Plays until the strategy stops (R500-MELD-7). Returns True if the hand emptied.
 
@@ -804,7 +811,7 @@ def play_phase(g, stack, seat, scope, single):
             return False
 
 
-@njit_noalloc
+@njit_inline
 def end_of_play(g, seat, emptied):
     """After the plays: going out by laying down (R500-OUT-1) or floating (V500-FLOAT-1)."""
     st = g.st
@@ -819,7 +826,7 @@ def end_of_play(g, seat, emptied):
     return END_OUT, True
 
 
-@njit_noalloc
+@njit_inline
 def mark_opened(st, rules, seat):
     if opening_need(st, rules, seat) > 0 and st[ST_PLACED_VALUE] >= rules[R_FIRST_MELD_MIN]:
         st[ST_OPENED + seat] = 1
@@ -1130,7 +1137,7 @@ def play_hand(g, stack):
     return reason, out_seat, st[ST_TURN]
 
 
-@njit_noalloc
+@njit_inline
 def game_winner(st, rules, n, out_seat):
     """Game end after a hand: -1 means another hand is dealt.
 
@@ -1155,7 +1162,7 @@ def game_winner(st, rules, n, out_seat):
     return unique_best(st, n, best)
 
 
-@njit_noalloc
+@njit_inline
 def unique_best(st, n, best):
     winner = -1
     for s in range(n):
@@ -1182,7 +1189,7 @@ def seed_game(g, seed, game):
     st[ST_DEALER] = below(rng_game, n)
 
 
-@njit_noalloc
+@njit_inline
 def store_hand_row(row, st, n, dealer, reason, out_seat, turns):
     row[H_DEALER] = dealer
     row[H_REASON] = reason

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels._jit import njit_noalloc
-from kernels.cards import LANE_RANKS, U1, U16, U32, U48, bit, has_card, lowest_bit_index, popcount
+from kernels._jit import njit_inline, njit_noalloc
+from kernels.cards import ACES_LOW, ALL_NATURALS, LANE_RANKS, RANK_IN_EACH_SUIT, U1, U16, U32, U48, bit, has_card, lowest_bit_index, popcount
 from kernels.layout import (
     A_KEY,
     A_LEN,
@@ -54,30 +54,30 @@ from kernels.layout import (
 )
 
 
-@njit_noalloc
+@njit_inline
 def pos_rank(pos):
     return (pos - 1) % 13 + 1
 
 
-@njit_noalloc
+@njit_inline
 def pos_card(suit, pos):
     """Natural card id that occupies run position pos (1..26) of a suit."""
     return 16 * suit + pos_rank(pos)
 
 
-@njit_noalloc
+@njit_inline
 def run_lane(p1, suit):
     """Held positions of a suit as bits 1..26 (bits 14..26 repeat ranks A..K one lap higher)."""
     lane = (np.uint64(p1) >> np.uint64(16 * suit)) & np.uint64(0x3FFE)
     return lane | (lane << np.uint64(13))
 
 
-@njit_noalloc
+@njit_inline
 def lane_has(lane, pos):
     return (lane >> np.uint64(pos)) & U1 == U1
 
 
-@njit_noalloc
+@njit_inline
 def slot_value(vals, ace_low, card, kind, first):
     """Points a card scores on the table (R500-SCORE-2): an ace that starts a run is used low."""
     if card == JOKER:
@@ -87,7 +87,7 @@ def slot_value(vals, ace_low, card, kind, first):
     return vals[card]
 
 
-@njit_noalloc
+@njit_inline
 def must_matches(must, mask, njok):
     """True if an action putting down (mask, njok) contains the card ``must`` (C-TURN-4)."""
     if must < 0:
@@ -97,7 +97,7 @@ def must_matches(must, mask, njok):
     return (mask >> np.uint64(must)) & U1 == U1
 
 
-@njit_noalloc
+@njit_inline
 def _emit(cand, n, limit, typ, meld, key, lo, length, mask, njok, value, ncards, side):
     if n >= limit:
         return n
@@ -114,14 +114,14 @@ def _emit(cand, n, limit, typ, meld, key, lo, length, mask, njok, value, ncards,
     return n + 1
 
 
-@njit_noalloc
+@njit_inline
 def rank_lanes(p1):
     """The four suit lanes of a holding (bits 1..13 = ranks A..K)."""
     x = np.uint64(p1)
     return x & LANE_RANKS, (x >> U16) & LANE_RANKS, (x >> U32) & LANE_RANKS, (x >> U48) & LANE_RANKS
 
 
-@njit_noalloc
+@njit_inline
 def set_ranks(p1, jok):
     """Ranks (as bits 1..13) held in at least ``3 - jok`` suits: the ranks a new set can use."""
     if jok >= 3:
@@ -134,7 +134,7 @@ def set_ranks(p1, jok):
     return (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)
 
 
-@njit_noalloc
+@njit_inline
 def _enumerate_sets(p1, jok, must, vals, cand, n, limit):
     ranks = set_ranks(p1, jok)  # skip the ranks that cannot make a set (same rows, in rank order)
     if must >= 0 and must != JOKER:
@@ -168,7 +168,7 @@ def _enumerate_sets(p1, jok, must, vals, cand, n, limit):
     return n
 
 
-@njit_noalloc
+@njit_inline
 def run_starts(lane, jok, min_run, max_pos):
     """First positions (bits 1..13) whose window of ``min_run`` positions fits below ``max_pos`` with
     at most ``jok`` gaps: the only places where a new run of ``lane``'s suit can begin."""
@@ -194,7 +194,7 @@ def run_starts(lane, jok, min_run, max_pos):
     return starts
 
 
-@njit_noalloc
+@njit_inline
 def _enumerate_runs(p1, jok, must, vals, ace_low, rules, cand, n, limit):
     max_pos = rules[R_MAX_POS]
     min_run = rules[R_MIN_RUN]
@@ -230,7 +230,7 @@ def _enumerate_runs(p1, jok, must, vals, ace_low, rules, cand, n, limit):
     return n
 
 
-@njit_noalloc
+@njit_inline
 def _enumerate_layoffs(p1, jok, must, melds, n_melds, vals, ace_low, rules, cand, n, limit):
     max_pos = rules[R_MAX_POS]
     corner = max_pos > 14
@@ -326,20 +326,13 @@ def enumerate_plays(p1, jok, must, melds, n_melds, vals, ace_low, rules, scope, 
     return n
 
 
-@njit_noalloc
-def _window_fits(lane, p, jok, min_run, max_pos):
-    """A new run of ``min_run`` positions through position p with at most ``jok`` gaps exists."""
-    need = np.uint64((1 << min_run) - 1)
-    for lo in range(max(1, p - min_run + 1), min(p, 13) + 1):
-        hi = lo + min_run - 1
-        if hi > max_pos:
-            break
-        if min_run - popcount((lane >> np.uint64(lo)) & need) <= jok:
-            return True
-    return False
+@njit_inline
+def _starts_through(p, min_run):
+    """Run start positions whose window of ``min_run`` positions contains position p, as bits."""
+    return ((U1 << np.uint64(p + 1)) - U1) & ~((U1 << np.uint64(max(0, p - min_run + 1))) - U1)
 
 
-@njit_noalloc
+@njit_inline
 def _block_reaches(lane, frm, to, jok):
     """Positions strictly between frm and to (either order) can be filled with held cards and jokers."""
     lo = min(frm, to) + 1
@@ -352,22 +345,17 @@ def _block_reaches(lane, frm, to, jok):
 
 
 @njit_noalloc
-def _natural_playable(card, p1, jok, melds, n_melds, rules):
+def natural_playable(card, p1, jok, melds, n_melds, max_pos, min_run):
     """Exact bitwise test of ``card_playable`` for a natural card without round-the-corner runs."""
     r = card & 15
     s = card >> 4
-    suits = 0
-    for t in range(4):
-        if has_card(p1, 16 * t + r):
-            suits += 1
-    if suits + jok >= 3:
+    if popcount((np.uint64(p1) >> np.uint64(r)) & RANK_IN_EACH_SUIT) + jok >= 3:
         return True  # a new set (R500-MELD-1/6)
     lane = run_lane(p1, s)
-    max_pos = rules[R_MAX_POS]
-    min_run = rules[R_MIN_RUN]
-    if _window_fits(lane, r, jok, min_run, max_pos):
+    starts = run_starts(lane, jok, min_run, max_pos)  # a new run through the card (R500-MELD-3)
+    if starts & _starts_through(r, min_run):
         return True
-    if r == 1 and max_pos >= 14 and _window_fits(lane, 14, jok, min_run, max_pos):
+    if r == 1 and max_pos >= 14 and starts & _starts_through(14, min_run):
         return True
     for m in range(n_melds):
         if melds[m, MK_KIND] == KIND_SET:
@@ -389,58 +377,48 @@ def _natural_playable(card, p1, jok, melds, n_melds, rules):
     return False
 
 
-@njit_noalloc
-def _runs_possible(p1, jok, rules):
+@njit_inline
+def _runs_possible(p1, jok, max_pos, min_run):
     """A new run exists (R500-MELD-3): a window of the minimum length with a natural card and at
-    most ``jok`` gaps."""
-    max_pos = rules[R_MAX_POS]
-    min_run = rules[R_MIN_RUN]
+    most ``jok`` gaps. Minimum length 3 is tested on all suits at once (bits 0 and 15 of every
+    lane are empty, so no window crosses into the next suit)."""
+    if min_run == 3:
+        w = np.uint64(p1) & ALL_NATURALS
+        if max_pos >= 14:
+            w |= (np.uint64(p1) & ACES_LOW) << np.uint64(13)  # the ace played high, position 14
+        if jok == 0:
+            return w & (w >> U1) & (w >> np.uint64(2)) != 0
+        if jok == 1:
+            return (w & (w >> U1)) | (w & (w >> np.uint64(2))) != 0
+        return w != 0
     for s in range(4):
-        lane = run_lane(p1, s)
-        if max_pos < 14:
-            lane &= np.uint64(0x3FFE)  # aces low only: no position 14
-        else:
-            lane &= np.uint64(0x7FFE)
+        lane = run_lane(p1, s) & np.uint64(0x3FFE if max_pos < 14 else 0x7FFE)
         if lane == 0:
             continue
-        if min_run == 3 and jok == 0:
-            if lane & (lane >> np.uint64(1)) & (lane >> np.uint64(2)):
+        for lo in range(1, 14):
+            hi = lo + min_run - 1
+            if hi > max_pos:
+                break
+            held = popcount((lane >> np.uint64(lo)) & np.uint64((1 << min_run) - 1))
+            if held >= 1 and min_run - held <= jok:
                 return True
-        elif min_run == 3 and jok == 1:
-            if (lane & (lane >> np.uint64(1))) | (lane & (lane >> np.uint64(2))):
-                return True
-        else:
-            for lo in range(1, 14):
-                hi = lo + min_run - 1
-                if hi > max_pos:
-                    break
-                held = popcount((lane >> np.uint64(lo)) & np.uint64((1 << min_run) - 1))
-                if held >= 1 and min_run - held <= jok:
-                    return True
     return False
 
 
 @njit_noalloc
-def has_any_play(p1, jok, melds, n_melds, vals, ace_low, rules, scratch):
-    """Would ``enumerate_plays`` (all scopes, no must-card) list any action? Bit tests for the
-    common geometry; round-the-corner runs ask the enumeration itself."""
-    if rules[R_MAX_POS] > 14:
-        return enumerate_plays(p1, jok, -1, melds, n_melds, vals, ace_low, rules, PLAY_ALL, scratch, 0, 1) > 0
+def play_exists(p1, jok, melds, n_melds, max_pos, min_run):
+    """``has_any_play`` without round-the-corner runs: bit tests and one pass over the table."""
     if jok >= 3:
         return True  # an all-joker set
-    a = np.uint64(p1) & np.uint64(0x3FFE)
-    b = (np.uint64(p1) >> np.uint64(16)) & np.uint64(0x3FFE)
-    c = (np.uint64(p1) >> np.uint64(32)) & np.uint64(0x3FFE)
-    d = (np.uint64(p1) >> np.uint64(48)) & np.uint64(0x3FFE)
+    a, b, c, d = rank_lanes(p1)
     if jok == 2 and (a | b | c | d):
         return True  # any card and two jokers make a set
     if jok == 1 and ((a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)):
         return True
     if (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d):
         return True
-    if _runs_possible(p1, jok, rules):
+    if _runs_possible(p1, jok, max_pos, min_run):
         return True
-    max_pos = rules[R_MAX_POS]
     for m in range(n_melds):
         if melds[m, MK_KIND] == KIND_SET:
             if melds[m, MK_LEN] >= 4:
@@ -464,7 +442,16 @@ def has_any_play(p1, jok, melds, n_melds, vals, ace_low, rules, scratch):
     return False
 
 
-@njit_noalloc
+@njit_inline
+def has_any_play(p1, jok, melds, n_melds, vals, ace_low, rules, scratch):
+    """Would ``enumerate_plays`` (all scopes, no must-card) list any action? Bit tests for the
+    common geometry; round-the-corner runs ask the enumeration itself."""
+    if rules[R_MAX_POS] > 14:
+        return enumerate_plays(p1, jok, -1, melds, n_melds, vals, ace_low, rules, PLAY_ALL, scratch, 0, 1) > 0
+    return play_exists(p1, jok, melds, n_melds, rules[R_MAX_POS], rules[R_MIN_RUN])
+
+
+@njit_inline
 def card_playable(card, p1, jok, melds, n_melds, vals, ace_low, rules, scope, scratch):
     """True if ``card`` can be put on the table from holding (p1, jok) and the table (R500-DRAW-5).
 
@@ -472,5 +459,5 @@ def card_playable(card, p1, jok, melds, n_melds, vals, ace_low, rules, scope, sc
     tests; the rest asks the enumeration for one action containing the card.
     """
     if scope == PLAY_ALL and card != JOKER and rules[R_MAX_POS] <= 14:
-        return _natural_playable(card, p1, jok, melds, n_melds, rules)
+        return natural_playable(card, p1, jok, melds, n_melds, rules[R_MAX_POS], rules[R_MIN_RUN])
     return enumerate_plays(p1, jok, card, melds, n_melds, vals, ace_low, rules, scope, scratch, 0, 1) > 0

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels._jit import njit_noalloc
+from kernels._jit import njit_inline, njit_noalloc
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -55,12 +55,12 @@ def seed_stream(state, seed, game, purpose, sub):
         state[0] = GOLDEN  # xoshiro must never be all-zero
 
 
-@njit_noalloc
+@njit_inline
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@njit_noalloc
+@njit_inline
 def next_u64(state):
     """xoshiro256** step."""
     result = _rotl(state[1] * U5, 7) * U9
@@ -74,7 +74,7 @@ def next_u64(state):
     return result
 
 
-@njit_noalloc
+@njit_inline
 def below(state, n):
     """Uniform integer in [0, n) for 0 < n < 2**32 (multiply-shift; bias < 2**-32)."""
     x = next_u64(state) >> U32

@@ -9,7 +9,7 @@ only in their parameter rows.
 
 from __future__ import annotations
 
-from kernels._jit import njit
+from kernels._jit import njit_noalloc
 from strategies.greedy import greedy_call, greedy_discard, greedy_draw, greedy_play
 from strategies.heuristic import heuristic_call, heuristic_discard, heuristic_draw, heuristic_play
 from strategies.ids import CAUTIOUS, DIGGER, GREEDY, HEURISTIC, ROLLOUT
@@ -22,7 +22,7 @@ def is_heuristic(sid):
     return sid == HEURISTIC or sid == CAUTIOUS or sid == DIGGER
 
 
-@njit
+@njit_noalloc
 def choose_draw(sid, params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rng, scratch):
     """Index into opts[:nopt] (draw options: stock/decline, then pile indexes)."""
     if sid == GREEDY:
@@ -34,7 +34,7 @@ def choose_draw(sid, params, obs, mine, pile, melds, rules, vals, ace_low, opts,
     return random_choice(rng, nopt)
 
 
-@njit
+@njit_noalloc
 def choose_play(sid, params, obs, mine, pile, melds, rules, vals, ace_low, cand, ncand, rng, scratch):
     """Index into cand[:ncand] (play actions; row 0 is STOP when stopping is allowed)."""
     if sid == GREEDY or sid == ROLLOUT:
@@ -44,7 +44,7 @@ def choose_play(sid, params, obs, mine, pile, melds, rules, vals, ace_low, cand,
     return random_choice(rng, ncand)
 
 
-@njit
+@njit_noalloc
 def choose_discard(sid, params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rng, scratch):
     """Index into opts[:nopt] (card ids that may be discarded)."""
     if sid == GREEDY:
@@ -56,7 +56,7 @@ def choose_discard(sid, params, obs, mine, pile, melds, rules, vals, ace_low, op
     return random_choice(rng, nopt)
 
 
-@njit
+@njit_noalloc
 def choose_call(sid, params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rng, scratch):
     """Index into opts[:nopt] (rummy-call options: 0 = pass, then claimable pile indexes)."""
     if sid == GREEDY:

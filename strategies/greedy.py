@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels._jit import njit_noalloc
-from kernels.cards import U1, bit, mask_value
+from kernels._jit import njit_inline, njit_noalloc
+from kernels.cards import RANK_IN_EACH_SUIT, U1, bit, has_card, mask_value, popcount
 from kernels.layout import (
     A_MASK,
     A_NJOK,
@@ -26,11 +26,11 @@ from kernels.layout import (
     OB_PILE_LEN,
     PLAY_ALL,
 )
-from kernels.melds import enumerate_plays, has_any_play, run_lane
+from kernels.melds import card_playable, enumerate_plays, has_any_play, run_lane
 from strategies.ids import GREEDY_DEADWOOD_WEIGHT, GREEDY_MIN_GAIN
 
 
-@njit_noalloc
+@njit_inline
 def best_by_value(cand, n):
     """Row of the highest-valued non-STOP action, or -1."""
     best = -1
@@ -93,7 +93,13 @@ def greedy_draw(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt
     best_gain = params[GREEDY_MIN_GAIN]
     for i in range(1, nopt):
         k = opts[i]
-        gain = take_gain(params, mine, jok, pile, top, k, k < top, melds, n_melds, vals, ace_low, rules, scratch) - base
+        c = np.int64(pile[k])
+        if k == top and c != JOKER and not card_playable(c, mine[0] | bit(c), jok, melds, n_melds, vals, ace_low, rules, PLAY_ALL, scratch):
+            # a card that fits no meld leaves the play-out as it was: take_gain without replaying it
+            dead = 0 if has_card(mine[0], c) else vals[c]
+            gain = (base - params[GREEDY_DEADWOOD_WEIGHT] * dead) - base
+        else:
+            gain = take_gain(params, mine, jok, pile, top, k, k < top, melds, n_melds, vals, ace_low, rules, scratch) - base
         if gain > best_gain:
             best = i
             best_gain = gain
@@ -117,24 +123,24 @@ def greedy_call(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt
     return best
 
 
-@njit_noalloc
+@njit_inline
 def card_usefulness(p1, card):
-    """Partners of a card in hand: other suits of its rank, and same-suit cards within 2 ranks."""
+    """Partners of a card in hand: other suits of its rank, and same-suit cards within 2 ranks
+    (counted once per position the card can take; twice for a non-ace)."""
     suit = card >> 4
     rank = card & 15
-    same_rank = 0
-    for s in range(4):
-        if s != suit and (p1 >> np.uint64(16 * s + rank)) & U1:
-            same_rank += 1
-    lane = run_lane(p1, suit)
-    near = 0
-    positions = (rank, 14) if rank == 1 else (rank, rank)
-    for pos in positions:
-        for d in (-2, -1, 1, 2):
-            q = pos + d
-            if 1 <= q <= 14 and (lane >> np.uint64(q)) & U1:
-                near += 1
+    held = np.uint64(p1)
+    same_rank = popcount((held >> np.uint64(rank)) & RANK_IN_EACH_SUIT) - np.int64((held >> np.uint64(card)) & U1)
+    lane = run_lane(held, suit) & np.uint64(0x7FFE)  # positions 1..14
+    near = popcount(lane & _near_positions(rank))
+    near += popcount(lane & _near_positions(14)) if rank == 1 else near
     return same_rank + near
+
+
+@njit_inline
+def _near_positions(pos):
+    """Positions pos-2, pos-1, pos+1 and pos+2 as bits (those below 0 drop off)."""
+    return (np.uint64(0x1B) << np.uint64(pos)) >> np.uint64(2)
 
 
 @njit_noalloc
@@ -153,7 +159,7 @@ def greedy_discard(obs, mine, vals, opts, nopt):
     return best
 
 
-@njit_noalloc
+@njit_inline
 def greedy_play(cand, n):
     i = best_by_value(cand, n)
     return 0 if i < 0 else i

@@ -7,10 +7,10 @@ strategy picks one of them uniformly, so it reaches every kind of action the rul
 
 from __future__ import annotations
 
-from kernels._jit import njit_noalloc
+from kernels._jit import njit_inline
 from kernels.rng import below
 
 
-@njit_noalloc
+@njit_inline
 def random_choice(rng, n):
     return below(rng, n)
