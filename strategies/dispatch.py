@@ -17,7 +17,7 @@ from strategies.random_play import random_choice
 from strategies.rollout import rollout_call, rollout_discard, rollout_draw
 
 
-@njit
+@njit_noalloc
 def is_heuristic(sid):
     return sid == HEURISTIC or sid == CAUTIOUS or sid == DIGGER
 
