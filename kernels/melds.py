@@ -198,6 +198,8 @@ def run_starts(lane, jok, min_run, max_pos):
 def _enumerate_runs(p1, jok, must, vals, ace_low, rules, cand, n, limit):
     max_pos = rules[R_MAX_POS]
     min_run = rules[R_MIN_RUN]
+    if max_pos <= 14 and not _runs_possible(p1, jok, max_pos, min_run):
+        return n  # every run row holds a window of min_run with a natural card and few gaps
     for s in range(4):
         if must >= 0 and must != JOKER and (must >> 4) != s:
             continue
