@@ -7,7 +7,6 @@ row (issue 8). The bitwise play-existence tests are checked against the enumerat
 
 from __future__ import annotations
 
-import random
 
 import numpy as np
 import pytest
