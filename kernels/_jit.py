@@ -1,9 +1,15 @@
 """Decorator policy for every numba kernel, in one place.
 
 All kernels are compiled with ``cache=True`` so that the CLI starts from the on-disk cache after
-the first run, and with ``nogil=True`` so that callers may also run them from Python threads.
-``error_model="numpy"`` avoids the zero-division checks that the default Python error model adds
-to integer code in hot loops.
+the first run, and with ``nogil=True`` so that the batch runner's Python threads run them in
+parallel. ``error_model="numpy"`` avoids the zero-division checks that the default Python error
+model adds to integer code in hot loops. Three decorators (issue 8: speed and compile time):
+
+* ``njit``: kernels that allocate arrays (or receive new ones), with reference counting;
+* ``njit_noalloc``: kernels that never do, compiled without it (most of the engine);
+* ``njit_inline``: small helpers and single-call-site pieces, inlined at numba IR level.
+
+All three type calls from other kernels with the constants' plain types (``_plain_typed``).
 
 Numba invalidates a cached function only when *its own* file changes, not when a function it
 calls in another file does, so an edit to ``engine.py`` could leave ``batch.py`` running stale
@@ -40,8 +46,14 @@ def _cache_root() -> Path:
 if not os.environ.get("NUMBA_CACHE_DIR"):
     numba.config.CACHE_DIR = str(_cache_root() / f"numba-{_source_fingerprint()}")
 
+
 def _plain_typed(dispatcher):
-    """Type calls from other kernels with the constants' plain types (see ``njit``)."""
+    """Type calls from other kernels with the constants' plain types (see ``njit``).
+
+    Numba types a call from compiled code through ``Dispatcher.get_call_template``; wrapping it on
+    the instance is the one place this module reaches into numba. Should a numba version stop
+    using it, only compile time grows (``tests/test_jit_policy.py`` notices).
+    """
     typed_template = dispatcher.get_call_template
 
     def get_call_template(args, kws):
@@ -66,7 +78,7 @@ def njit(fn):
 
 
 def njit_noalloc(fn):
-    """``njit`` for kernels that never allocate an array, return one, or call a kernel that does.
+    """``njit`` for kernels that never allocate an array, return one, or receive one from a call.
 
     They are compiled without numba's reference counting (the ``_nrt=False`` target option): with
     it, every call of a kernel that calls other kernels cost an atomic increment and decrement of

@@ -24,19 +24,19 @@ from kernels._jit import njit, njit_inline, njit_noalloc
 from kernels.cards import add_card, bit, holding_value, n_cards, popcount, remove_mask
 from kernels.layout import (
     A_KEY, A_LEN, A_LO, A_MASK, A_MELD, A_NCARDS, A_NJOK, A_SIDE, A_SIZE, A_TYPE, A_VALUE,
-    ACT_LAYOFF, ACT_MELD_RUN, ACT_MELD_SET, ACT_STOP,
+    ACT_LAYOFF, ACT_MELD_SET, ACT_STOP,
     CALL_LAYOFF, CALL_OFF, CALL_PILE,
-    DEALER_WINNER, DISC_ANY_TAKEN, DISC_NONE, DISC_TOP_SINGLE, DRAW_NONE, DRAW_STOCK,
+    DEALER_WINNER, DISC_ANY_TAKEN, DISC_TOP_SINGLE, DRAW_NONE, DRAW_STOCK,
     END_IDLE, END_OUT, END_STOCK, END_STOCK_END, END_TURN_CAP,
     EOS_DISCARD_UNTIL_OUT, EOS_END_IMMEDIATELY, EOS_RESHUFFLE,
-    G_CAPPED, G_CAPPED_HANDS, G_FIRST_DEALER, G_HANDS, G_SIZE, G_TOTAL, G_TURNS, G_WINNER,
+    G_CAPPED, G_CAPPED_HANDS, G_FIRST_DEALER, G_HANDS, G_TOTAL, G_TURNS, G_WINNER,
     GAME_STANDARD,
     H_CALLS, H_DEALER, H_DEEP_TAKES, H_FLOATS, H_OUT_SEAT, H_REASON, H_SCORE, H_TURNS,
     JOKER, KIND_RUN, KIND_SET, MAX_CAND, MAX_MELDS, MAX_PACK, MAX_SEATS,
     MK_CARD, MK_CREATOR, MK_KEY, MK_KIND, MK_LEN, MK_LO, MK_NJOK, MK_OWNER, MK_SIZE, MK_SUITS, NOBODY,
     OB_HAND_SIZE, OB_MUST_CARD, OB_MY_JOKERS, OB_N, OB_N_MELDS, OB_NO_DISCARD, OB_PILE_LEN, OB_SEAT,
     OB_SIZE, OB_STOCK, OB_TOTAL, OB_TURN,
-    OUT_ANY, OUT_DISCARD_REQUIRED, OUT_FLOATING,
+    OUT_DISCARD_REQUIRED, OUT_FLOATING,
     PLAY_ALL, PLAY_LAYOFF_ONLY, PLAY_NEW_ONLY,
     R_ADDOPP, R_CALL, R_DEAL_SIZE, R_DECKS, R_DEEP_TAKES, R_DISC_RESTRICT, R_END_OF_STOCK,
     R_FIRST_MELD_MIN, R_FOUR_ACES, R_GAME, R_GAME_HANDS, R_GOING_OUT, R_HAND_CAP, R_IDLE_TURNS,
@@ -669,8 +669,9 @@ def four_aces_owner(melds, m):
 
 
 @njit_inline
-def table_values(st, melds, rules, vals, ace_low, table):
-    """Values of the table cards credited to each seat (R500-SCORE-1/2, V500-ACE four aces)."""
+def table_values(st, melds, rules, vals, ace_low):
+    """Values of the table cards credited to each seat, added to ST_HAND_SCORE + seat
+    (R500-SCORE-1/2, V500-ACE four aces)."""
     for m in range(st[ST_N_MELDS]):
         kind = melds[m, MK_KIND]
         aces_owner = four_aces_owner(melds, m) if rules[R_FOUR_ACES] > 0 else -1
@@ -679,31 +680,35 @@ def table_values(st, melds, rules, vals, ace_low, table):
             if owner == NOBODY:
                 continue
             if aces_owner >= 0:
-                table[owner] += rules[R_FOUR_ACES]
+                st[ST_HAND_SCORE + owner] += rules[R_FOUR_ACES]
             else:
-                table[owner] += slot_value(vals, ace_low, np.int64(melds[m, MK_CARD + i]), kind, i == 0)
+                st[ST_HAND_SCORE + owner] += slot_value(vals, ace_low, np.int64(melds[m, MK_CARD + i]), kind, i == 0)
 
 
-@njit
+@njit_inline
+def held_value(st, hands, vals, seat):
+    return holding_value(vals, hands[seat, 0], hands[seat, 1], st[ST_JOKERS + seat])
+
+
+@njit_noalloc
 def score_hand(st, hands, melds, rules, vals, ace_low, reason, out_seat, trace):
     """Hand scores added to the running totals: R500-SCORE-1/2/3 with V500-ADDOPP and the bonuses;
-    RSTD-SCORE-1 deadwood for Standard Rummy."""
+    RSTD-SCORE-1 deadwood for Standard Rummy. ST_HAND_SCORE first collects the table values."""
     n = st[ST_N]
-    table = np.zeros(MAX_SEATS, dtype=np.int64)
-    held = np.zeros(MAX_SEATS, dtype=np.int64)
-    for s in range(n):
-        held[s] = holding_value(vals, hands[s, 0], hands[s, 1], st[ST_JOKERS + s])
     others = 0
     for s in range(n):
+        st[ST_HAND_SCORE + s] = 0
         if s != out_seat:
-            others += held[s]
+            others += held_value(st, hands, vals, s)
     standard = rules[R_GAME] == GAME_STANDARD
     if not standard:
-        table_values(st, melds, rules, vals, ace_low, table)
+        table_values(st, melds, rules, vals, ace_low)
     for s in range(n):
+        table = st[ST_HAND_SCORE + s]
+        held = held_value(st, hands, vals, s)
         bonus = st[ST_BONUS + s]
         if standard:
-            hand_value = held[s]
+            hand_value = held
             if s == out_seat:
                 bonus += others
             score = bonus
@@ -713,15 +718,15 @@ def score_hand(st, hands, melds, rules, vals, ace_low, reason, out_seat, trace):
                 if s == out_seat:
                     bonus += others  # V500-ADDOPP-1
                 elif out_seat < 0 and n == 2:
-                    bonus += held[1 - s]  # V500-ADDOPP-3
+                    bonus += held_value(st, hands, vals, 1 - s)  # V500-ADDOPP-3
             elif reason == END_OUT or rules[R_STOCK_PENALTY] != 0:
-                hand_value = held[s]
+                hand_value = held
             else:
                 hand_value = 0
-            score = table[s] - hand_value + bonus
+            score = table - hand_value + bonus
         st[ST_HAND_SCORE + s] = score
         st[ST_TOTAL + s] += score
-        record(trace, st, T_SCORE, s, score, st[ST_TOTAL + s], table[s], hand_value, bonus, 0)
+        record(trace, st, T_SCORE, s, score, st[ST_TOTAL + s], table, hand_value, bonus, 0)
 
 
 # ----------------------------------------------------------------------------- game context

@@ -198,6 +198,8 @@ def run_starts(lane, jok, min_run, max_pos):
 def _enumerate_runs(p1, jok, must, vals, ace_low, rules, cand, n, limit):
     max_pos = rules[R_MAX_POS]
     min_run = rules[R_MIN_RUN]
+    if max_pos <= 14 and not _runs_possible(p1, jok, max_pos, min_run):
+        return n  # every run row holds a window of min_run with a natural card and few gaps
     for s in range(4):
         if must >= 0 and must != JOKER and (must >> 4) != s:
             continue
@@ -406,8 +408,39 @@ def _runs_possible(p1, jok, max_pos, min_run):
 
 
 @njit_noalloc
-def play_exists(p1, jok, melds, n_melds, max_pos, min_run):
-    """``has_any_play`` without round-the-corner runs: bit tests and one pass over the table."""
+def layoff_targets(melds, n_melds, max_pos):
+    """One pass over the table for the play-existence test: the natural cards that extend a meld
+    on their own (a missing suit of a set of three, the positions just outside a run), and whether
+    some meld still takes a joker. Round-the-corner runs are not covered (their lay-offs wrap)."""
+    cards = np.uint64(0)
+    joker_ok = False
+    for m in range(n_melds):
+        if melds[m, MK_KIND] == KIND_SET:
+            if melds[m, MK_LEN] >= 4:
+                continue
+            joker_ok = True
+            r = melds[m, MK_KEY]
+            for s in range(4):
+                if (melds[m, MK_SUITS] >> s) & 1 == 0:
+                    cards |= bit(16 * s + r)
+        else:
+            if melds[m, MK_LEN] >= 13:
+                continue
+            s = melds[m, MK_KEY]
+            lo = melds[m, MK_LO]
+            hi = lo + melds[m, MK_LEN] - 1
+            if hi + 1 <= max_pos:
+                cards |= bit(pos_card(s, hi + 1))
+                joker_ok = True
+            if lo - 1 >= 1:
+                cards |= bit(pos_card(s, lo - 1))
+                joker_ok = True
+    return cards, joker_ok
+
+
+@njit_inline
+def hand_play_exists(p1, jok, max_pos, min_run):
+    """A new set or run can be made from the holding alone (no round-the-corner runs)."""
     if jok >= 3:
         return True  # an all-joker set
     a, b, c, d = rank_lanes(p1)
@@ -417,29 +450,24 @@ def play_exists(p1, jok, melds, n_melds, max_pos, min_run):
         return True
     if (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d):
         return True
-    if _runs_possible(p1, jok, max_pos, min_run):
+    return _runs_possible(p1, jok, max_pos, min_run)
+
+
+@njit_inline
+def play_exists_on(p1, jok, targets, joker_ok, max_pos, min_run):
+    """``has_any_play`` without round-the-corner runs, given the table's ``layoff_targets``."""
+    if hand_play_exists(p1, jok, max_pos, min_run):
         return True
-    for m in range(n_melds):
-        if melds[m, MK_KIND] == KIND_SET:
-            if melds[m, MK_LEN] >= 4:
-                continue
-            if jok > 0:
-                return True
-            r = melds[m, MK_KEY]
-            for s in range(4):
-                if (melds[m, MK_SUITS] >> s) & 1 == 0 and has_card(p1, 16 * s + r):
-                    return True
-        else:
-            s = melds[m, MK_KEY]
-            lo = melds[m, MK_LO]
-            hi = lo + melds[m, MK_LEN] - 1
-            if melds[m, MK_LEN] >= 13:
-                continue
-            if hi + 1 <= max_pos and (jok > 0 or has_card(p1, pos_card(s, hi + 1))):
-                return True
-            if lo - 1 >= 1 and (jok > 0 or has_card(p1, pos_card(s, lo - 1))):
-                return True
-    return False
+    return np.uint64(p1) & targets != 0 or (jok > 0 and joker_ok)
+
+
+@njit_noalloc
+def play_exists(p1, jok, melds, n_melds, max_pos, min_run):
+    """``has_any_play`` without round-the-corner runs: bit tests and one pass over the table."""
+    if hand_play_exists(p1, jok, max_pos, min_run):
+        return True
+    targets, joker_ok = layoff_targets(melds, n_melds, max_pos)
+    return np.uint64(p1) & targets != 0 or (jok > 0 and joker_ok)
 
 
 @njit_inline

@@ -25,8 +25,10 @@ from kernels.layout import (
     OB_N_MELDS,
     OB_PILE_LEN,
     PLAY_ALL,
+    R_MAX_POS,
+    R_MIN_RUN,
 )
-from kernels.melds import card_playable, enumerate_plays, has_any_play, run_lane
+from kernels.melds import card_playable, enumerate_plays, has_any_play, layoff_targets, play_exists_on, run_lane
 from strategies.ids import GREEDY_DEADWOOD_WEIGHT, GREEDY_MIN_GAIN
 
 
@@ -42,14 +44,22 @@ def best_by_value(cand, n):
     return best
 
 
+@njit_inline
+def _any_play(p1, jok, melds, n_melds, vals, ace_low, rules, scratch, targets, joker_ok):
+    """``has_any_play`` against a fixed table whose ``layoff_targets`` are known."""
+    if rules[R_MAX_POS] > 14:
+        return has_any_play(p1, jok, melds, n_melds, vals, ace_low, rules, scratch)
+    return play_exists_on(p1, jok, targets, joker_ok, rules[R_MAX_POS], rules[R_MIN_RUN])
+
+
 @njit_noalloc
-def playout(p1, jok, must, melds, n_melds, vals, ace_low, rules, scratch):
-    """Points greedily put down from (p1, jok) against a fixed table: (points, used mask, jokers)."""
+def playout_on(p1, jok, must, melds, n_melds, vals, ace_low, rules, scratch, targets, joker_ok):
+    """``playout`` with the table's ``layoff_targets`` computed by the caller."""
     points = 0
     used = np.uint64(0)
     used_jok = 0
     while True:
-        if must < 0 and not has_any_play(p1, jok, melds, n_melds, vals, ace_low, rules, scratch):
+        if must < 0 and not _any_play(p1, jok, melds, n_melds, vals, ace_low, rules, scratch, targets, joker_ok):
             break
         n = enumerate_plays(p1, jok, must, melds, n_melds, vals, ace_low, rules, PLAY_ALL, scratch, 0, MAX_CAND)
         i = best_by_value(scratch, n)
@@ -66,9 +76,15 @@ def playout(p1, jok, must, melds, n_melds, vals, ace_low, rules, scratch):
 
 
 @njit_noalloc
-def take_gain(params, mine, jok, pile, top, k, must_play, melds, n_melds, vals, ace_low, rules, scratch):
-    """Points a take of pile[k..top] lets it put down now, less the weighted value of taken cards
-    it could not use."""
+def playout(p1, jok, must, melds, n_melds, vals, ace_low, rules, scratch):
+    """Points greedily put down from (p1, jok) against a fixed table: (points, used mask, jokers)."""
+    targets, joker_ok = layoff_targets(melds, n_melds, rules[R_MAX_POS])
+    return playout_on(p1, jok, must, melds, n_melds, vals, ace_low, rules, scratch, targets, joker_ok)
+
+
+@njit_noalloc
+def take_gain_on(params, mine, jok, pile, top, k, must_play, melds, n_melds, vals, ace_low, rules, scratch, targets, joker_ok):
+    """``take_gain`` with the table's ``layoff_targets`` computed by the caller."""
     taken = np.uint64(0)
     taken_jok = 0
     for j in range(k, top + 1):
@@ -78,9 +94,17 @@ def take_gain(params, mine, jok, pile, top, k, must_play, melds, n_melds, vals, 
         else:
             taken |= bit(c)
     must = np.int64(pile[k]) if must_play else -1
-    pts, used, used_jok = playout(mine[0] | taken, jok + taken_jok, must, melds, n_melds, vals, ace_low, rules, scratch)
+    pts, used, used_jok = playout_on(mine[0] | taken, jok + taken_jok, must, melds, n_melds, vals, ace_low, rules, scratch, targets, joker_ok)
     dead = mask_value(vals, taken & ~used & ~mine[0]) + max(0, taken_jok - used_jok) * vals[JOKER]
     return pts - params[GREEDY_DEADWOOD_WEIGHT] * dead
+
+
+@njit_noalloc
+def take_gain(params, mine, jok, pile, top, k, must_play, melds, n_melds, vals, ace_low, rules, scratch):
+    """Points a take of pile[k..top] lets it put down now, less the weighted value of taken cards
+    it could not use."""
+    targets, joker_ok = layoff_targets(melds, n_melds, rules[R_MAX_POS])
+    return take_gain_on(params, mine, jok, pile, top, k, must_play, melds, n_melds, vals, ace_low, rules, scratch, targets, joker_ok)
 
 
 @njit_noalloc
@@ -88,7 +112,8 @@ def greedy_draw(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt
     n_melds = obs[OB_N_MELDS]
     jok = obs[OB_MY_JOKERS]
     top = obs[OB_PILE_LEN] - 1
-    base, _, _ = playout(mine[0], jok, -1, melds, n_melds, vals, ace_low, rules, scratch)
+    targets, joker_ok = layoff_targets(melds, n_melds, rules[R_MAX_POS])  # the table is fixed here
+    base, _, _ = playout_on(mine[0], jok, -1, melds, n_melds, vals, ace_low, rules, scratch, targets, joker_ok)
     best = 0  # opts[0]: the stock, or declining on an empty stock
     best_gain = params[GREEDY_MIN_GAIN]
     for i in range(1, nopt):
@@ -99,7 +124,7 @@ def greedy_draw(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt
             dead = 0 if has_card(mine[0], c) else vals[c]
             gain = (base - params[GREEDY_DEADWOOD_WEIGHT] * dead) - base
         else:
-            gain = take_gain(params, mine, jok, pile, top, k, k < top, melds, n_melds, vals, ace_low, rules, scratch) - base
+            gain = take_gain_on(params, mine, jok, pile, top, k, k < top, melds, n_melds, vals, ace_low, rules, scratch, targets, joker_ok) - base
         if gain > best_gain:
             best = i
             best_gain = gain
