@@ -11,6 +11,11 @@ model adds to integer code in hot loops. Three decorators (issue 8: speed and co
 
 All three type calls from other kernels with the constants' plain types (``_plain_typed``).
 
+Importing this module turns off LLVM's loop vectorizer for numba compiles in this process
+(``numba.config.LOOP_VECTORIZE``; numba's SLP vectorizer is off by default) unless the
+environment sets ``NUMBA_LOOP_VECTORIZE``: the kernels are scalar bit manipulation with short
+loops that it cannot speed up, and it cost about 10% of a cold compile (issue 8).
+
 Numba invalidates a cached function only when *its own* file changes, not when a function it
 calls in another file does, so an edit to ``engine.py`` could leave ``batch.py`` running stale
 machine code. Unless ``NUMBA_CACHE_DIR`` is set by the user, the cache therefore lives in a folder
@@ -42,6 +47,9 @@ def _cache_root() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "rummysim"
 
+
+if "NUMBA_LOOP_VECTORIZE" not in os.environ:
+    numba.config.LOOP_VECTORIZE = 0
 
 if not os.environ.get("NUMBA_CACHE_DIR"):
     numba.config.CACHE_DIR = str(_cache_root() / f"numba-{_source_fingerprint()}")

@@ -8,7 +8,9 @@ any chunking of the index range.
 
 Threads instead of a ``prange`` loop because the parallel lowering alone added about 14 s to every
 cold compile (issue 8). Rules that use none of the rare variation paths (``needs_full_engine``)
-run a specialization of the engine compiled without them, which compiles in a fraction of the time.
+run a specialization of the engine compiled without them, which compiles in a fraction of the time;
+likewise lineups of ``greedy`` and ``random`` only run one compiled without the other strategies
+(``strategies.dispatch.family_switch``).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import numpy as np
 from kernels._jit import njit
 from kernels.cards import natural_value_table
 from kernels.engine import play_game, play_single_hand
+from strategies.dispatch import family_switch
 from kernels.layout import (
     CALL_OFF, EOS_RESHUFFLE, G_SIZE, H_SIZE, R_ACE_LOW_VALUE, R_ADDOPP, R_CALL, R_END_OF_STOCK,
     R_FIRST_MELD_MIN, R_HAND_CAP, R_OUT_OF_TURN, R_UPCHOICE, TRACE_COLS,
@@ -65,11 +68,12 @@ def run_games(rules, lineup, params, seed, start, count, out_games, out_hands):
     (0, 0, H_SIZE).
     """
     full = _full_flag(rules)
+    family = family_switch(lineup)
     want_hands = out_hands.shape[0] > 0
 
     def work(a: int, b: int) -> None:
         hands = out_hands[a:b] if want_hands else out_hands
-        play_games(rules, lineup, params, seed, start + a, out_games[a:b], hands, full)
+        play_games(rules, lineup, params, seed, start + a, out_games[a:b], hands, full, family)
 
     run_in_threads(count, work)
 
@@ -77,20 +81,21 @@ def run_games(rules, lineup, params, seed, start, count, out_games, out_hands):
 def run_hands(rules, lineup, params, seed, start, count, out_hands):
     """``--unit hands``: independent hands start..start+count-1 into out_hands[count, H_SIZE]."""
     full = _full_flag(rules)
+    family = family_switch(lineup)
 
     def work(a: int, b: int) -> None:
-        play_hands(rules, lineup, params, seed, start + a, out_hands[a:b], full)
+        play_hands(rules, lineup, params, seed, start + a, out_hands[a:b], full, family)
 
     run_in_threads(count, work)
 
 
 def run_game_traced(rules, lineup, params, seed, game, trace):
     """Play one game recording every action into trace; returns (game row, rows used, overflowed)."""
-    return play_game_traced(rules, lineup, params, seed, game, trace, _full_flag(rules))
+    return play_game_traced(rules, lineup, params, seed, game, trace, _full_flag(rules), family_switch(lineup))
 
 
 @njit
-def play_games(rules, lineup, params, seed, start, out_games, out_hands, full):
+def play_games(rules, lineup, params, seed, start, out_games, out_hands, full, family):
     """Games start.. into every row of out_games (and of out_hands if it has rows), one thread."""
     vals = natural_value_table(rules)
     ace_low = rules[R_ACE_LOW_VALUE]
@@ -99,20 +104,20 @@ def play_games(rules, lineup, params, seed, start, out_games, out_hands, full):
     want_hands = out_hands.shape[0] > 0
     for i in range(out_games.shape[0]):
         hands_rows = out_hands[i] if want_hands else empty_hands
-        play_game(rules, vals, ace_low, lineup, params, seed, start + i, out_games[i], hands_rows, no_trace, full)
+        play_game(rules, vals, ace_low, lineup, params, seed, start + i, out_games[i], hands_rows, no_trace, full, family)
 
 
 @njit
-def play_hands(rules, lineup, params, seed, start, out_hands, full):
+def play_hands(rules, lineup, params, seed, start, out_hands, full, family):
     vals = natural_value_table(rules)
     for i in range(out_hands.shape[0]):
-        play_single_hand(rules, vals, rules[R_ACE_LOW_VALUE], lineup, params, seed, start + i, out_hands[i], full)
+        play_single_hand(rules, vals, rules[R_ACE_LOW_VALUE], lineup, params, seed, start + i, out_hands[i], full, family)
 
 
 @njit
-def play_game_traced(rules, lineup, params, seed, game, trace, full):
+def play_game_traced(rules, lineup, params, seed, game, trace, full, family):
     vals = natural_value_table(rules)
     out_game = np.zeros(G_SIZE, dtype=np.int64)
     out_hands = np.zeros((rules[R_HAND_CAP], H_SIZE), dtype=np.int32)
-    used, over = play_game(rules, vals, rules[R_ACE_LOW_VALUE], lineup, params, seed, game, out_game, out_hands, trace, full)
+    used, over = play_game(rules, vals, rules[R_ACE_LOW_VALUE], lineup, params, seed, game, out_game, out_hands, trace, full, family)
     return out_game, used, over

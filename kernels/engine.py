@@ -9,7 +9,9 @@ scores.
 The flow functions take the game context ``g``, a ``Game`` tuple of the state arrays, the rules
 and the work buffers (see ``new_context``), and ``stack``: None in the lean engine, whose
 ``stack is not None`` branches (calls, out-of-turn windows, V500-ADDOPP-2 lay-offs, V500-UPCHOICE,
-the V500-OPEN30 search, reshuffles) are pruned at compile time (see ``variation_stack``). In trace mode (a trace buffer with rows) every action is
+the V500-OPEN30 search, reshuffles) are pruned at compile time (see ``variation_stack``); the
+context's ``family`` does the same for the strategies other than greedy and random
+(``strategies.dispatch``). In trace mode (a trace buffer with rows) every action is
 recorded as documented in ``docs/trace-format.md``; ``sim/validate.py`` replays those traces
 independently.
 """
@@ -734,13 +736,13 @@ def score_hand(st, hands, melds, rules, vals, ace_low, reason, out_seat, trace):
 
 Game = namedtuple(
     "Game",
-    "st hands pack pile melds rules vals ace_low lineup params rngs rng_deal trace obs mine opts cand scratch budget",
+    "st hands pack pile melds rules vals ace_low lineup params rngs rng_deal trace obs mine opts cand scratch budget family",
 )
 """The state and work arrays of one game, as the flow functions take them (``g``)."""
 
 
 @njit
-def new_context(rules, vals, ace_low, lineup, params, trace):
+def new_context(rules, vals, ace_low, lineup, params, trace, family):
     """All state and work arrays of one game (a ``Game``)."""
     st = np.zeros(ST_SIZE, dtype=np.int64)
     hands = np.zeros((MAX_SEATS, 2), dtype=np.uint64)
@@ -756,7 +758,7 @@ def new_context(rules, vals, ace_low, lineup, params, trace):
     scratch = np.empty((MAX_CAND, A_SIZE), dtype=np.int64)
     budget = np.zeros(1, dtype=np.int64)
     return Game(st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace,
-                obs, mine, opts, cand, scratch, budget)
+                obs, mine, opts, cand, scratch, budget, family)
 
 
 @njit
@@ -793,7 +795,7 @@ def play_phase(g, stack, seat, scope, single):
     ``single``: exactly one play (a ``layoff_only`` rummy call). Out-of-turn windows record
     OUT_OF_TURN before their first meld.
     """
-    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget = g
+    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget, family = g
     sid = lineup[seat]
     announced = False
     while True:
@@ -803,7 +805,7 @@ def play_phase(g, stack, seat, scope, single):
         if ncand == 0:
             return False
         observe(st, hands, seat, obs, mine)
-        pick = choose_play(sid, params[seat], obs, mine, pile, melds, rules, vals, ace_low, cand, ncand, rngs[seat], scratch)
+        pick = choose_play(family, sid, params[seat], obs, mine, pile, melds, rules, vals, ace_low, cand, ncand, rngs[seat], scratch)
         if cand[pick, A_TYPE] == ACT_STOP:
             return False
         if scope == PLAY_NEW_ONLY and not announced and st[ST_MUST_CARD] < 0 and single == 0:
@@ -840,7 +842,7 @@ def mark_opened(st, rules, seat):
 @njit_noalloc
 def reshuffle(g, seat):
     """V500-STOCKEND reshuffle: every pile card but the top becomes a new, shuffled stock."""
-    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget = g
+    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget, family = g
     top = st[ST_PILE_LEN] - 1
     for i in range(top):
         pack[i] = pile[i]
@@ -860,7 +862,7 @@ def play_turn(g, stack, seat, kind, call_k):
     Returns (hand-end reason or 0, discarded): ``discarded`` tells whether the turn ended with a
     discard that opens the call and out-of-turn windows.
     """
-    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget = g
+    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget, family = g
     sid = lineup[seat]
     reset_turn(st)
     record(trace, st, T_TURN_START, seat, st[ST_TURN], stock_size(st), st[ST_PILE_LEN], kind, 0, 0)
@@ -886,7 +888,7 @@ def play_turn(g, stack, seat, kind, call_k):
         else:
             nopt = draw_options(st, hands, pile, melds, rules, vals, ace_low, seat, opts, scratch, stack, budget)
             observe(st, hands, seat, obs, mine)
-            pick = choose_draw(sid, params[seat], obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rngs[seat], scratch)
+            pick = choose_draw(family, sid, params[seat], obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rngs[seat], scratch)
             opt = opts[pick]
             if opt == DRAW_NONE:
                 record(trace, st, T_NO_DRAW, seat, 0, 0, 0, 0, 0, 0)
@@ -905,7 +907,7 @@ def play_turn(g, stack, seat, kind, call_k):
     if not floated and single == 0:
         nopt = discard_options(st, hands, rules, seat, opts)
         observe(st, hands, seat, obs, mine)
-        pick = choose_discard(sid, params[seat], obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rngs[seat], scratch)
+        pick = choose_discard(family, sid, params[seat], obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rngs[seat], scratch)
         card = opts[pick]
         apply_discard(st, hands, pile, seat, card, trace)
         discarded = True
@@ -935,7 +937,7 @@ def play_turn(g, stack, seat, kind, call_k):
 @njit_noalloc
 def call_options(g, stack, discarder, caller, public, npublic, opts):
     """Claims ``caller`` may make in the rummy window (V500-RUMMY-1..6): option 0 is passing."""
-    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts_, cand, scratch, budget = g
+    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts_, cand, scratch, budget, family = g
     n = 0
     opts[n] = -1
     n += 1
@@ -970,7 +972,7 @@ def call_options(g, stack, discarder, caller, public, npublic, opts):
 @njit_noalloc
 def public_claims(g, public):
     """Pile cards any player may claim after a discard, judged without hand cards (V500-RUMMY-2/5/6)."""
-    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget = g
+    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget, family = g
     top = st[ST_PILE_LEN] - 1
     n_melds = st[ST_N_MELDS]
     n = 0
@@ -997,7 +999,7 @@ def public_claims(g, public):
 def rummy_window(g, stack, discarder):
     """V500-RUMMY-1: after a discard, seats from the discarder's left are asked in turn; the first
     to call wins. Returns (caller, k) or (-1, -1)."""
-    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget = g
+    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget, family = g
     public = np.empty(MAX_PACK, dtype=np.int64)
     npublic = public_claims(g, public)
     if npublic == 0:
@@ -1009,7 +1011,7 @@ def rummy_window(g, stack, discarder):
         if nopt <= 1:
             continue
         observe(st, hands, caller, obs, mine)
-        pick = choose_call(lineup[caller], params[caller], obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rngs[caller], scratch)
+        pick = choose_call(family, lineup[caller], params[caller], obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rngs[caller], scratch)
         if pick > 0:
             return caller, opts[pick]
     return -1, -1
@@ -1019,7 +1021,7 @@ def rummy_window(g, stack, discarder):
 def out_of_turn_window(g, stack, discarder):
     """V500-OUTOFTURN: seats other than the discarder may lay down new melds, clockwise from the
     discarder's left. Returns (reason, seat that went out)."""
-    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget = g
+    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget, family = g
     n = st[ST_N]
     for i in range(1, n):
         seat = (discarder + i) % n
@@ -1040,7 +1042,7 @@ def out_of_turn_window(g, stack, discarder):
 def addopp_window(g, out_seat):
     """V500-ADDOPP-2: the others, clockwise from the left of the player who went out, may lay off
     on that player's melds; those cards score for no one."""
-    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget = g
+    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget, family = g
     n = st[ST_N]
     for i in range(1, n):
         seat = (out_seat + i) % n
@@ -1058,7 +1060,7 @@ def addopp_window(g, out_seat):
             if ncand == 1:
                 break
             observe(st, hands, seat, obs, mine)
-            pick = choose_play(sid, params[seat], obs, mine, pile, melds, rules, vals, ace_low, cand, ncand, rngs[seat], scratch)
+            pick = choose_play(family, sid, params[seat], obs, mine, pile, melds, rules, vals, ace_low, cand, ncand, rngs[seat], scratch)
             if pick == 0:
                 break
             apply_play(st, hands, melds, rules, seat, cand[pick], NOBODY, trace, T_ADDOPP_LAYOFF)
@@ -1070,12 +1072,12 @@ def addopp_window(g, out_seat):
 @njit_noalloc
 def start_pile_by_choice(g):
     """V500-UPCHOICE: the first player puts any card face up to start the pile."""
-    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget = g
+    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget, family = g
     seat = st[ST_SEAT]
     reset_turn(st)
     nopt = discard_options(st, hands, rules, seat, opts)
     observe(st, hands, seat, obs, mine)
-    pick = choose_discard(lineup[seat], params[seat], obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rngs[seat], scratch)
+    pick = choose_discard(family, lineup[seat], params[seat], obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rngs[seat], scratch)
     card = opts[pick]
     if card == JOKER:
         st[ST_JOKERS + seat] -= 1
@@ -1089,7 +1091,7 @@ def start_pile_by_choice(g):
 @njit_noalloc
 def play_hand(g, stack):
     """Deal and play one hand to its end; returns (reason, seat that went out or -1, turns)."""
-    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget = g
+    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget, family = g
     start_hand(st, hands, pack, pile, melds, rules, rng_deal, trace)
     if stack is not None and rules[R_UPCHOICE] != 0:
         start_pile_by_choice(g)
@@ -1208,13 +1210,13 @@ def store_hand_row(row, st, n, dealer, reason, out_seat, turns):
 
 
 @njit
-def play_game(rules, vals, ace_low, lineup, params, seed, game, out_game, out_hands, trace, full):
+def play_game(rules, vals, ace_low, lineup, params, seed, game, out_game, out_hands, trace, full, family):
     """Play one game to its end (or the hand cap). Fills out_game (G_*) and out_hands rows.
 
     ``full`` selects the engine: None for the lean one (see ``variation_stack``), an array for all
-    variation paths.
+    variation paths; ``family`` likewise the strategies (``strategies.dispatch.family_switch``).
     """
-    g = new_context(rules, vals, ace_low, lineup, params, trace)
+    g = new_context(rules, vals, ace_low, lineup, params, trace, family)
     stack = variation_stack(rules, full)
     st = g.st
     rng_deal = g.rng_deal
@@ -1270,10 +1272,10 @@ def play_game(rules, vals, ace_low, lineup, params, seed, game, out_game, out_ha
 
 
 @njit
-def play_single_hand(rules, vals, ace_low, lineup, params, seed, index, out_hand, full):
+def play_single_hand(rules, vals, ace_low, lineup, params, seed, index, out_hand, full, family):
     """``--unit hands``: one independent hand from zero totals with a random dealer."""
     no_trace = np.zeros((0, TRACE_COLS), dtype=np.int32)
-    g = new_context(rules, vals, ace_low, lineup, params, no_trace)
+    g = new_context(rules, vals, ace_low, lineup, params, no_trace, family)
     stack = variation_stack(rules, full)
     st = g.st
     seed_game(g, seed, index)

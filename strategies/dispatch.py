@@ -5,16 +5,36 @@ know (C-INFO-1); no strategy receives other hands or the stock order. Dispatch b
 small functions keeps everything cacheable (jitted functions passed as arguments would recompile
 in every process). ``heuristic``, ``cautious`` and ``digger`` share one implementation and differ
 only in their parameter rows.
+
+``family`` is a compile-time switch, like the engine's ``stack``: None when every seat plays
+``greedy`` or ``random`` (``basic_lineup``), which prunes the other strategies' branches before
+typing, so such a run never compiles them (issue 8: they were about half of a cold compile); an
+array (``ALL_STRATEGIES``) compiles them all.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from kernels._jit import njit_noalloc
 from strategies.greedy import greedy_call, greedy_discard, greedy_draw, greedy_play
 from strategies.heuristic import heuristic_call, heuristic_discard, heuristic_draw, heuristic_play
-from strategies.ids import CAUTIOUS, DIGGER, GREEDY, HEURISTIC, ROLLOUT
+from strategies.ids import CAUTIOUS, DIGGER, GREEDY, HEURISTIC, RANDOM, ROLLOUT
 from strategies.random_play import random_choice
 from strategies.rollout import rollout_call, rollout_discard, rollout_draw
+
+BASIC = (RANDOM, GREEDY)  # the strategies every engine specialization compiles
+ALL_STRATEGIES = np.zeros(0, dtype=np.int64)  # the ``family`` value that compiles every strategy
+
+
+def basic_lineup(lineup: np.ndarray) -> bool:
+    """Does every seat play a strategy of ``BASIC``?"""
+    return bool(np.isin(lineup, BASIC).all())
+
+
+def family_switch(lineup: np.ndarray) -> np.ndarray | None:
+    """The ``family`` argument for a lineup: None (basic strategies only) or ``ALL_STRATEGIES``."""
+    return None if basic_lineup(lineup) else ALL_STRATEGIES
 
 
 @njit_noalloc
@@ -23,46 +43,46 @@ def is_heuristic(sid):
 
 
 @njit_noalloc
-def choose_draw(sid, params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rng, scratch):
+def choose_draw(family, sid, params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rng, scratch):
     """Index into opts[:nopt] (draw options: stock/decline, then pile indexes)."""
     if sid == GREEDY:
         return greedy_draw(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch)
-    if is_heuristic(sid):
+    if family is not None and is_heuristic(sid):
         return heuristic_draw(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch)
-    if sid == ROLLOUT:
+    if family is not None and sid == ROLLOUT:
         return rollout_draw(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rng, scratch)
     return random_choice(rng, nopt)
 
 
 @njit_noalloc
-def choose_play(sid, params, obs, mine, pile, melds, rules, vals, ace_low, cand, ncand, rng, scratch):
+def choose_play(family, sid, params, obs, mine, pile, melds, rules, vals, ace_low, cand, ncand, rng, scratch):
     """Index into cand[:ncand] (play actions; row 0 is STOP when stopping is allowed)."""
-    if sid == GREEDY or sid == ROLLOUT:
+    if sid == GREEDY or (family is not None and sid == ROLLOUT):
         return greedy_play(cand, ncand)
-    if is_heuristic(sid):
+    if family is not None and is_heuristic(sid):
         return heuristic_play(params, obs, mine, melds, rules, vals, ace_low, cand, ncand, scratch)
     return random_choice(rng, ncand)
 
 
 @njit_noalloc
-def choose_discard(sid, params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rng, scratch):
+def choose_discard(family, sid, params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rng, scratch):
     """Index into opts[:nopt] (card ids that may be discarded)."""
     if sid == GREEDY:
         return greedy_discard(obs, mine, vals, opts, nopt)
-    if is_heuristic(sid):
+    if family is not None and is_heuristic(sid):
         return heuristic_discard(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch)
-    if sid == ROLLOUT:
+    if family is not None and sid == ROLLOUT:
         return rollout_discard(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rng, scratch)
     return random_choice(rng, nopt)
 
 
 @njit_noalloc
-def choose_call(sid, params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rng, scratch):
+def choose_call(family, sid, params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rng, scratch):
     """Index into opts[:nopt] (rummy-call options: 0 = pass, then claimable pile indexes)."""
     if sid == GREEDY:
         return greedy_call(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch)
-    if is_heuristic(sid):
+    if family is not None and is_heuristic(sid):
         return heuristic_call(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch)
-    if sid == ROLLOUT:
+    if family is not None and sid == ROLLOUT:
         return rollout_call(obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch)
     return random_choice(rng, nopt)

@@ -18,7 +18,7 @@ import pytest
 from kernels import layout as L
 from kernels.engine import discard_options, draw_options, observe, play_candidates
 from sim.rules import Rules
-from strategies.dispatch import choose_call, choose_discard, choose_draw, choose_play
+from strategies.dispatch import ALL_STRATEGIES, choose_call, choose_discard, choose_draw, choose_play
 from strategies.knowledge import sample_unseen
 from strategies.registry import STRATEGIES
 from tests.cardtext import name
@@ -69,15 +69,15 @@ def decisions(k, strategy: str) -> list[int]:
     args = (k.pile, k.melds, k.rules, k.vals, k.ace_low)
     observe(k.st, k.hands, 0, obs, mine)
     n = draw_options(k.st, k.hands, k.pile, k.melds, k.rules, k.vals, k.ace_low, 0, opts, scratch, k.stack, k.budget)
-    out = [int(opts[choose_draw(sid, params, obs, mine, *args, opts, n, rng, scratch)])]
+    out = [int(opts[choose_draw(ALL_STRATEGIES, sid, params, obs, mine, *args, opts, n, rng, scratch)])]
     n = play_candidates(k.st, k.hands, k.melds, k.rules, k.vals, k.ace_low, 0, L.PLAY_ALL, cand, k.stack, k.budget)
-    out.append(int(choose_play(sid, params, obs, mine, *args, cand, n, rng, scratch)))
+    out.append(int(choose_play(ALL_STRATEGIES, sid, params, obs, mine, *args, cand, n, rng, scratch)))
     n = discard_options(k.st, k.hands, k.rules, 0, opts)
-    out.append(int(opts[choose_discard(sid, params, obs, mine, *args, opts, n, rng, scratch)]))
+    out.append(int(opts[choose_discard(ALL_STRATEGIES, sid, params, obs, mine, *args, opts, n, rng, scratch)]))
     n = int(k.st[L.ST_PILE_LEN])  # every pile card as a claim: the test is about information only
     opts[0] = -1
     opts[1 : n + 1] = np.arange(n)
-    out.append(int(opts[choose_call(sid, params, obs, mine, *args, opts, n + 1, rng, scratch)]))
+    out.append(int(opts[choose_call(ALL_STRATEGIES, sid, params, obs, mine, *args, opts, n + 1, rng, scratch)]))
     return out
 
 

@@ -47,6 +47,36 @@ def test_lean_and_full_engines_play_the_same_games():
     for full in (None, np.zeros(0, dtype=np.int64)):
         games = np.zeros((40, L.G_SIZE), dtype=np.int64)
         hands = np.zeros((40, int(rules[L.R_HAND_CAP]), L.H_SIZE), dtype=np.int32)
-        play_games(rules, lineup, params, 3, 0, games, hands, full)
+        play_games(rules, lineup, params, 3, 0, games, hands, full, None)
+        rows.append((games, hands))
+    assert np.array_equal(rows[0][0], rows[1][0]) and np.array_equal(rows[0][1], rows[1][1])
+
+
+def test_strategy_family_switch_follows_the_lineup():
+    from strategies.dispatch import ALL_STRATEGIES, family_switch
+    from strategies.registry import parse_lineup
+
+    for lineup, basic in (("greedy,random,greedy", True), ("random,random", True), ("greedy,heuristic", False),
+                          ("rollout,greedy", False), ("cautious,digger", False)):
+        ids = parse_lineup(lineup, len(lineup.split(",")))[1]
+        assert (family_switch(ids) is None) == basic, lineup
+        assert basic or family_switch(ids) is ALL_STRATEGIES
+
+
+def test_basic_and_all_strategy_engines_play_the_same_games():
+    """The engine compiled for greedy and random only plays their games exactly as the one with
+    every strategy compiled in."""
+    from kernels import layout as L
+    from kernels.batch import play_games
+    from strategies.dispatch import ALL_STRATEGIES
+    from strategies.registry import parse_lineup
+
+    rules = encode_rules(Rules(), 3)
+    _, lineup, params = parse_lineup("greedy,random,greedy", 3)
+    rows = []
+    for family in (None, ALL_STRATEGIES):
+        games = np.zeros((40, L.G_SIZE), dtype=np.int64)
+        hands = np.zeros((40, int(rules[L.R_HAND_CAP]), L.H_SIZE), dtype=np.int32)
+        play_games(rules, lineup, params, 3, 0, games, hands, None, family)
         rows.append((games, hands))
     assert np.array_equal(rows[0][0], rows[1][0]) and np.array_equal(rows[0][1], rows[1][1])

@@ -12,7 +12,7 @@ import pytest
 from kernels import layout as L
 from kernels.engine import discard_options, draw_options, observe, play_candidates
 from sim.rules import Rules
-from strategies.dispatch import choose_discard, choose_draw, choose_play
+from strategies.dispatch import ALL_STRATEGIES, choose_discard, choose_draw, choose_play
 from strategies.heuristic import later_chance
 from strategies.knowledge import sample_unseen, unseen_cards, unseen_count
 from strategies.playout import W_N_MELDS, W_PILE_LEN, W_STOCK_LEN, W_STOCK_POS, deal_world, new_world, play_rest
@@ -61,7 +61,7 @@ def draw_choice(k, strategy: str, **overrides: float) -> int:
     obs, mine, opts, cand, scratch, rng = buffers()
     n = draw_options(k.st, k.hands, k.pile, k.melds, k.rules, k.vals, k.ace_low, 0, opts, scratch, k.stack, k.budget)
     observe(k.st, k.hands, 0, obs, mine)
-    return int(opts[choose_draw(sid, row, obs, mine, k.pile, k.melds, k.rules, k.vals, k.ace_low, opts, n, rng, scratch)])
+    return int(opts[choose_draw(ALL_STRATEGIES, sid, row, obs, mine, k.pile, k.melds, k.rules, k.vals, k.ace_low, opts, n, rng, scratch)])
 
 
 def play_choice(k, strategy: str) -> str:
@@ -70,7 +70,7 @@ def play_choice(k, strategy: str) -> str:
     obs, mine, opts, cand, scratch, rng = buffers()
     n = play_candidates(k.st, k.hands, k.melds, k.rules, k.vals, k.ace_low, 0, L.PLAY_ALL, cand, k.stack, k.budget)
     observe(k.st, k.hands, 0, obs, mine)
-    i = choose_play(sid, row, obs, mine, k.pile, k.melds, k.rules, k.vals, k.ace_low, cand, n, rng, scratch)
+    i = choose_play(ALL_STRATEGIES, sid, row, obs, mine, k.pile, k.melds, k.rules, k.vals, k.ace_low, cand, n, rng, scratch)
     if cand[i, L.A_TYPE] == L.ACT_STOP:
         return "stop"
     m = int(cand[i, L.A_MASK])
@@ -82,7 +82,7 @@ def discard_choice(k, strategy: str) -> str:
     obs, mine, opts, cand, scratch, rng = buffers()
     n = discard_options(k.st, k.hands, k.rules, 0, opts)
     observe(k.st, k.hands, 0, obs, mine)
-    return name(int(opts[choose_discard(sid, row, obs, mine, k.pile, k.melds, k.rules, k.vals, k.ace_low, opts, n, rng, scratch)]))
+    return name(int(opts[choose_discard(ALL_STRATEGIES, sid, row, obs, mine, k.pile, k.melds, k.rules, k.vals, k.ace_low, opts, n, rng, scratch)]))
 
 
 # ----------------------------------------------------------------------------- cautious
@@ -197,7 +197,7 @@ def test_rollout_picks_the_option_with_the_best_mean_playout(pile):
     n = draw_options(k.st, k.hands, k.pile, k.melds, k.rules, k.vals, k.ace_low, 0, opts, scratch, k.stack, k.budget)
     observe(k.st, k.hands, 0, obs, mine)
     replay_rng = rng.copy()
-    chosen = int(opts[choose_draw(sid, row, obs, mine, k.pile, k.melds, k.rules, k.vals, k.ace_low, opts, n, rng, scratch)])
+    chosen = int(opts[choose_draw(ALL_STRATEGIES, sid, row, obs, mine, k.pile, k.melds, k.rules, k.vals, k.ace_low, opts, n, rng, scratch)])
     assert n <= int(row[1])  # every option is kept (max_candidates = 4)
     totals = np.zeros(n)
     sample = np.zeros(L.MAX_PACK, dtype=np.int16)
