@@ -27,7 +27,7 @@ from kernels.engine import play_game, play_single_hand
 from strategies.dispatch import family_switch
 from kernels.layout import (
     CALL_OFF, EOS_RESHUFFLE, G_SIZE, H_SIZE, R_ACE_LOW_VALUE, R_ADDOPP, R_CALL, R_END_OF_STOCK,
-    R_FIRST_MELD_MIN, R_HAND_CAP, R_OUT_OF_TURN, R_UPCHOICE, TRACE_COLS,
+    R_FIRST_MELD_MIN, R_HAND_CAP, R_OUT_OF_TURN, R_UPCHOICE,
 )
 
 PIECES_PER_THREAD = 8  # small pieces balance the threads when games differ in length
@@ -99,12 +99,11 @@ def play_games(rules, lineup, params, seed, start, out_games, out_hands, full, f
     """Games start.. into every row of out_games (and of out_hands if it has rows), one thread."""
     vals = natural_value_table(rules)
     ace_low = rules[R_ACE_LOW_VALUE]
-    no_trace = np.zeros((0, TRACE_COLS), dtype=np.int32)
     empty_hands = np.zeros((0, H_SIZE), dtype=np.int32)
     want_hands = out_hands.shape[0] > 0
     for i in range(out_games.shape[0]):
         hands_rows = out_hands[i] if want_hands else empty_hands
-        play_game(rules, vals, ace_low, lineup, params, seed, start + i, out_games[i], hands_rows, no_trace, full, family)
+        play_game(rules, vals, ace_low, lineup, params, seed, start + i, out_games[i], hands_rows, None, full, family)
 
 
 @njit

@@ -54,7 +54,7 @@ from kernels.layout import (
     T_ADDOPP_LAYOFF, T_CARD, T_DECK, T_DISCARD, T_DRAW_STOCK, T_FLOAT, T_GAME_END, T_GAME_START,
     T_HAND_END, T_HAND_START, T_LAYOFF, T_MELD, T_NO_DRAW, T_OUT_OF_TURN, T_RESHUFFLE, T_RESTOCK,
     T_SCORE, T_START_PILE, T_TAKE_PILE, T_TURN_START,
-    TIE_GOER_WINS, TRACE_COLS,
+    TIE_GOER_WINS,
 )
 from kernels.melds import card_playable, enumerate_plays, has_any_play, pos_card, slot_value
 from kernels.rng import STREAM_DEAL, STREAM_GAME, STREAM_SEAT, below, seed_stream, shuffle_int16
@@ -69,10 +69,15 @@ TURN_CALL = 1
 # ----------------------------------------------------------------------------- trace
 
 
-@njit_inline
+@njit_noalloc
 def record(trace, st, kind, a, b, c, d, e, f, g):
-    """Append one trace row; a full buffer sets ST_TOVER instead of writing past the end."""
-    if trace.shape[0] == 0:
+    """Append one trace row; a full buffer sets ST_TOVER instead of writing past the end.
+
+    ``trace`` is None outside trace mode. Numba prunes an ``is None`` test only on an argument, so
+    this is a function rather than inlined: its None specialization is empty and the untraced
+    engine neither compiles nor runs any of its ~40 call sites' bodies.
+    """
+    if trace is None:
         return
     i = st[ST_TPOS]
     if i >= trace.shape[0]:
@@ -92,7 +97,7 @@ def record(trace, st, kind, a, b, c, d, e, f, g):
 @njit
 def record_cards(trace, st, kind, offset, cards, n):
     """Cards in rows of six (DECK, RESTOCK), unused slots -1."""
-    if trace.shape[0] == 0:
+    if trace is None:
         return
     for off in range(0, n, 6):
         row = np.full(6, -1, dtype=np.int64)
@@ -331,7 +336,7 @@ def table_after(melds, n_melds, rules, act):
     shadow_st[ST_JOKERS] = act[A_NJOK]
     shadow_st[ST_N_MELDS] = n_melds
     shadow_st[ST_MUST_CARD] = -1
-    apply_play(shadow_st, shadow_hands, after, rules, 0, act, 0, np.zeros((0, 8), dtype=np.int32), T_LAYOFF)
+    apply_play(shadow_st, shadow_hands, after, rules, 0, act, 0, None, T_LAYOFF)
     return after, shadow_st[ST_N_MELDS]
 
 
@@ -1274,8 +1279,7 @@ def play_game(rules, vals, ace_low, lineup, params, seed, game, out_game, out_ha
 @njit
 def play_single_hand(rules, vals, ace_low, lineup, params, seed, index, out_hand, full, family):
     """``--unit hands``: one independent hand from zero totals with a random dealer."""
-    no_trace = np.zeros((0, TRACE_COLS), dtype=np.int32)
-    g = new_context(rules, vals, ace_low, lineup, params, no_trace, family)
+    g = new_context(rules, vals, ace_low, lineup, params, None, family)
     stack = variation_stack(rules, full)
     st = g.st
     seed_game(g, seed, index)
