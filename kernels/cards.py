@@ -33,7 +33,7 @@ RANK_IN_EACH_SUIT = np.uint64(0x0001000100010001)  # shifted left by r: rank r i
 ACES_LOW = RANK_IN_EACH_SUIT << U1  # the four aces
 
 
-@njit_inline
+@njit_noalloc
 def popcount(x):
     x = np.uint64(x)
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
@@ -42,7 +42,7 @@ def popcount(x):
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
-@njit_inline
+@njit_noalloc
 def lowest_bit_index(x):
     """Index of the lowest set bit of a non-zero mask."""
     x = np.uint64(x)
@@ -50,27 +50,27 @@ def lowest_bit_index(x):
     return popcount(low - U1)
 
 
-@njit_inline
+@njit_noalloc
 def bit(card):
     return U1 << np.uint64(card)
 
 
-@njit_inline
+@njit_noalloc
 def card_of(suit, rank):
     return 16 * suit + rank
 
 
-@njit_inline
+@njit_noalloc
 def suit_of(card):
     return card >> 4
 
 
-@njit_inline
+@njit_noalloc
 def rank_of(card):
     return card & 15
 
 
-@njit_inline
+@njit_noalloc
 def has_card(p1, card):
     return (p1 >> np.uint64(card)) & U1 == U1
 

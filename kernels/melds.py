@@ -54,25 +54,25 @@ from kernels.layout import (
 )
 
 
-@njit_inline
+@njit_noalloc
 def pos_rank(pos):
     return (pos - 1) % 13 + 1
 
 
-@njit_inline
+@njit_noalloc
 def pos_card(suit, pos):
     """Natural card id that occupies run position pos (1..26) of a suit."""
     return 16 * suit + pos_rank(pos)
 
 
-@njit_inline
+@njit_noalloc
 def run_lane(p1, suit):
     """Held positions of a suit as bits 1..26 (bits 14..26 repeat ranks A..K one lap higher)."""
     lane = (np.uint64(p1) >> np.uint64(16 * suit)) & np.uint64(0x3FFE)
     return lane | (lane << np.uint64(13))
 
 
-@njit_inline
+@njit_noalloc
 def lane_has(lane, pos):
     return (lane >> np.uint64(pos)) & U1 == U1
 
@@ -87,7 +87,7 @@ def slot_value(vals, ace_low, card, kind, first):
     return vals[card]
 
 
-@njit_inline
+@njit_noalloc
 def must_matches(must, mask, njok):
     """True if an action putting down (mask, njok) contains the card ``must`` (C-TURN-4)."""
     if must < 0:
@@ -114,14 +114,14 @@ def _emit(cand, n, limit, typ, meld, key, lo, length, mask, njok, value, ncards,
     return n + 1
 
 
-@njit_inline
+@njit_noalloc
 def rank_lanes(p1):
     """The four suit lanes of a holding (bits 1..13 = ranks A..K)."""
     x = np.uint64(p1)
     return x & LANE_RANKS, (x >> U16) & LANE_RANKS, (x >> U32) & LANE_RANKS, (x >> U48) & LANE_RANKS
 
 
-@njit_inline
+@njit_noalloc
 def set_ranks(p1, jok):
     """Ranks (as bits 1..13) held in at least ``3 - jok`` suits: the ranks a new set can use."""
     if jok >= 3:
@@ -168,7 +168,7 @@ def _enumerate_sets(p1, jok, must, vals, cand, n, limit):
     return n
 
 
-@njit_inline
+@njit_noalloc
 def run_starts(lane, jok, min_run, max_pos):
     """First positions (bits 1..13) whose window of ``min_run`` positions fits below ``max_pos`` with
     at most ``jok`` gaps: the only places where a new run of ``lane``'s suit can begin."""
@@ -328,13 +328,13 @@ def enumerate_plays(p1, jok, must, melds, n_melds, vals, ace_low, rules, scope, 
     return n
 
 
-@njit_inline
+@njit_noalloc
 def _starts_through(p, min_run):
     """Run start positions whose window of ``min_run`` positions contains position p, as bits."""
     return ((U1 << np.uint64(p + 1)) - U1) & ~((U1 << np.uint64(max(0, p - min_run + 1))) - U1)
 
 
-@njit_inline
+@njit_noalloc
 def _block_reaches(lane, frm, to, jok):
     """Positions strictly between frm and to (either order) can be filled with held cards and jokers."""
     lo = min(frm, to) + 1

@@ -55,7 +55,7 @@ def seed_stream(state, seed, game, purpose, sub):
         state[0] = GOLDEN  # xoshiro must never be all-zero
 
 
-@njit_inline
+@njit_noalloc
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 

@@ -162,7 +162,7 @@ def card_usefulness(p1, card):
     return same_rank + near
 
 
-@njit_inline
+@njit_noalloc
 def _near_positions(pos):
     """Positions pos-2, pos-1, pos+1 and pos+2 as bits (those below 0 drop off)."""
     return (np.uint64(0x1B) << np.uint64(pos)) >> np.uint64(2)
