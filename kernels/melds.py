@@ -168,7 +168,7 @@ def _enumerate_sets(p1, jok, must, vals, cand, n, limit):
     return n
 
 
-@njit_noalloc
+@njit_inline
 def run_starts(lane, jok, min_run, max_pos):
     """First positions (bits 1..13) whose window of ``min_run`` positions fits below ``max_pos`` with
     at most ``jok`` gaps: the only places where a new run of ``lane``'s suit can begin."""
