@@ -6,8 +6,11 @@ parallel. ``error_model="numpy"`` avoids the zero-division checks that the defau
 model adds to integer code in hot loops. Three decorators (issue 8: speed and compile time):
 
 * ``njit``: kernels that allocate arrays (or receive new ones), with reference counting;
-* ``njit_noalloc``: kernels that never do, compiled without it (most of the engine);
-* ``njit_inline``: small helpers and single-call-site pieces, inlined at numba IR level.
+* ``njit_noalloc``: kernels that never do, compiled without it (most of the engine, and the
+  scalar bit helpers: LLVM inlines those by itself);
+* ``njit_inline``: helpers that take arrays and single-call-site pieces, inlined at numba IR
+  level. Numba re-runs its frontend on the inlined function and deep-copies its IR at every such
+  call site, so this is kept for the places where a call would cost speed.
 
 All three type calls from other kernels with the constants' plain types (``_plain_typed``).
 
@@ -98,7 +101,8 @@ def njit_noalloc(fn):
 
 
 def njit_inline(fn):
-    """``njit_noalloc`` for small helpers and single-call-site pieces, inlined into their callers
-    at numba IR level: no separate compiled function (and no call with every array exploded into
-    its fields) for the hot bit tests, candidate rows and trace records."""
+    """``njit_noalloc`` for helpers that take arrays and single-call-site pieces, inlined into
+    their callers at numba IR level: no call with every array exploded into its fields for the
+    candidate rows, observations and the play phase. Scalar helpers stay plain ``njit_noalloc``
+    functions (LLVM inlines them, and each numba-level inline site costs compile time)."""
     return numba.njit(cache=True, nogil=True, error_model="numpy", _nrt=False, inline="always")(fn)
