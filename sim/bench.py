@@ -62,7 +62,7 @@ class Sizes:
     repetitions: int  # timed runs per throughput figure (the median is reported)
     validator_games: int
     start_runs: int  # fresh processes per warm start-up figure (and per cold `--help`)
-    cold_simulate_runs: int  # fresh processes with an empty cache; 0 = not measured (minutes each)
+    cold_simulate_runs: int  # fresh processes with an empty cache; 0 = not measured (~30 s each)
     e2e_games: tuple[int, int]  # the two sizes of the end-to-end simulate
     e2e_runs: int
 
@@ -305,7 +305,7 @@ def startup(sizes: Sizes, workdir: Path, log: Log) -> dict:
         "help": _start_row(help_cold, help_warm),
         "simulate_1_game": {
             **one, "compile_s": None if one["cold_s"] is None else one["cold_s"] - one["warm_s"],
-            "note": runs if sim_cold else f"cold compile not measured in {sizes.mode} mode (it takes minutes)",
+            "note": runs if sim_cold else f"cold compile not measured in {sizes.mode} mode (it takes about half a minute)",
         },
     }
 
