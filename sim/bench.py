@@ -69,8 +69,8 @@ class Sizes:
 
 SIZES = {
     "quick": Sizes("quick", 0.1, 2, 5, 2, 0, (200, 800), 1),
-    "default": Sizes("default", 1.5, 5, 500, 5, 1, (10_000, 100_000), 3),
-    "full": Sizes("full", 1.5, 5, 500, 5, 3, (100_000, MILLION), 1),
+    "default": Sizes("default", 1.5, 5, 500, 5, 3, (10_000, 100_000), 3),
+    "full": Sizes("full", 1.5, 5, 500, 5, 3, (100_000, MILLION), 3),
 }
 
 
