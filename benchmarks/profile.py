@@ -14,13 +14,16 @@ the kernels' own rows are the ``[JIT]`` ones.
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
+import shutil
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="rummysim-profile-")  # compile here, never load
+atexit.register(shutil.rmtree, os.environ["NUMBA_CACHE_DIR"], True)
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's code
 
 import numba  # noqa: E402

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -180,3 +181,16 @@ def test_quick_and_full_exclude_each_other(tmp_path):
 def test_benchmark_script_is_the_bench_command():
     r = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "engine.py"), "--help"], capture_output=True, text=True)
     assert r.returncode == 0 and "--quick" in r.stdout and "--full" in r.stdout
+
+
+def test_profile_script_writes_a_perf_map_naming_the_kernels():
+    """``benchmarks/profile.py`` (perf profiling, benchmarks/README.md) keeps working: it compiles
+    in-process and writes the JIT symbol table ``perf report`` reads."""
+    r = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "profile.py"), "--games", "20"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    path = Path(re.search(r"perf map (\S+)", r.stdout).group(1))
+    symbols = path.read_text()
+    path.unlink()
+    assert "play_turn" in symbols and "enumerate_plays" in symbols and "greedy_draw" in symbols
+    assert "20 games" in r.stdout
