@@ -82,7 +82,8 @@ def njit(fn):
     callers pass (``enumerate_plays(p1, jok, -1, ...)`` and ``enumerate_plays(p1, jok, must, ...)``
     were two; the engine had 330 specializations, most of them such copies, and every copy is
     optimized and code-generated with all its callees). Calls from other kernels are typed with the
-    constants' plain types instead, so each function compiles once per lean/full engine.
+    constants' plain types instead, so each function compiles once per engine specialization
+    (lean or full variation paths, basic or all strategies, traced or not).
     """
     # _nrt explicit: numba would otherwise inherit a no-NRT caller's setting (see njit_noalloc)
     return _plain_typed(numba.njit(cache=True, nogil=True, error_model="numpy", _nrt=True)(fn))
