@@ -1,6 +1,6 @@
 """Analysis of result files with Polars: per-group statistics, balance, payoffs, reports.
 
-    from analysis import summarize, balance, payoffs, strategies, strategy_matrix, write_report
+    from rummysim.analysis import summarize, balance, payoffs, strategies, strategy_matrix, write_report
     summarize("runs/first.parquet")          # polars.DataFrame, one row per group
     balance("runs/sweep", by="cell")         # variations ranked by fairness
 
@@ -14,15 +14,15 @@ from importlib import import_module
 from typing import Any
 
 _EXPORTS = {
-    "summarize": "analysis.tables",
-    "seat_table": "analysis.tables",
-    "balance": "analysis.tables",
-    "payoffs": "analysis.tables",
-    "strategies": "analysis.tables",
-    "strategy_matrix": "analysis.tables",
-    "distribution": "analysis.tables",
-    "build_report": "analysis.report",
-    "write_report": "analysis.report",
+    "summarize": "rummysim.analysis.tables",
+    "seat_table": "rummysim.analysis.tables",
+    "balance": "rummysim.analysis.tables",
+    "payoffs": "rummysim.analysis.tables",
+    "strategies": "rummysim.analysis.tables",
+    "strategy_matrix": "rummysim.analysis.tables",
+    "distribution": "rummysim.analysis.tables",
+    "build_report": "rummysim.analysis.report",
+    "write_report": "rummysim.analysis.report",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import polars as pl
 
-from sim.errors import InputError
+from rummysim.errors import InputError
 
 GAMES = "games"
 HANDS = "hands"

@@ -30,9 +30,11 @@ from typing import Any
 
 import polars as pl
 
-from analysis import fmt, tables
-from analysis.load import GAMES, HANDS, Dataset, open_source
-from sim.errors import InputError, RummysimError
+from rummysim.analysis import fmt
+
+from rummysim.analysis import tables
+from rummysim.analysis.load import GAMES, HANDS, Dataset, open_source
+from rummysim.errors import InputError, RummysimError
 
 INSTALL_HINT = "python3 -m pip install 'rummysim[report]'"
 WIDTH = 720

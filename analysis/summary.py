@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from analysis.stats import mean_ci, wilson
+from rummysim.analysis.stats import mean_ci, wilson
 
 
 def summarize_games(games: pl.DataFrame, strategies: list[str]) -> dict:

@@ -31,9 +31,9 @@ from pathlib import Path
 
 import polars as pl
 
-from analysis.load import COUNTERS, GAMES, HANDS, N_COL, PATH_COL, Dataset, open_source
-from analysis.stats import mean_ci, wilson, z_two_sided
-from sim.errors import InputError
+from rummysim.analysis.load import COUNTERS, GAMES, HANDS, N_COL, PATH_COL, Dataset, open_source
+from rummysim.analysis.stats import mean_ci, wilson, z_two_sided
+from rummysim.errors import InputError
 
 Source = str | Path | Dataset | pl.DataFrame | pl.LazyFrame
 By = str | Sequence[str] | None

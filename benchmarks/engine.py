@@ -1,4 +1,4 @@
-"""Run the benchmark suite from a checkout without installing it: the same as ``rummysim bench``.
+"""Run the benchmark suite: the same as ``rummysim bench`` (with rummysim installed, e.g. ``pip install -e .``).
 
     python benchmarks/engine.py            # default sizes (several minutes on 2 cores)
     python benchmarks/engine.py --quick    # tiny sizes, checks that the suite runs
@@ -12,11 +12,9 @@ The suite itself is ``sim/bench.py`` (so that the installed ``rummysim bench`` h
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's code, not an installed copy
 
-from sim.cli import main  # noqa: E402
+from rummysim.cli.main import main  # noqa: E402
 
 if __name__ == "__main__":
     main(["bench", *sys.argv[1:]])

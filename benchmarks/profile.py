@@ -24,15 +24,14 @@ from pathlib import Path
 
 os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="rummysim-profile-")  # compile here, never load
 atexit.register(shutil.rmtree, os.environ["NUMBA_CACHE_DIR"], True)
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's code
 
 import numba  # noqa: E402
 import numpy as np  # noqa: E402
 from numba.core.registry import CPUDispatcher  # noqa: E402
 
-from kernels import layout as L  # noqa: E402
-from sim.bench import NO_HANDS, Case, configure  # noqa: E402
-from sim.runners import games_runner  # noqa: E402
+from rummysim.kernels.rum500 import layout as L  # noqa: E402
+from rummysim.bench import NO_HANDS, Case, configure  # noqa: E402
+from rummysim.runners import games_runner  # noqa: E402
 
 
 def compiled_symbols() -> dict[int, str]:

@@ -2,7 +2,7 @@
 
 The public Python API::
 
-    from sim import Rules, simulate, compare, tournament, sweep, validate_run, replay_game
+    from rummysim import Rules, simulate, compare, tournament, sweep, validate_run, replay_game
     res = simulate("500-rum", players=4, lineup="greedy,greedy,random,random", games=10_000, seed=7)
     res.games        # polars.DataFrame, one row per game
     res.summary      # dict with per-seat win rates and 95% intervals
@@ -21,20 +21,20 @@ from importlib import import_module
 from typing import Any
 
 _EXPORTS = {
-    "Rules": "sim.rules",
-    "simulate": "sim.simulation",
-    "SimulationResult": "sim.simulation",
-    "validate_run": "sim.checks",
-    "replay_game": "sim.checks",
-    "compare": "sim.comparison",
-    "tournament": "sim.comparison",
-    "sweep": "sim.sweeps",
-    "ComparisonResult": "sim.comparison",
-    "TournamentResult": "sim.comparison",
-    "RummysimError": "sim.errors",
-    "RulesError": "sim.errors",
-    "UnsupportedRuleError": "sim.errors",
-    "InputError": "sim.errors",
+    "Rules": "rummysim.rules",
+    "simulate": "rummysim.simulation",
+    "SimulationResult": "rummysim.simulation",
+    "validate_run": "rummysim.checks",
+    "replay_game": "rummysim.checks",
+    "compare": "rummysim.comparison",
+    "tournament": "rummysim.comparison",
+    "sweep": "rummysim.sweeps",
+    "ComparisonResult": "rummysim.comparison",
+    "TournamentResult": "rummysim.comparison",
+    "RummysimError": "rummysim.errors",
+    "RulesError": "rummysim.errors",
+    "UnsupportedRuleError": "rummysim.errors",
+    "InputError": "rummysim.errors",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -37,15 +37,15 @@ from pathlib import Path
 import numba
 import numpy as np
 
-import sim
-from kernels import layout as L
-from sim.checks import TRACE_ROWS, traced_game
-from sim.errors import RummysimError
-from sim.rules import Rules
-from sim.runners import games_runner
-from sim.simulation import RunConfig, prepare
-from sim.validate import validate_trace
-from strategies.registry import STRATEGIES
+import rummysim
+from rummysim.kernels.rum500 import layout as L
+from rummysim.checks import TRACE_ROWS, traced_game
+from rummysim.errors import RummysimError
+from rummysim.rules import Rules
+from rummysim.runners import games_runner
+from rummysim.simulation import RunConfig, prepare
+from rummysim.validate.rum500 import validate_trace
+from rummysim.strategies.registry import STRATEGIES
 
 MILLION = 1_000_000
 MAX_GAMES_PER_RUN = 200_000  # bounds the row buffer (16 int64 a game) of a calibrated run
@@ -231,19 +231,17 @@ class ProcessRun:
 
 
 def _child_env(cache_dir: str | None) -> dict[str, str]:
-    """The environment of a measured process: it imports the same rummysim as this one, with the
+    """The environment of a measured process (the installed rummysim, as this one), with the
     normal numba cache or (``cache_dir``) an empty one."""
     env = dict(os.environ)
-    root = str(Path(sim.__file__).resolve().parent.parent)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
     if cache_dir is not None:
         env["NUMBA_CACHE_DIR"] = cache_dir
     return env
 
 
 def run_cli(args: Sequence[str], workdir: Path, cache_dir: str | None = None) -> ProcessRun:
-    """Run ``rummysim ARGS`` (as ``python -m sim.cli``) in a fresh process: wall time, peak RSS."""
-    cmd = [sys.executable, "-m", "sim.cli", *args]
+    """Run ``rummysim ARGS`` (as ``python -m rummysim``) in a fresh process: wall time, peak RSS."""
+    cmd = [sys.executable, "-m", "rummysim", *args]
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         t0 = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=out, stderr=err, cwd=workdir, env=_child_env(cache_dir))

@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kernels import layout as L
-from sim.rules import Rules
-from sim.simulation import RunConfig, prepare
-from sim.replay_text import format_trace
-from sim.runners import traced_runner
-from sim.validate import validate_trace
+from rummysim.kernels.rum500 import layout as L
+from rummysim.rules import Rules
+from rummysim.simulation import RunConfig, prepare
+from rummysim.replay_text import format_trace
+from rummysim.runners import traced_runner
+from rummysim.validate.rum500 import validate_trace
 
 TRACE_ROWS = 400_000
 

@@ -46,12 +46,12 @@ import numba
 import numpy as np
 import polars as pl
 
-from analysis.stats import Z95, mean_ci, wilson
-from sim.errors import InputError
-from sim.output import run_metadata, write_parquet_atomic
-from sim.rules import Rules
-from sim.simulation import DEFAULT_CHUNK, RunConfig, play_game_chunk, prepare, set_threads
-from strategies.registry import STRATEGIES
+from rummysim.analysis.stats import Z95, mean_ci, wilson
+from rummysim.errors import InputError
+from rummysim.output import run_metadata, write_parquet_atomic
+from rummysim.rules import Rules
+from rummysim.simulation import DEFAULT_CHUNK, RunConfig, play_game_chunk, prepare, set_threads
+from rummysim.strategies.registry import STRATEGIES
 
 DEFAULT_GAMES = 1000
 DEFAULT_BATCH = 1000

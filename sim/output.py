@@ -10,7 +10,7 @@ from pathlib import Path
 import numba
 import polars as pl
 
-from sim.errors import InputError
+from rummysim.errors import InputError
 
 PACKAGE_VERSION = "0.1.0"
 

@@ -26,7 +26,7 @@ from typing import Callable
 
 import numpy as np
 
-from sim.validate import (
+from rummysim.validate.rum500 import (
     ADDOPP_LAYOFF,
     CARD,
     DECK,

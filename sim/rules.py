@@ -36,7 +36,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sim.errors import InputError, RulesError, UnsupportedRuleError
+from rummysim.errors import InputError, RulesError, UnsupportedRuleError
 
 __all__ = [
     "ENGINE",

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from kernels import layout as L
+from rummysim.kernels.rum500 import layout as L
 
 
 def _is_5000(vector: np.ndarray) -> bool:
@@ -20,10 +20,10 @@ def _is_5000(vector: np.ndarray) -> bool:
 def games_runner(vector: np.ndarray) -> Callable:
     """``run(rules, lineup, params, seed, start, count, out_games, out_hands)``."""
     if _is_5000(vector):
-        from kernels.batch5k import run_games5
+        from rummysim.kernels.rum5000.batch import run_games5
 
         return run_games5
-    from kernels.batch import run_games
+    from rummysim.kernels.rum500.batch import run_games
 
     return run_games
 
@@ -31,10 +31,10 @@ def games_runner(vector: np.ndarray) -> Callable:
 def hands_runner(vector: np.ndarray) -> Callable:
     """``run(rules, lineup, params, seed, start, count, out_hands)`` for ``--unit hands``."""
     if _is_5000(vector):
-        from kernels.batch5k import run_hands5
+        from rummysim.kernels.rum5000.batch import run_hands5
 
         return run_hands5
-    from kernels.batch import run_hands
+    from rummysim.kernels.rum500.batch import run_hands
 
     return run_hands
 
@@ -42,9 +42,9 @@ def hands_runner(vector: np.ndarray) -> Callable:
 def traced_runner(vector: np.ndarray) -> Callable:
     """``run(rules, lineup, params, seed, game, trace) -> (game row, rows used, overflowed)``."""
     if _is_5000(vector):
-        from kernels.batch5k import run_game_traced5
+        from rummysim.kernels.rum5000.batch import run_game_traced5
 
         return run_game_traced5
-    from kernels.batch import run_game_traced
+    from rummysim.kernels.rum500.batch import run_game_traced
 
     return run_game_traced

@@ -16,15 +16,15 @@ import numba
 import numpy as np
 import polars as pl
 
-from analysis.summary import summarize_games, summarize_hands
-from kernels import layout as L
-from kernels import layout5k as L5
-from sim.encode import encode_rules
-from sim.errors import InputError
-from sim.runners import games_runner, hands_runner
-from sim.output import hands_path, run_metadata, write_parquet_atomic
-from sim.rules import PRESETS, Rules
-from strategies.registry import parse_lineup
+from rummysim.analysis.summary import summarize_games, summarize_hands
+from rummysim.kernels.rum500 import layout as L
+from rummysim.kernels.rum5000 import layout as L5
+from rummysim.games.encode import encode_rules
+from rummysim.errors import InputError
+from rummysim.runners import games_runner, hands_runner
+from rummysim.output import hands_path, run_metadata, write_parquet_atomic
+from rummysim.rules import PRESETS, Rules
+from rummysim.strategies.registry import parse_lineup
 
 REASONS = {
     L.END_OUT: "out",

@@ -84,8 +84,8 @@ from typing import Any
 
 import polars as pl
 
-from sim.errors import InputError, RulesError, RummysimError, UnsupportedRuleError
-from sim.rules import FLAGS, GAMES, Rules, format_value
+from rummysim.errors import InputError, RulesError, RummysimError, UnsupportedRuleError
+from rummysim.rules import FLAGS, GAMES, Rules, format_value
 
 __all__ = [
     "Cell",
@@ -115,8 +115,6 @@ SEEDING = (
 )
 GAMES_GLOB = "**/part-*[0-9].parquet"
 HANDS_GLOB = "**/*.hands.parquet"
-# Files that describe the engine's behaviour: a resumed sweep must be played by the same code.
-_ENGINE_SOURCES = ("kernels/*.py", "strategies/*.py", "sim/encode.py")
 
 ProgressFn = Callable[[int, int], None]
 log = logging.getLogger(__name__)
@@ -187,7 +185,7 @@ class LineupSpec:
 def parse_lineup_spec(value: object) -> LineupSpec:
     """Read one lineup of a sweep file (a string or a list of names); InputError on bad syntax or
     unknown strategies."""
-    from strategies.registry import STRATEGIES
+    from rummysim.strategies.registry import STRATEGIES
 
     def known(name: str) -> str:
         if name not in STRATEGIES:
@@ -500,7 +498,7 @@ def _blame(exc: RummysimError, values: Mapping[str, object]) -> str:
 
 def _expand(grid: dict[str, list[object]], run_seed: int, where: str) -> tuple[list[Cell], tuple[str, ...]]:
     """Every combination of the grid as a checked cell; the first impossible one is an error."""
-    from sim.encode import encode_rules
+    from rummysim.games.encode import encode_rules
 
     keys = list(grid)
     flag_keys = [k for k in keys if k in FLAGS]
@@ -609,7 +607,7 @@ _CONFIGS: dict[str, Any] = {}
 
 def _run_config(job: ChunkJob):
     """The cell's RunConfig, built once per process."""
-    from sim.simulation import prepare
+    from rummysim.simulation import prepare
 
     key = job.cell_id + _canonical(job.rules)
     cfg = _CONFIGS.get(key)
@@ -657,7 +655,7 @@ def _publish(df: pl.DataFrame, final: Path, metadata: dict[str, str], staging: P
 
 def run_chunk(job: ChunkJob) -> dict[str, object]:
     """Play one chunk and move its file(s) into place; returns a small record of the work."""
-    from sim.simulation import play_game_chunk
+    from rummysim.simulation import play_game_chunk
 
     t0 = time.perf_counter()
     cfg = _run_config(job)
@@ -674,14 +672,11 @@ def run_chunk(job: ChunkJob) -> dict[str, object]:
 
 
 def engine_fingerprint() -> str:
-    """Hash of the sources that decide the rows (kernels, strategies, rules encoding)."""
-    base = Path(__file__).resolve().parent.parent
-    digest = hashlib.sha256()
-    for pattern in _ENGINE_SOURCES:
-        for path in sorted(base.glob(pattern)):
-            digest.update(path.relative_to(base).as_posix().encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+    """Hash of the sources that decide the rows (kernels, strategies, rules encoding): the same
+    fingerprint that names the numba cache folder."""
+    from rummysim.kernels.common._jit import source_fingerprint
+
+    return source_fingerprint()
 
 
 def git_commit() -> str | None:
@@ -864,7 +859,7 @@ def _duration(seconds: float) -> str:
 
 def _jobs(config: SweepConfig, out: Path, run_id: str, commit: str | None, engine: str) -> tuple[list[ChunkJob], int, int]:
     """The chunks still to play (and the games and files already done)."""
-    from sim.output import run_metadata
+    from rummysim.output import run_metadata
 
     root = out.resolve()
     staging = root / STAGING
@@ -944,7 +939,7 @@ def _local_threads(threads: int | None) -> int:
 def _calibrate(plan: SweepPlan, threads: int, budget: float = 1.5) -> None:
     """A rough games/s per (players, lineup) from a few games of the first cell of each, so that
     the estimate is shown before the sweep starts (also compiles or loads the kernels)."""
-    from sim.simulation import play_game_chunk
+    from rummysim.simulation import play_game_chunk
 
     todo: dict[str, int] = {}
     for job in plan.jobs:
@@ -1285,7 +1280,7 @@ def _new_manifest(config: SweepConfig, out: Path, engine: str, commit: str | Non
 
     import numba
 
-    from sim.output import PACKAGE_VERSION
+    from rummysim.output import PACKAGE_VERSION
 
     now = _now()
     run_id = f"{now.replace('-', '').replace(':', '')}-{config.sweep_hash[:8]}"

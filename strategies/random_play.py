@@ -7,8 +7,8 @@ strategy picks one of them uniformly, so it reaches every kind of action the rul
 
 from __future__ import annotations
 
-from kernels._jit import njit_inline
-from kernels.rng import below
+from rummysim.kernels.common._jit import njit_inline
+from rummysim.kernels.common.rng import below
 
 
 @njit_inline

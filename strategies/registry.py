@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels.layout import N_PARAMS
-from sim.errors import InputError
-from strategies import ids
+from rummysim.kernels.rum500.layout import N_PARAMS
+from rummysim.errors import InputError
+from rummysim.strategies import ids
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-import sim.validate as V
-import sim.validate_5k as V5
+import rummysim.validate.rum500 as V
+import rummysim.validate.rum5000 as V5
 
 
 @pytest.fixture

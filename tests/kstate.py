@@ -6,10 +6,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kernels import layout as L
-from kernels.cards import add_card, natural_value_table
-from sim.encode import encode_rules
-from sim.rules import Rules
+from rummysim.kernels.rum500 import layout as L
+from rummysim.kernels.rum500.cards import add_card, natural_value_table
+from rummysim.games.encode import encode_rules
+from rummysim.rules import Rules
 from tests.cardtext import JOKER, ids
 
 

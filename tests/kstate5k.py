@@ -13,11 +13,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernels import layout as L
-from kernels import layout5k as L5
-from kernels.engine5k import new_context5
-from kernels.table5k import apply_play5, enumerate_plays5, value_table
-from sim.simulation import prepare
+from rummysim.kernels.rum500 import layout as L
+from rummysim.kernels.rum5000 import layout as L5
+from rummysim.kernels.rum5000.engine import new_context5
+from rummysim.kernels.rum5000.melds import apply_play5, enumerate_plays5, value_table
+from rummysim.simulation import prepare
 from tests.cardtext import RANKS, cid, ids
 
 TRACE_ROWS = 4096

@@ -11,11 +11,11 @@ import numpy as np
 import polars as pl
 import pytest
 
-import analysis.tables
-from analysis.load import open_source
-from analysis.tables import balance, payoffs, seat_table, strategies, strategy_matrix, summarize
-from sim.cli import main
-from sim.errors import InputError
+import rummysim.analysis.tables
+from rummysim.analysis.load import open_source
+from rummysim.analysis.tables import balance, payoffs, seat_table, strategies, strategy_matrix, summarize
+from rummysim.cli.main import main
+from rummysim.errors import InputError
 
 Z = 1.959963984540054
 
@@ -312,7 +312,7 @@ def test_docstring_examples():
 
 @pytest.fixture(scope="module")
 def real_run(tmp_path_factory):
-    from sim.simulation import simulate
+    from rummysim.simulation import simulate
 
     tmp = tmp_path_factory.mktemp("real")
     res = simulate("500-rum", players=3, lineup="greedy,random,greedy", games=300, seed=1, out=tmp / "r.parquet", hands=True)

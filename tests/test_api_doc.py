@@ -12,8 +12,8 @@ from pathlib import Path
 import polars as pl
 from polars.testing import assert_frame_equal
 
-from sim import Rules, simulate
-from sim.errors import RummysimError, UnsupportedRuleError
+from rummysim import Rules, simulate
+from rummysim.errors import RummysimError, UnsupportedRuleError
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "api.md"
 
@@ -36,7 +36,7 @@ def test_cli_and_api_give_identical_results(tmp_path):
     api = simulate(**args, out=tmp_path / "api.parquet")
     out = tmp_path / "cli.parquet"
     r = subprocess.run(
-        [sys.executable, "-m", "sim.cli", "simulate", "--players", "3", "--lineup", "greedy,random,greedy",
+        [sys.executable, "-m", "rummysim", "simulate", "--players", "3", "--lineup", "greedy,random,greedy",
          "--games", "150", "--seed", "9", "--rule", "r500_card_values=5_10_15", "--out", str(out), "--json"],
         capture_output=True, text=True, env={**os.environ},
     )

@@ -16,16 +16,16 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from sim.bench import (MILLION, SIZES, TARGETS, THROUGHPUT_CASES, Case, Rates, evaluate_targets, million_games_rss,
+from rummysim.bench import (MILLION, SIZES, TARGETS, THROUGHPUT_CASES, Case, Rates, evaluate_targets, million_games_rss,
                        million_games_seconds)
-from sim.cli_bench import print_results
-from strategies.registry import STRATEGIES
+from rummysim.cli.bench import print_results
+from rummysim.strategies.registry import STRATEGIES
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "rummysim", *args], capture_output=True, text=True)
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ import pytest
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "rummysim", *args], capture_output=True, text=True)
 
 
 def test_simulate_writes_games_and_hands(tmp_path):

@@ -16,17 +16,17 @@ import numpy as np
 import polars as pl
 import pytest
 
-from sim.checks import traced_game
-from sim.comparison import balanced_patterns, bradley_terry, compare, diff_stats, rotations, tournament, verdict
-from sim.simulation import prepare
-from strategies import ids
-from strategies.registry import STRATEGIES, Param, StrategyInfo
+from rummysim.checks import traced_game
+from rummysim.comparison import balanced_patterns, bradley_terry, compare, diff_stats, rotations, tournament, verdict
+from rummysim.simulation import prepare
+from rummysim.strategies import ids
+from rummysim.strategies.registry import STRATEGIES, Param, StrategyInfo
 
 GAME_START, HAND_START, DECK = 1, 2, 3
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "rummysim", *args], capture_output=True, text=True)
 
 
 def _hand0_deal(lineup: str, players: int, seed: int, game_index: int) -> list[tuple[int, ...]]:
@@ -185,7 +185,7 @@ def test_tournament_two_strategies_matches_compare(tmp_path):
     g = pl.read_parquet(out)
     assert {"lineup", "rotation", "deal", "pairing", "game_index", "winner"} <= set(g.columns)
     assert g.height == 300 and json.loads(pl.read_parquet_metadata(out)["rummysim.seed"]) == 3
-    from analysis.tables import strategies
+    from rummysim.analysis.tables import strategies
 
     per = strategies(out, by=[])
     assert set(per["strategy"]) == {"greedy", "random"}

@@ -9,7 +9,7 @@ import sys
 import polars as pl
 from polars.testing import assert_frame_equal
 
-from sim.simulation import simulate
+from rummysim.simulation import simulate
 
 ARGS = dict(game="500-rum", players=4, lineup="greedy,random,greedy,random", games=300, seed=11, hands=True)
 
@@ -33,7 +33,7 @@ def test_determinism_numba_num_threads_1_and_2(tmp_path):
     for n in ("1", "2"):
         out = tmp_path / f"t{n}.parquet"
         env = {**os.environ, "NUMBA_NUM_THREADS": n}
-        cmd = [sys.executable, "-m", "sim.cli", "simulate", "--players", "3", "--lineup", "random,greedy,random",
+        cmd = [sys.executable, "-m", "rummysim", "simulate", "--players", "3", "--lineup", "random,greedy,random",
                "--games", "200", "--seed", "5", "--out", str(out), "--hands", "--no-progress"]
         subprocess.run(cmd, env=env, check=True, capture_output=True)
         outs.append(out)

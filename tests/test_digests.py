@@ -15,7 +15,7 @@ import hashlib
 import polars as pl
 import pytest
 
-from sim.simulation import simulate
+from rummysim.simulation import simulate
 
 GAME_COLUMNS = ["game_index", "first_dealer", "winner", "hands", "turns", "capped", "capped_hands", "tied_seats"]
 HAND_COLUMNS = ["game_index", "hand", "dealer", "reason", "out_seat", "turns", "calls", "floats", "deep_takes"]

@@ -15,12 +15,12 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from kernels import layout as L
-from kernels.engine import discard_options, draw_options, observe, play_candidates
-from sim.rules import Rules
-from strategies.dispatch import ALL_STRATEGIES, choose_call, choose_discard, choose_draw, choose_play
-from strategies.knowledge import sample_unseen
-from strategies.registry import STRATEGIES
+from rummysim.kernels.rum500 import layout as L
+from rummysim.kernels.rum500.engine import discard_options, draw_options, observe, play_candidates
+from rummysim.rules import Rules
+from rummysim.strategies.rum500.dispatch import ALL_STRATEGIES, choose_call, choose_discard, choose_draw, choose_play
+from rummysim.strategies.rum500.knowledge import sample_unseen
+from rummysim.strategies.registry import STRATEGIES
 from tests.cardtext import name
 from tests.kstate import make_state
 

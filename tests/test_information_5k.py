@@ -10,12 +10,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kernels import engine5k as E
-from kernels import layout5k as L5
-from kernels.rng import STREAM_DEAL, seed_stream
-from sim.simulation import prepare
-from strategies import play5k as S
-from strategies.registry import STRATEGIES
+from rummysim.kernels.rum5000 import engine as E
+from rummysim.kernels.rum5000 import layout as L5
+from rummysim.kernels.common.rng import STREAM_DEAL, seed_stream
+from rummysim.simulation import prepare
+from rummysim.strategies.rum5000 import dispatch as S
+from rummysim.strategies.registry import STRATEGIES
 
 
 def dealt_context(name: str, seed: int):

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from kernels._jit import njit
-from kernels.batch import needs_full_engine
-from sim.encode import encode_rules
-from sim.rules import Rules
+from rummysim.kernels.common._jit import njit
+from rummysim.kernels.rum500.batch import needs_full_engine
+from rummysim.games.encode import encode_rules
+from rummysim.rules import Rules
 
 
 @njit
@@ -37,9 +37,9 @@ def test_lean_engine_only_for_rules_without_the_rare_paths():
 
 
 def test_lean_and_full_engines_play_the_same_games():
-    from kernels import layout as L
-    from kernels.batch import play_games
-    from strategies.registry import parse_lineup
+    from rummysim.kernels.rum500 import layout as L
+    from rummysim.kernels.rum500.batch import play_games
+    from rummysim.strategies.registry import parse_lineup
 
     rules = encode_rules(Rules(), 3)
     _, lineup, params = parse_lineup("greedy,random,greedy", 3)
@@ -53,8 +53,8 @@ def test_lean_and_full_engines_play_the_same_games():
 
 
 def test_strategy_family_switch_follows_the_lineup():
-    from strategies.dispatch import ALL_STRATEGIES, family_switch
-    from strategies.registry import parse_lineup
+    from rummysim.strategies.rum500.dispatch import ALL_STRATEGIES, family_switch
+    from rummysim.strategies.registry import parse_lineup
 
     for lineup, basic in (("greedy,random,greedy", True), ("random,random", True), ("greedy,heuristic", False),
                           ("rollout,greedy", False), ("cautious,digger", False)):
@@ -66,10 +66,10 @@ def test_strategy_family_switch_follows_the_lineup():
 def test_basic_and_all_strategy_engines_play_the_same_games():
     """The engine compiled for greedy and random only plays their games exactly as the one with
     every strategy compiled in."""
-    from kernels import layout as L
-    from kernels.batch import play_games
-    from strategies.dispatch import ALL_STRATEGIES
-    from strategies.registry import parse_lineup
+    from rummysim.kernels.rum500 import layout as L
+    from rummysim.kernels.rum500.batch import play_games
+    from rummysim.strategies.rum500.dispatch import ALL_STRATEGIES
+    from rummysim.strategies.registry import parse_lineup
 
     rules = encode_rules(Rules(), 3)
     _, lineup, params = parse_lineup("greedy,random,greedy", 3)

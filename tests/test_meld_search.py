@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kernels import layout as L
-from kernels.cards import natural_value_table
-from kernels.melds import enumerate_plays, has_any_play, layoff_targets, play_exists_on
+from rummysim.kernels.rum500 import layout as L
+from rummysim.kernels.rum500.cards import natural_value_table
+from rummysim.kernels.rum500.melds import enumerate_plays, has_any_play, layoff_targets, play_exists_on
 from tests.cardtext import JOKER
 from tests.test_melds import RULES, random_holding
 

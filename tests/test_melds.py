@@ -7,9 +7,9 @@ import random
 import numpy as np
 import pytest
 
-from kernels import layout as L
-from kernels.cards import natural_value_table
-from kernels.melds import card_playable, enumerate_plays
+from rummysim.kernels.rum500 import layout as L
+from rummysim.kernels.rum500.cards import natural_value_table
+from rummysim.kernels.rum500.melds import card_playable, enumerate_plays
 from tests import naive
 from tests.cardtext import JOKER
 
@@ -126,7 +126,7 @@ def test_R500_MELD_every_enumerated_action_is_valid(seed):
 @pytest.mark.parametrize("seed", range(150))
 def test_has_any_play_agrees_with_the_enumeration(geometry, seed):
     """The bitwise shortcut answers exactly what the enumeration would."""
-    from kernels.melds import has_any_play
+    from rummysim.kernels.rum500.melds import has_any_play
 
     rules = RULES.copy()
     rules[L.R_MIN_RUN] = 4 if geometry == "run4" else 3

@@ -15,10 +15,10 @@ import re
 import numpy as np
 import pytest
 
-from sim.checks import replay_game, traced_game
-from sim.replay_text import format_trace
-from sim.simulation import prepare
-from sim.validate import validate_trace
+from rummysim.checks import replay_game, traced_game
+from rummysim.replay_text import format_trace
+from rummysim.simulation import prepare
+from rummysim.validate.rum500 import validate_trace
 from tests.tracebuild_5k import GAME, B5, value
 
 RANKS = "A23456789TJQK"

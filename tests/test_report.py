@@ -9,9 +9,9 @@ import polars as pl
 import pytest
 from PIL import Image
 
-from analysis.report import build_report, write_report
-from sim.cli import main
-from sim.errors import RummysimError
+from rummysim.analysis.report import build_report, write_report
+from rummysim.cli.main import main
+from rummysim.errors import RummysimError
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 ONE_RUN_CHARTS = ["seat_win_rates", "balance", "game_length", "score_distribution", "hand_endings", "strategy_matrix"]
@@ -20,7 +20,7 @@ TABLES = ["summary", "seats", "balance", "strategies"]
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
-    from sim.simulation import simulate
+    from rummysim.simulation import simulate
 
     tmp = tmp_path_factory.mktemp("runs")
     simulate("500-rum", players=3, lineup="greedy,random,greedy", games=300, seed=1, out=tmp / "r.parquet", hands=True)

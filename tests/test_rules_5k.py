@@ -16,16 +16,16 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from kernels import layout as L
-from kernels import layout5k as L5
-from kernels.engine5k import (
+from rummysim.kernels.rum500 import layout as L
+from rummysim.kernels.rum5000 import layout as L5
+from rummysim.kernels.rum5000.engine import (
     T_EXCHANGE, T_FACE_UP, T_TAKE_ALL, call_claims, draw_options5, finish_turn, game_result, goes_out_by_discard,
     hand_size_for, normal_turn, observe5, out_bonus, rummy_windows, score_hand5, start_hand5,
 )
-from kernels.rng import STREAM_DEAL, seed_stream
-from kernels.table5k import T_JOIN, T_TRADE, value_table
-from sim.checks import traced_game
-from sim.simulation import prepare
+from rummysim.kernels.common.rng import STREAM_DEAL, seed_stream
+from rummysim.kernels.rum5000.melds import T_JOIN, T_TRADE, value_table
+from rummysim.checks import traced_game
+from rummysim.simulation import prepare
 from tests.cardtext import cid, ids
 from tests.kstate5k import K5, make5, rank_of
 

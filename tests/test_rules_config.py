@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from sim.errors import InputError, RulesError, RummysimError, UnsupportedRuleError
-from sim.rules import (
+from rummysim.errors import InputError, RulesError, RummysimError, UnsupportedRuleError
+from rummysim.rules import (
     FLAGS,
     GAMES,
     KERNEL_SUPPORT,

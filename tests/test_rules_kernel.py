@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kernels import layout as L
-from kernels.engine import (
+from rummysim.kernels.rum500 import layout as L
+from rummysim.kernels.rum500.engine import (
     apply_discard,
     apply_play,
     draw_from_stock,
@@ -22,7 +22,7 @@ from kernels.engine import (
     score_hand,
     take_from_pile,
 )
-from sim.rules import Rules
+from rummysim.rules import Rules
 from tests.cardtext import cid, ids, jokers, mask
 from tests.kstate import KState, make_state
 

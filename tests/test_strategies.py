@@ -9,15 +9,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kernels import layout as L
-from kernels.engine import discard_options, draw_options, observe, play_candidates
-from sim.rules import Rules
-from strategies.dispatch import ALL_STRATEGIES, choose_discard, choose_draw, choose_play
-from strategies.heuristic import later_chance
-from strategies.knowledge import sample_unseen, unseen_cards, unseen_count
-from strategies.playout import W_N_MELDS, W_PILE_LEN, W_STOCK_LEN, W_STOCK_POS, deal_world, new_world, play_rest
-from strategies.registry import STRATEGIES
-from strategies.rollout import draw_outcome
+from rummysim.kernels.rum500 import layout as L
+from rummysim.kernels.rum500.engine import discard_options, draw_options, observe, play_candidates
+from rummysim.rules import Rules
+from rummysim.strategies.rum500.dispatch import ALL_STRATEGIES, choose_discard, choose_draw, choose_play
+from rummysim.strategies.rum500.heuristic import later_chance
+from rummysim.strategies.rum500.knowledge import sample_unseen, unseen_cards, unseen_count
+from rummysim.strategies.rum500.playout import W_N_MELDS, W_PILE_LEN, W_STOCK_LEN, W_STOCK_POS, deal_world, new_world, play_rest
+from rummysim.strategies.registry import STRATEGIES
+from rummysim.strategies.rum500.rollout import draw_outcome
 from tests.cardtext import cid, mask, name
 from tests.kstate import make_state
 from tests.test_information import twin_states

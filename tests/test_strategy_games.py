@@ -10,11 +10,11 @@ import zlib
 import pytest
 from polars.testing import assert_frame_equal
 
-from sim.checks import validate_run
-from sim.comparison import compare
-from sim.simulation import simulate
-from strategies import ids
-from strategies.registry import GREEDY_POINT, STRATEGIES, StrategyInfo, heuristic_params
+from rummysim.checks import validate_run
+from rummysim.comparison import compare
+from rummysim.simulation import simulate
+from rummysim.strategies import ids
+from rummysim.strategies.registry import GREEDY_POINT, STRATEGIES, StrategyInfo, heuristic_params
 
 SEARCHERS = ("heuristic", "cautious", "digger", "rollout")
 

@@ -15,8 +15,8 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from sim.errors import InputError
-from sim.sweeps import SweepConfigError, cell_seed, load_sweep, parse_lineup_spec, sweep
+from rummysim.errors import InputError
+from rummysim.sweeps import SweepConfigError, cell_seed, load_sweep, parse_lineup_spec, sweep
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -53,7 +53,7 @@ def write(tmp_path: Path, text: str, name: str = "sweep.toml") -> Path:
 
 
 def cli(*args: str, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "sim.cli", *args], capture_output=True, text=True, cwd=kw.get("cwd"))
+    return subprocess.run([sys.executable, "-m", "rummysim", *args], capture_output=True, text=True, cwd=kw.get("cwd"))
 
 
 def games(out: Path) -> pl.DataFrame:
@@ -224,7 +224,7 @@ def test_dataset_reads_with_polars_and_analyze(reference):
     assert "sweep.git_commit" in meta and manifest["totals"] == {"cells": 4, "games": 160, "files": 12}
 
     # a cell's games are simulate's games for the cell seed
-    from sim.simulation import simulate
+    from rummysim.simulation import simulate
     res = simulate(players=cell["players"], lineup=",".join(cell["lineup"]), games=40, seed=cell["seed"],
                    rule=["r500_target=250"])
     mine = games(out).filter(pl.col("cell") == cell["id"]).select(res.games.columns)
@@ -245,7 +245,7 @@ def test_same_rows_for_any_chunk_size_and_thread_count(tmp_path, reference):
 
 KILLER = """
 import os, signal, sys
-import sim.sweeps as s
+import rummysim.sweeps as s
 kill_at, calls = int(sys.argv[3]), [0]
 move = s._move_into_place
 def killer(tmp, final):
@@ -274,7 +274,7 @@ def test_resume_after_sigkill_gives_the_uninterrupted_rows(tmp_path, reference):
         assert_same_dataset(out, reference["hands"], with_hands=True)
 
     out = tmp_path / "external"
-    proc = subprocess.Popen([sys.executable, "-m", "sim.cli", "sweep", str(path), "--out", str(out)],
+    proc = subprocess.Popen([sys.executable, "-m", "rummysim", "sweep", str(path), "--out", str(out)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while proc.poll() is None and time.monotonic() < deadline and len(list(out.rglob("*.parquet"))) < 5:

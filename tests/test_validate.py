@@ -17,8 +17,8 @@ import time
 import numpy as np
 import pytest
 
-import sim.validate as V
-from sim.validate import ValidationResult, validate_trace
+import rummysim.validate.rum500 as V
+from rummysim.validate.rum500 import ValidationResult, validate_trace
 
 from tests.tracebuild import (
     CAP1,
@@ -865,7 +865,7 @@ def test_flags_accepted_forms():
 
 def test_flags_rules_as_dict_is_accepted():
     """The flags dict of sim.rules.Rules.as_dict() (every §8.6 flag) for the default rules."""
-    from sim.rules import Rules
+    from rummysim.rules import Rules
 
     flags = {**Rules().as_dict(), "max_turns_per_hand": 6, "max_hands_per_game": 1}
     assert_ok(t01_done(), flags)
@@ -1071,7 +1071,7 @@ def test_concatenated_games_are_replayed_in_turn():
 
 
 def test_replay_text_shows_deal_turns_and_scores():
-    from sim.replay_text import format_trace
+    from rummysim.replay_text import format_trace
 
     txt = format_trace(t01_done().array())
     assert "P0 dealt  2♣ J♣ 8♦ 4♥ K♥ 4♠ 5♠" in txt

@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import sim.validate_5k as V5
-from sim.rules import Rules
-from sim.validate import ValidationResult, validate_trace
+import rummysim.validate.rum5000 as V5
+from rummysim.rules import Rules
+from rummysim.validate.rum500 import ValidationResult, validate_trace
 from tests.tracebuild import cid
 from tests.tracebuild_5k import GAME, B5
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import sim.validate as V
-from sim.replay_text import format_trace
-from sim.validate import validate_trace
+import rummysim.validate.rum500 as V
+from rummysim.replay_text import format_trace
+from rummysim.validate.rum500 import validate_trace
 from tests.tracebuild import (
     CAP1,
     B,
@@ -1326,7 +1326,7 @@ def test_RSTD_SETUP_1_pack_and_flags():
 
 
 def test_flags_from_rules_as_dict():
-    from sim.rules import Rules
+    from rummysim.rules import Rules
 
     # V500-BOATHOUSE expanded by Rules.with_: T-10's legal trace
     flags = {**Rules().with_(r500_boathouse=True).as_dict(), "max_turns_per_hand": 4,

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from sim.checks import validate_run
-from sim.errors import UnsupportedRuleError
-from sim.simulation import prepare
+from rummysim.checks import validate_run
+from rummysim.errors import UnsupportedRuleError
+from rummysim.simulation import prepare
 
 PLAYER_COUNTS = (2, 3, 4, 5)  # R5K-SETUP-1
 

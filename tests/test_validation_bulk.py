@@ -13,10 +13,10 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from kernels import layout as L
-from sim.checks import traced_game, validate_run
-from sim.errors import RummysimError
-from sim.simulation import prepare
+from rummysim.kernels.rum500 import layout as L
+from rummysim.checks import traced_game, validate_run
+from rummysim.errors import RummysimError
+from rummysim.simulation import prepare
 
 PLAYER_COUNTS = (2, 3, 4, 5, 8)
 

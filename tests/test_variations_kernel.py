@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels import layout as L
-from kernels.engine import game_winner, layoff_target_exists, score_hand
-from sim.rules import Rules
+from rummysim.kernels.rum500 import layout as L
+from rummysim.kernels.rum500.engine import game_winner, layoff_target_exists, score_hand
+from rummysim.rules import Rules
 from tests.cardtext import cid, ids
 from tests.kstate import make_state
 from tests.test_rules_kernel import candidates, discards, draw, find, legal_draws, play

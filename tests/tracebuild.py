@@ -18,7 +18,7 @@ from collections import Counter
 
 import numpy as np
 
-from sim.validate import ValidationResult, validate_trace
+from rummysim.validate.rum500 import ValidationResult, validate_trace
 
 SUITS = "CDHS"
 RANKS = "A23456789TJQK"

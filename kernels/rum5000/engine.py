@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels._jit import njit
-from kernels.layout import (
+from rummysim.kernels.common._jit import njit
+from rummysim.kernels.rum500.layout import (
     END_IDLE, END_OUT, END_STOCK, END_TURN_CAP, G_CAPPED, G_CAPPED_HANDS, G_FIRST_DEALER, G_HANDS,
     G_TIED, G_TOTAL, G_TURNS, G_WINNER, H_CALLS, H_DEALER, H_DEEP_TAKES, H_FLOATS, H_OUT_SEAT,
     H_REASON, H_SCORE, H_TURNS, MAX_SEATS, R_CALL, R_GOING_OUT, R_HAND_CAP, R_MUST_GO_OUT,
@@ -21,7 +21,7 @@ from kernels.layout import (
     T_GAME_START, T_HAND_END, T_HAND_START, T_NO_DRAW, T_SCORE, T_TAKE_PILE, T_TURN_START,
     TRACE_COLS,
 )
-from kernels.layout5k import (
+from rummysim.kernels.rum5000.layout import (
     C_SIZE, C_TYPE, CARD_IDS, D_ALL, D_DECLINE, D_SKIP, D_STOCK, DECK5, END_STALL, FT_EXCHANGE,
     FT_EXTRA_CARD, GO_MELD_ALL, GO_UNMELDABLE, M_ALIVE, M_CARD, M_CRED, M_LEN, M_SIZE,
     MAX_CAND5, MAX_MELDS5, O_FACE_UP, O_FIRST_TURN, O_HAND_SIZE, O_MUST, O_N, O_N_MELDS,
@@ -31,11 +31,11 @@ from kernels.layout5k import (
     S_OUT, S_PLAYED, S_SIZE, S_STALL, S_STOCK_OUT, S_STOCK_POS, S_TOTAL, S_TURN, S_WILD, SC_CALL_TOP,
     SC_DUTY, SC_FULL,
 )
-from kernels.rng import STREAM_DEAL, STREAM_GAME, STREAM_SEAT, below, seed_stream, shuffle_int16
-from kernels.table5k import (
+from rummysim.kernels.common.rng import STREAM_DEAL, STREAM_GAME, STREAM_SEAT, below, seed_stream, shuffle_int16
+from rummysim.kernels.rum5000.melds import (
     apply_play5, card_placeable, meld_out_path, count_cards, enumerate_plays5, record5, value_table,
 )
-from strategies.play5k import choose5_call, choose5_discard, choose5_draw, choose5_exchange, choose5_play
+from rummysim.strategies.rum5000.dispatch import choose5_call, choose5_discard, choose5_draw, choose5_exchange, choose5_play
 
 T_FACE_UP = 8
 T_TAKE_ALL = 13

@@ -21,14 +21,14 @@ from concurrent.futures import ThreadPoolExecutor
 import numba
 import numpy as np
 
-from kernels._jit import njit
-from kernels.cards import natural_value_table
-from kernels.engine import play_game, play_single_hand
-from kernels.layout import (
+from rummysim.kernels.common._jit import njit
+from rummysim.kernels.rum500.cards import natural_value_table
+from rummysim.kernels.rum500.engine import play_game, play_single_hand
+from rummysim.kernels.rum500.layout import (
     CALL_OFF, EOS_RESHUFFLE, G_SIZE, H_SIZE, R_ACE_LOW_VALUE, R_ADDOPP, R_CALL, R_END_OF_STOCK,
     R_FIRST_MELD_MIN, R_HAND_CAP, R_OUT_OF_TURN, R_UPCHOICE,
 )
-from strategies.dispatch import family_switch
+from rummysim.strategies.rum500.dispatch import family_switch
 
 PIECES_PER_THREAD = 8  # small pieces balance the threads when games differ in length
 

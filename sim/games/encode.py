@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels import layout as L
-from kernels import layout5k as L5
-from sim.rules import Rules, pack_for
+from rummysim.kernels.rum500 import layout as L
+from rummysim.kernels.rum5000 import layout as L5
+from rummysim.rules import Rules, pack_for
 
 _VALUES = {"face": L.VALUES_FACE, "5_10_15": L.VALUES_5_10_15, "all5": L.VALUES_ALL5}
 _DISCARD = {"top_single": L.DISC_TOP_SINGLE, "none": L.DISC_NONE, "any_taken": L.DISC_ANY_TAKEN}

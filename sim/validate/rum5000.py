@@ -24,7 +24,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Mapping, NoReturn
 
-from sim.validate import (
+from rummysim.validate.rum500 import (
     CARD,
     DECK,
     DISCARD,

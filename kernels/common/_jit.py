@@ -28,20 +28,38 @@ named after a hash of every kernel and strategy source file: any edit selects a 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 from pathlib import Path
 
 import numba
 from numba.core import types
 
-_SOURCES = (Path(__file__).parent, Path(__file__).parent.parent / "strategies")
+# What decides the compiled code and the rows it writes: every kernel and strategy source, and the
+# rules encoding. Named as modules so that the same files are found in a checkout, an editable
+# install and site-packages alike.
+FINGERPRINTED = ("rummysim.kernels", "rummysim.strategies", "rummysim.games")
 
 
-def _source_fingerprint() -> str:
+def _source_files(module: str) -> tuple[Path, list[Path]]:
+    """The folder of a package (or module) and every Python file below it."""
+    spec = importlib.util.find_spec(module)
+    if spec is None or spec.origin is None:
+        raise RuntimeError(f"rummysim: cannot find {module} to fingerprint the engine sources")
+    if spec.submodule_search_locations:
+        root = Path(next(iter(spec.submodule_search_locations)))
+        return root, sorted(root.rglob("*.py"))
+    return Path(spec.origin).parent, [Path(spec.origin)]
+
+
+def source_fingerprint() -> str:
+    """Hash of every source that decides the engine's results: the numba cache folder is named
+    after it, and a resumed sweep is refused when it differs from the sweep's."""
     digest = hashlib.sha256()
-    for folder in _SOURCES:
-        for path in sorted(folder.glob("*.py")):
-            digest.update(path.name.encode())
+    for module in FINGERPRINTED:
+        root, files = _source_files(module)
+        for path in files:
+            digest.update(f"{module}/{path.relative_to(root).as_posix()}".encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
@@ -55,7 +73,7 @@ if "NUMBA_LOOP_VECTORIZE" not in os.environ:
     numba.config.LOOP_VECTORIZE = 0
 
 if not os.environ.get("NUMBA_CACHE_DIR"):
-    numba.config.CACHE_DIR = str(_cache_root() / f"numba-{_source_fingerprint()}")
+    numba.config.CACHE_DIR = str(_cache_root() / f"numba-{source_fingerprint()}")
 
 
 def _plain_typed(dispatcher):

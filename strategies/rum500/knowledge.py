@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels._jit import njit
-from kernels.cards import ALL_NATURALS, U0, U1, add_card, popcount
-from kernels.layout import JOKER, MK_CARD, MK_LEN, OB_MY_JOKERS, OB_N_MELDS, OB_PILE_LEN, R_DECKS, R_JOKERS
-from kernels.rng import shuffle_int16
+from rummysim.kernels.common._jit import njit
+from rummysim.kernels.rum500.cards import ALL_NATURALS, U0, U1, add_card, popcount
+from rummysim.kernels.rum500.layout import JOKER, MK_CARD, MK_LEN, OB_MY_JOKERS, OB_N_MELDS, OB_PILE_LEN, R_DECKS, R_JOKERS
+from rummysim.kernels.common.rng import shuffle_int16
 
 
 @njit

@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels._jit import njit
-from kernels.layout5k import (
+from rummysim.kernels.common._jit import njit
+from rummysim.kernels.rum5000.layout import (
     C_NCARDS, C_TYPE, C_VALUE, CARD_IDS, D_ALL, D_DECLINE, D_SKIP, D_STOCK, MAX_CAND5, MAX_MELDS5,
     O_HAND_SIZE, O_N, O_N_MELDS, O_SEAT, O_STOCK, O_WILD, P_STOP, SC_FULL,
 )
-from kernels.table5k import apply_play5, card_placeable, count_cards, empty_trace, enumerate_plays5, is_wild
-from strategies.ids import CAUTIOUS, DIGGER, GREEDY, HEURISTIC, RANDOM
-from strategies.random_play import random_choice
+from rummysim.kernels.rum5000.melds import apply_play5, card_placeable, count_cards, empty_trace, enumerate_plays5, is_wild
+from rummysim.strategies.ids import CAUTIOUS, DIGGER, GREEDY, HEURISTIC, RANDOM
+from rummysim.strategies.random_play import random_choice
 
 SKIP_GAIN = 1e9  # going out without drawing scores the 500 bonus: always worth it
 TAKE_WEIGHT = 0.6  # share of an unmelded taken card's value counted against a take

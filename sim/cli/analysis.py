@@ -14,8 +14,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from analysis import fmt
-from sim.errors import InputError
+from rummysim.analysis import fmt
+from rummysim.errors import InputError
 
 FORMATS = ("table", "csv", "json", "parquet")
 
@@ -42,13 +42,13 @@ OutOpt = Annotated[Optional[Path], typer.Option("--out", "-o", help="Write csv/j
 
 
 def _label(row: dict, by: list[str]) -> str:
-    from analysis.tables import group_label
+    from rummysim.analysis.tables import group_label
 
     return group_label(row, by)
 
 
 def _print_summary(console: Console, summary, by: list[str]) -> None:
-    from analysis.tables import COUNTERS
+    from rummysim.analysis.tables import COUNTERS
 
     for row in summary.to_dicts():
         games_unit = row.get("unit", "games") == "games" and row.get("games") is not None
@@ -166,7 +166,7 @@ def _print_matrix(console: Console, frame, by: list[str]) -> None:
 
 
 def _write(frame, fmt: str, out: Optional[Path], console: Console) -> None:
-    from analysis.tables import to_json
+    from rummysim.analysis.tables import to_json
 
     if fmt == "parquet":
         assert out is not None
@@ -200,8 +200,8 @@ def register(app: typer.Typer, console: Console) -> None:
         out: OutOpt = None,
     ) -> None:
         """Statistics of result files per group: seat win rates, first-seat advantage, scores, lengths, hand ends."""
-        from analysis import tables
-        from analysis.load import open_source
+        from rummysim.analysis import tables
+        from rummysim.analysis.load import open_source
 
         if fmt not in FORMATS:
             raise InputError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
@@ -249,7 +249,7 @@ def register(app: typer.Typer, console: Console) -> None:
         title: Annotated[Optional[str], typer.Option("--title", help="Report title (default: the path).")] = None,
     ) -> None:
         """Write a self-contained HTML report with charts and tables (needs the [report] extra)."""
-        from analysis.report import write_report
+        from rummysim.analysis.report import write_report
 
         result = write_report(path, out, by=by, png_dir=png, title=title)
         console.print(f"wrote {result.html} ({len(result.charts)} charts, {len(result.tables)} tables)", highlight=False)

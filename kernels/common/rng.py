@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels._jit import njit_inline, njit_noalloc
+from rummysim.kernels.common._jit import njit_inline, njit_noalloc
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)

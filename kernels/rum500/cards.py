@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels._jit import njit, njit_inline, njit_noalloc
-from kernels.layout import (
+from rummysim.kernels.common._jit import njit, njit_inline, njit_noalloc
+from rummysim.kernels.rum500.layout import (
     JOKER,
     R_ACE_VALUE,
     R_DIVISOR,

@@ -60,8 +60,8 @@ def register(app: typer.Typer, console: Console) -> None:
             "--progress/--no-progress", help="Progress bar with ETA (default: when stderr is a terminal).")] = None,
     ) -> None:
         """Play every cell of a TOML grid into a partitioned Parquet dataset (resumes if rerun)."""
-        from sim.sweeps import SweepPlan, load_sweep, plan_sweep
-        from sim.sweeps import sweep as run
+        from rummysim.sweeps import SweepPlan, load_sweep, plan_sweep
+        from rummysim.sweeps import sweep as run
 
         config = load_sweep(toml)
         target = out if out is not None else Path("runs") / toml.stem

@@ -22,9 +22,9 @@ from collections import namedtuple
 
 import numpy as np
 
-from kernels._jit import njit, njit_inline, njit_noalloc
-from kernels.cards import add_card, bit, holding_value, n_cards, popcount, remove_mask
-from kernels.layout import (
+from rummysim.kernels.common._jit import njit, njit_inline, njit_noalloc
+from rummysim.kernels.rum500.cards import add_card, bit, holding_value, n_cards, popcount, remove_mask
+from rummysim.kernels.rum500.layout import (
     A_KEY, A_LEN, A_LO, A_MASK, A_MELD, A_NCARDS, A_NJOK, A_SIDE, A_SIZE, A_TYPE, A_VALUE,
     ACT_LAYOFF, ACT_MELD_SET, ACT_STOP,
     CALL_LAYOFF, CALL_OFF, CALL_PILE,
@@ -56,9 +56,9 @@ from kernels.layout import (
     T_SCORE, T_START_PILE, T_TAKE_PILE, T_TURN_START,
     TIE_GOER_WINS,
 )
-from kernels.melds import card_playable, enumerate_plays, has_any_play, pos_card, slot_value
-from kernels.rng import STREAM_DEAL, STREAM_GAME, STREAM_SEAT, below, seed_stream, shuffle_int16
-from strategies.dispatch import choose_call, choose_discard, choose_draw, choose_play
+from rummysim.kernels.rum500.melds import card_playable, enumerate_plays, has_any_play, pos_card, slot_value
+from rummysim.kernels.common.rng import STREAM_DEAL, STREAM_GAME, STREAM_SEAT, below, seed_stream, shuffle_int16
+from rummysim.strategies.rum500.dispatch import choose_call, choose_discard, choose_draw, choose_play
 
 DFS_DEPTH = 6  # V500-OPEN30 search: melds deep (a hand of 14 holds at most 4 melds)
 DFS_CAND = 256

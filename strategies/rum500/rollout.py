@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels._jit import njit
-from kernels.layout import (
+from rummysim.kernels.common._jit import njit
+from rummysim.kernels.rum500.layout import (
     DISC_TOP_SINGLE,
     DRAW_NONE,
     DRAW_STOCK,
@@ -36,10 +36,10 @@ from kernels.layout import (
     R_DISC_RESTRICT,
     R_TOPMUST,
 )
-from strategies.greedy import card_usefulness, greedy_call, playout, take_gain
-from strategies.ids import GREEDY_DEADWOOD_WEIGHT, RO_MAX_CANDIDATES, RO_SAMPLES, RO_SEARCH_DISCARDS
-from strategies.knowledge import sample_unseen
-from strategies.playout import (
+from rummysim.strategies.rum500.greedy import card_usefulness, greedy_call, playout, take_gain
+from rummysim.strategies.ids import GREEDY_DEADWOOD_WEIGHT, RO_MAX_CANDIDATES, RO_SAMPLES, RO_SEARCH_DISCARDS
+from rummysim.strategies.rum500.knowledge import sample_unseen
+from rummysim.strategies.rum500.playout import (
     deal_world,
     discard_card,
     draw_stock,

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels._jit import njit_inline, njit_noalloc
-from kernels.cards import RANK_IN_EACH_SUIT, U1, bit, has_card, mask_value, popcount
-from kernels.layout import (
+from rummysim.kernels.common._jit import njit_inline, njit_noalloc
+from rummysim.kernels.rum500.cards import RANK_IN_EACH_SUIT, U1, bit, has_card, mask_value, popcount
+from rummysim.kernels.rum500.layout import (
     A_MASK,
     A_NJOK,
     A_TYPE,
@@ -28,8 +28,8 @@ from kernels.layout import (
     R_MAX_POS,
     R_MIN_RUN,
 )
-from kernels.melds import card_playable, enumerate_plays, has_any_play, layoff_targets, play_exists_on, run_lane
-from strategies.ids import GREEDY_DEADWOOD_WEIGHT, GREEDY_MIN_GAIN
+from rummysim.kernels.rum500.melds import card_playable, enumerate_plays, has_any_play, layoff_targets, play_exists_on, run_lane
+from rummysim.strategies.ids import GREEDY_DEADWOOD_WEIGHT, GREEDY_MIN_GAIN
 
 
 @njit_inline

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels._jit import njit_inline, njit_noalloc
-from kernels.cards import ACES_LOW, ALL_NATURALS, LANE_RANKS, RANK_IN_EACH_SUIT, U1, U16, U32, U48, bit, has_card, lowest_bit_index, popcount
-from kernels.layout import (
+from rummysim.kernels.common._jit import njit_inline, njit_noalloc
+from rummysim.kernels.rum500.cards import ACES_LOW, ALL_NATURALS, LANE_RANKS, RANK_IN_EACH_SUIT, U1, U16, U32, U48, bit, has_card, lowest_bit_index, popcount
+from rummysim.kernels.rum500.layout import (
     A_KEY,
     A_LEN,
     A_LO,

@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels._jit import njit
-from kernels.cards import U0, U1, add_card, bit, holding_value, lowest_bit_index, n_cards, remove_card, remove_mask
-from kernels.layout import (
+from rummysim.kernels.common._jit import njit
+from rummysim.kernels.rum500.cards import U0, U1, add_card, bit, holding_value, lowest_bit_index, n_cards, remove_card, remove_mask
+from rummysim.kernels.rum500.layout import (
     A_KEY,
     A_LEN,
     A_LO,
@@ -74,8 +74,8 @@ from kernels.layout import (
     R_STOCK_DRAW,
     R_STOCK_PENALTY,
 )
-from kernels.melds import card_playable, enumerate_plays, has_any_play
-from strategies.greedy import card_usefulness
+from rummysim.kernels.rum500.melds import card_playable, enumerate_plays, has_any_play
+from rummysim.strategies.rum500.greedy import card_usefulness
 
 MAX_TURNS = 400
 W_STOCK_POS = 0

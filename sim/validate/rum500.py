@@ -2555,7 +2555,7 @@ def validate_trace(
     """
     if _is_5000(flags, trace):
         # imported here: sim.validate_5k builds on this module's card helpers and result types
-        from sim.validate_5k import validate_trace_5k
+        from rummysim.validate.rum5000 import validate_trace_5k
 
         return validate_trace_5k(trace, flags)
     cfg = _parse_flags(flags)

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels._jit import njit
-from kernels.layout import T_CARD, T_LAYOFF, T_MELD, TRACE_COLS
-from kernels.layout5k import (
+from rummysim.kernels.common._jit import njit
+from rummysim.kernels.rum500.layout import T_CARD, T_LAYOFF, T_MELD, TRACE_COLS
+from rummysim.kernels.rum5000.layout import (
     C_CARD, C_HI, C_KEY, C_LO, C_MELD, C_MELD2, C_NCARDS, C_NNAT, C_NWILD, C_POS, C_SIZE, C_TYPE,
     C_VALUE, CARD_IDS, K_GROUP, K_SEQ, K_WILD, M_ALIVE, M_CARD, M_CREATOR, M_CRED, M_KEY, M_KIND,
     M_LEN, M_LO, MAX_CAND5, MAX_MELDS5, MAX_SEQ, P_ADD_GROUP, P_ADD_SEQ, P_ADD_WILD, P_JOIN,

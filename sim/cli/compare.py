@@ -65,7 +65,7 @@ def _pm(est: dict, digits: int = 2) -> str:
 
 
 def _print_compare(console: Console, s: dict) -> None:
-    from sim.comparison import p_text
+    from rummysim.comparison import p_text
 
     console.print(
         f"{s['a']} (A) vs {s['b']} (B): {s['game']}, {s['players']} players, {s['deals']:,} deals x "
@@ -160,7 +160,7 @@ def register(app: typer.Typer, console: Console) -> None:
         progress: ProgressOpt = None,
     ) -> None:
         """Strategy A against B on duplicate deals: score difference per game and per hand, win rates, verdict."""
-        from sim.comparison import compare as run
+        from rummysim.comparison import compare as run
 
         with _progress("comparing", _show(progress)) as update:
             res = run(a, b, game=game, players=players, lineup=lineup, rule=rule or (), games=games, seed=seed,
@@ -187,7 +187,7 @@ def register(app: typer.Typer, console: Console) -> None:
         progress: ProgressOpt = None,
     ) -> None:
         """Every pair of strategies on the same duplicate deals: matrix of score differences and ranking."""
-        from sim.comparison import tournament as run
+        from rummysim.comparison import tournament as run
 
         with _progress("tournament", _show(progress)) as update:
             res = run(strategies, game=game, players=players, rule=rule or (), games=games, seed=seed, out=out,

@@ -19,7 +19,7 @@ from rich.table import Table
 
 from typer.exceptions import TyperException
 
-from sim.errors import RummysimError
+from rummysim.errors import RummysimError
 
 app = typer.Typer(
     name="rummysim",
@@ -122,7 +122,7 @@ def simulate(
     progress: Annotated[Optional[bool], typer.Option("--progress/--no-progress", help="Progress bar (default: when stderr is a terminal).")] = None,
 ) -> None:
     """Play many complete games (or hands) in parallel and summarise them."""
-    from sim.simulation import simulate as run
+    from rummysim.simulation import simulate as run
 
     with progress_bar("simulating", _show_progress(progress)) as update:
         res = run(game=game, players=players, lineup=lineup, games=games, seed=seed, rule=rule or (), unit=unit,
@@ -148,7 +148,7 @@ def validate(
     progress: Annotated[Optional[bool], typer.Option("--progress/--no-progress")] = None,
 ) -> None:
     """Play games in trace mode and check every action with the independent validator (exit 1 on any violation)."""
-    from sim.checks import validate_run
+    from rummysim.checks import validate_run
 
     with progress_bar("validating", _show_progress(progress)) as update:
         report = validate_run(game=game, players=players, lineup=lineup, games=games, seed=seed, rule=rule or (), progress=update)
@@ -171,7 +171,7 @@ def replay(
     rule: RuleOpt = None,
 ) -> None:
     """Print one game turn by turn (the same game `simulate` plays for that seed and index)."""
-    from sim.checks import replay_game
+    from rummysim.checks import replay_game
 
     out_console.print(replay_game(seed, game_index, game=game, players=players, lineup=lineup, rule=rule or ()), markup=False)
 
@@ -179,7 +179,7 @@ def replay(
 @rules_app.command("list")
 def rules_list() -> None:
     """List the presets with a description and their source."""
-    from sim.rules import list_presets
+    from rummysim.rules import list_presets
 
     table = Table()
     for col in ("preset", "game", "description", "source"):
@@ -195,7 +195,7 @@ def rules_show(
     rule: RuleOpt = None,
 ) -> None:
     """Show every flag of a preset (with overrides): value, default, rule IDs, kernel support."""
-    from sim.rules import Rules, describe, format_value
+    from rummysim.rules import Rules, describe, format_value
 
     rules = Rules.preset(name)
     if rule:
@@ -215,7 +215,7 @@ def rules_show(
 @strategies_app.command("list")
 def strategies_list() -> None:
     """List the strategies with their parameters and defaults."""
-    from strategies.registry import STRATEGIES
+    from rummysim.strategies.registry import STRATEGIES
 
     table = Table()
     for col in ("strategy", "what it does", "parameters"):
@@ -229,7 +229,7 @@ def strategies_list() -> None:
 @strategies_app.command("show")
 def strategies_show(name: Annotated[str, typer.Argument(help="Strategy name.")]) -> None:
     """Show what a strategy does and its parameters with their defaults."""
-    from strategies.registry import strategy_info
+    from rummysim.strategies.registry import strategy_info
 
     info = strategy_info(name)
     out_console.print(f"{info.name} (id {info.id})", markup=False)
@@ -242,7 +242,10 @@ def strategies_show(name: Annotated[str, typer.Argument(help="Strategy name.")])
 
 def _register_extensions() -> None:
     """Commands that live in their own modules attach themselves here."""
-    from sim import cli_analysis, cli_bench, cli_compare, cli_sweep
+    from rummysim.cli import analysis as cli_analysis
+    from rummysim.cli import bench as cli_bench
+    from rummysim.cli import compare as cli_compare
+    from rummysim.cli import sweep as cli_sweep
 
     cli_analysis.register(app, out_console)
     cli_bench.register(app, out_console)

@@ -15,7 +15,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from sim.errors import InputError
+from rummysim.errors import InputError
 
 err_console = Console(stderr=True, highlight=False)
 
@@ -131,7 +131,7 @@ def register(app: typer.Typer, console: Console) -> None:
     ) -> None:
         """Benchmark suite: games/s and hands/s per core and on all cores, strategies, validator reference,
         start-up (cold and warm), end to end with memory, and the speed targets met or missed."""
-        from sim.bench import SIZES, run_suite, write_json
+        from rummysim.bench import SIZES, run_suite, write_json
 
         if quick and full:
             raise InputError("--quick and --full exclude each other")

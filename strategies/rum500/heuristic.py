@@ -34,8 +34,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels._jit import njit
-from kernels.cards import (
+from rummysim.kernels.common._jit import njit
+from rummysim.kernels.rum500.cards import (
     U0,
     U1,
     add_card,
@@ -47,7 +47,7 @@ from kernels.cards import (
     popcount,
     remove_mask,
 )
-from kernels.layout import (
+from rummysim.kernels.rum500.layout import (
     A_TYPE,
     ACT_STOP,
     CALL_PILE,
@@ -72,9 +72,9 @@ from kernels.layout import (
     R_DISC_RESTRICT,
     R_MAX_POS,
 )
-from kernels.melds import card_playable, pos_card, run_lane
-from strategies.greedy import best_by_value, card_usefulness, playout, take_gain
-from strategies.ids import (
+from rummysim.kernels.rum500.melds import card_playable, pos_card, run_lane
+from rummysim.strategies.rum500.greedy import best_by_value, card_usefulness, playout, take_gain
+from rummysim.strategies.ids import (
     H_DEADWOOD_WEIGHT,
     H_FEED_WEIGHT,
     H_FUTURE,
@@ -88,7 +88,7 @@ from strategies.ids import (
     H_USEFUL_WEIGHT,
     H_VALUE_WEIGHT,
 )
-from strategies.knowledge import unseen_cards, unseen_count
+from rummysim.strategies.rum500.knowledge import unseen_cards, unseen_count
 
 # ----------------------------------------------------------------------------- chances to meld later
 

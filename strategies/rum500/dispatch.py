@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels._jit import njit_noalloc
-from strategies.greedy import greedy_call, greedy_discard, greedy_draw, greedy_play
-from strategies.heuristic import heuristic_call, heuristic_discard, heuristic_draw, heuristic_play
-from strategies.ids import CAUTIOUS, DIGGER, GREEDY, HEURISTIC, RANDOM, ROLLOUT
-from strategies.random_play import random_choice
-from strategies.rollout import rollout_call, rollout_discard, rollout_draw
+from rummysim.kernels.common._jit import njit_noalloc
+from rummysim.strategies.rum500.greedy import greedy_call, greedy_discard, greedy_draw, greedy_play
+from rummysim.strategies.rum500.heuristic import heuristic_call, heuristic_discard, heuristic_draw, heuristic_play
+from rummysim.strategies.ids import CAUTIOUS, DIGGER, GREEDY, HEURISTIC, RANDOM, ROLLOUT
+from rummysim.strategies.random_play import random_choice
+from rummysim.strategies.rum500.rollout import rollout_call, rollout_discard, rollout_draw
 
 BASIC = (RANDOM, GREEDY)  # the strategies every engine specialization compiles
 ALL_STRATEGIES = np.zeros(0, dtype=np.int64)  # the ``family`` value that compiles every strategy

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels._jit import njit
-from kernels.batch import run_in_threads
-from kernels.engine5k import play_game5, play_single_hand5
-from kernels.layout import G_SIZE, H_SIZE, R_HAND_CAP, TRACE_COLS
+from rummysim.kernels.common._jit import njit
+from rummysim.kernels.rum500.batch import run_in_threads
+from rummysim.kernels.rum5000.engine import play_game5, play_single_hand5
+from rummysim.kernels.rum500.layout import G_SIZE, H_SIZE, R_HAND_CAP, TRACE_COLS
 
 
 def run_games5(rules, lineup, params, seed, start, count, out_games, out_hands):

@@ -1,0 +1,5 @@
+"""``python -m rummysim``: the command line."""
+
+from rummysim.cli import main
+
+main()

@@ -1,0 +1,1 @@
+"""The game registry (issue 14): one GameSpec per game."""
