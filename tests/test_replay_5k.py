@@ -63,7 +63,7 @@ def test_R5K_WILD_1_each_hand_shows_the_traces_wild_rank(real_game):
 
 def test_R5K_DEAL_1_each_seat_shows_face_up_card_and_hand_size(real_game):
     text, trace = real_game
-    face_ups = [(r[1], r[3]) for r in trace if r[0] == 8]
+    face_ups = [(r[1], r[3]) for r in trace if r[0] == 96]
     shown = re.findall(r"^  P(\d) face-up \S+ → (\d+) cards: (.*)$", text, re.M)
     assert [(int(s), int(n)) for s, n, _ in shown] == face_ups
     assert all(len(cards.split()) == int(n) for _, n, cards in shown)

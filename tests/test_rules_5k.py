@@ -23,7 +23,8 @@ from rummysim.kernels.rum5000.engine import (
     hand_size_for, normal_turn, observe5, out_bonus, rummy_windows, score_hand5, start_hand5,
 )
 from rummysim.kernels.common.rng import STREAM_DEAL, seed_stream
-from rummysim.kernels.rum5000.melds import T_JOIN, T_TRADE, value_table
+from rummysim.kernels.rum5000.layout import T_JOIN, T_TRADE
+from rummysim.kernels.rum5000.melds import value_table
 from rummysim.checks import traced_game
 from rummysim.simulation import prepare
 from tests.cardtext import cid, ids
@@ -596,8 +597,8 @@ def test_V5K_12_money_cards_T31():
 
 
 def test_R5K_GAME_1_auto_target_by_player_count():
-    assert [int(prepare("5000-rummy", n, "random").vector[L.R_TARGET]) for n in (2, 3, 4, 5)] == [5000, 3000, 2000, 2000]
-    assert int(prepare("5000-rummy", 3, "random", ("r5k_target=1000",)).vector[L.R_TARGET]) == 1000
+    assert [int(prepare("5000-rummy", n, "random").vector[L5.R5_TARGET]) for n in (2, 3, 4, 5)] == [5000, 3000, 2000, 2000]
+    assert int(prepare("5000-rummy", 3, "random", ("r5k_target=1000",)).vector[L5.R5_TARGET]) == 1000
 
 
 def totals(*values: int) -> np.ndarray:

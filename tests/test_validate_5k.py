@@ -149,7 +149,7 @@ def test_game_code_must_be_2():
 def test_500_records_are_not_5000_records():
     b = close(short_hand(), 1, out=0)
     i = rows_of(b, 5)[1]
-    bad(insert(b, i + 1, [6, 1, 0, 0, 0, 0, 0, 0]), "TRACE-FORMAT", F())  # RESHUFFLE
+    bad(insert(b, i + 1, [65, 1, 0, 0, 0, 0, 0, 0]), "TRACE-FORMAT", F())  # RESHUFFLE
 
 
 def test_unused_columns_must_be_zero():
@@ -195,7 +195,7 @@ def test_T20_R5K_DEAL_1_hand_size_from_face_up_card():
 
 def test_R5K_DEAL_1_face_up_record_must_match_the_block():
     b = t20_game()
-    i = rows_of(b, 8)[1]
+    i = rows_of(b, 96)[1]
     bad(mutate(b, i, 3, 11), "R5K-DEAL-1", F(4))  # AS gives 12, not 11
     bad(mutate(b, i, 2, cid("KS")), "R5K-DEAL-1", F(4))
     bad(mutate(b, i, 1, 2), "TRACE-FORMAT", F(4))  # dealing order
@@ -1296,7 +1296,7 @@ def test_V5K_8_polish_takes_the_whole_pile_without_duty():
     assert "9H" in b.hand(0) and len(b.pile) == 1
     ok(b, F(3, r5k_polish=True))
     bad(b, "V5K-8", F(3))
-    i = rows_of(b, 13)[0]
+    i = rows_of(b, 97)[0]
     bad(mutate(b, i, 2, 2), "TRACE-FORMAT", F(3, r5k_polish=True))
 
 

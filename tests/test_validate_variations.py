@@ -733,7 +733,7 @@ def test_V500_STOCKEND_reshuffle():
     f = F(b.turns, **fl)
     assert_ok(b, f)
     a = b.array()
-    i = find(b.rows, 6)
+    i = find(b.rows, 65)
     assert b.rows[i][2] == len(pile) - 1
     assert_rule(mutate(b, i, 2, 5), "TRACE-FORMAT", f)
     # the new stock must be the pile cards but the top one
@@ -766,7 +766,7 @@ def test_V500_STOCKEND_reshuffle_with_one_pile_card_is_pile_or_end():
     # a RESHUFFLE of a one-card pile is wrong
     a = b.array()
     i = find(b.rows, 12)
-    bad = insert(delete(a, i), i, [6, 0, 0, 0, 0, 0, 0, 0], [12, 0, 0, 0, 0, 0, 0, 0])
+    bad = insert(delete(a, i), i, [65, 0, 0, 0, 0, 0, 0, 0], [12, 0, 0, 0, 0, 0, 0, 0])
     assert_rule(bad, "V500-STOCKEND", F(**fl))
 
 
@@ -1161,7 +1161,7 @@ def test_V500_UPCHOICE_first_player_starts_the_pile():
     f = F(2, **fl)
     assert_ok(b, f)
     assert_rule(b, "V500-UPCHOICE", F(2))  # under the default upcard mode
-    i = find(b.rows, 7)
+    i = find(b.rows, 66)
     assert_rule(delete(b.array(), i), "V500-UPCHOICE", f)  # no START_PILE
     assert_rule(mutate(b, i, 2, cid("AS")), "C-CARD-CONSERVATION", f)  # a card P0 lacks
     assert_rule(mutate(b, i, 1, 1), "V500-UPCHOICE", f, first=False)  # the wrong seat

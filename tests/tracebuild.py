@@ -163,7 +163,7 @@ class B:
     def start_pile(self, seat: int, card: str):
         """V500-UPCHOICE: START_PILE."""
         c = cid(card)
-        self.rows.append([7, seat, c, 0, 0, 0, 0, 0])
+        self.rows.append([66, seat, c, 0, 0, 0, 0, 0])
         self._remove(seat, c)
         self.pile.append(c)
         return self
@@ -226,10 +226,10 @@ class B:
         below = self.pile[:-1]
         new = [cid(c) for c in order] if order is not None else list(reversed(below))
         assert sorted(new) == sorted(below)
-        self.rows.append([6, seat, len(below), 0, 0, 0, 0, 0])
+        self.rows.append([65, seat, len(below), 0, 0, 0, 0, 0])
         for off in range(0, len(new), 6):
             chunk = new[off:off + 6]
-            self.rows.append([4, off] + chunk + [-1] * (6 - len(chunk)))
+            self.rows.append([64, off] + chunk + [-1] * (6 - len(chunk)))
         self.pile = self.pile[-1:]
         self.stock = new
         return self
@@ -240,7 +240,7 @@ class B:
 
     def oot(self, seat: int):
         """OUT_OF_TURN: the MELD groups that follow are this seat's."""
-        self.rows.append([23, seat, 0, 0, 0, 0, 0, 0])
+        self.rows.append([67, seat, 0, 0, 0, 0, 0, 0])
         return self
 
     def _remove(self, seat: int, c: int) -> None:
@@ -313,7 +313,7 @@ class B:
 
     def addopp(self, seat: int, mid: int, spec: str, run_lo: int | None = None):
         """V500-ADDOPP-2: ADDOPP_LAYOFF group (scores for no one)."""
-        return self._layoff_rows([24, seat, mid], seat, mid, spec, credit=False, run_lo=run_lo)
+        return self._layoff_rows([68, seat, mid], seat, mid, spec, credit=False, run_lo=run_lo)
 
     def discard(self, seat: int, card: str | int):
         c = cid(card) if isinstance(card, str) else card

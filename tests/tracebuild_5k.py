@@ -104,7 +104,7 @@ class B5:
             chunk = order[off:off + 6]
             self.rows.append([3, off] + chunk + [-1] * (6 - len(chunk)))
         for seat, face, size in self.face_ups:
-            self.rows.append([8, seat, face, size, 0, 0, 0, 0])
+            self.rows.append([96, seat, face, size, 0, 0, 0, 0])
         self.melds: list[dict] = []
         self.turns = 0
         self.next = (self.dealer + 1) % n
@@ -153,7 +153,7 @@ class B5:
 
     def take_all(self, seat: int | None = None, start: bool = True):
         seat = self.turn(seat) if start else seat
-        self.rows.append([13, seat, len(self.pile), 0, 0, 0, 0, 0])
+        self.rows.append([97, seat, len(self.pile), 0, 0, 0, 0, 0])
         self.hands[seat] += self.pile
         self.pile = []
         return self
@@ -167,7 +167,7 @@ class B5:
     def exchange(self, seat: int, give: str):
         c = cid(give)
         old = self.pile[0]
-        self.rows.append([14, seat, c, old, 0, 0, 0, 0])
+        self.rows.append([98, seat, c, old, 0, 0, 0, 0])
         self.hands[seat].remove(c)
         self.hands[seat].append(old)
         self.pile[0] = c
@@ -234,7 +234,7 @@ class B5:
 
     def join(self, seat: int, a: int, b: int, spec: str = ""):
         cards = self._positions(parse(spec))
-        self.rows.append([25, seat, a, b, len(cards), 0, 0, 0])
+        self.rows.append([99, seat, a, b, len(cards), 0, 0, 0])
         ma, mb = self.melds[a], self.melds[b]
         ma["slots"] += self._card_rows(seat, a, cards) + mb["slots"]
         ma["hi"] = mb["hi"]
@@ -243,7 +243,7 @@ class B5:
 
     def trade(self, seat: int, mid: int, give: str, take: str, pos: int = 0):
         g, t = cid(give), cid(take)
-        self.rows.append([26, seat, mid, g, t, pos, 0, 0])
+        self.rows.append([100, seat, mid, g, t, pos, 0, 0])
         for slot in self.melds[mid]["slots"]:
             if slot[1] == t and (pos == 0 or slot[2] == pos):
                 slot[0], slot[1] = seat, g

@@ -1,27 +1,22 @@
 """Batch runner: many games on a pool of threads, each seeded from (run seed, game index).
 
 ``run_games`` and ``run_hands`` split the index range into pieces that Python threads hand to a
-serial kernel (the kernels release the GIL); ``numba.set_num_threads`` sets how many threads run.
+serial kernel (``kernels.common.runner``); ``numba.set_num_threads`` sets how many threads run.
 Every game allocates its own state, draws its randomness from counter-based streams keyed by its
 index, and writes only its own output rows, so results are bit-identical for any thread count and
 any chunking of the index range.
 
-Threads instead of a ``prange`` loop because the parallel lowering alone added about 14 s to every
-cold compile (issue 8). Rules that use none of the rare variation paths (``needs_full_engine``)
-run a specialization of the engine compiled without them, which compiles in a fraction of the time;
+Rules that use none of the rare variation paths (``needs_full_engine``) run a specialization of the engine compiled without them, which compiles in a fraction of the time;
 likewise lineups of ``greedy`` and ``random`` only run one compiled without the other strategies
 (``strategies.dispatch.family_switch``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-
-import numba
 import numpy as np
 
 from rummysim.kernels.common._jit import njit
+from rummysim.kernels.common.runner import run_in_threads
 from rummysim.kernels.rum500.cards import natural_value_table
 from rummysim.kernels.rum500.engine import play_game, play_single_hand
 from rummysim.kernels.rum500.layout import (
@@ -29,8 +24,6 @@ from rummysim.kernels.rum500.layout import (
     R_FIRST_MELD_MIN, R_HAND_CAP, R_OUT_OF_TURN, R_UPCHOICE,
 )
 from rummysim.strategies.rum500.dispatch import family_switch
-
-PIECES_PER_THREAD = 8  # small pieces balance the threads when games differ in length
 
 
 def needs_full_engine(rules: np.ndarray) -> bool:
@@ -45,20 +38,6 @@ def needs_full_engine(rules: np.ndarray) -> bool:
 def _full_flag(rules: np.ndarray) -> np.ndarray | None:
     """The engine's compile-time switch: an array selects the full engine, None the lean one."""
     return np.zeros(0, dtype=np.int64) if needs_full_engine(rules) else None
-
-
-def run_in_threads(count: int, work: Callable[[int, int], None]) -> None:
-    """Call ``work(a, b)`` on pieces [a, b) covering range(count), on ``numba.get_num_threads()`` threads."""
-    threads = numba.get_num_threads()
-    size = max(1, -(-count // (threads * PIECES_PER_THREAD)))
-    pieces = [(a, min(a + size, count)) for a in range(0, count, size)]
-    if threads == 1 or len(pieces) <= 1:
-        for a, b in pieces:
-            work(a, b)
-        return
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        for future in [pool.submit(work, a, b) for a, b in pieces]:
-            future.result()
 
 
 def run_games(rules, lineup, params, seed, start, count, out_games, out_hands):

@@ -23,6 +23,7 @@ from collections import namedtuple
 import numpy as np
 
 from rummysim.kernels.common._jit import njit, njit_inline, njit_noalloc
+from rummysim.kernels.common.trace import record, record_cards
 from rummysim.kernels.rum500.cards import add_card, bit, holding_value, n_cards, popcount, remove_mask
 from rummysim.kernels.rum500.layout import (
     A_KEY, A_LEN, A_LO, A_MASK, A_MELD, A_NCARDS, A_NJOK, A_SIDE, A_SIZE, A_TYPE, A_VALUE,
@@ -65,47 +66,6 @@ DFS_CAND = 256
 DFS_BUDGET = 4000  # nodes per search; past it an opening is treated as unreachable (refused)
 TURN_NORMAL = 0
 TURN_CALL = 1
-
-# ----------------------------------------------------------------------------- trace
-
-
-@njit_noalloc
-def record(trace, st, kind, a, b, c, d, e, f, g):
-    """Append one trace row; a full buffer sets ST_TOVER instead of writing past the end.
-
-    ``trace`` is None outside trace mode. Numba prunes an ``is None`` test only on an argument, so
-    this is a function rather than inlined: its None specialization is empty and the untraced
-    engine neither compiles nor runs any of its ~40 call sites' bodies.
-    """
-    if trace is None:
-        return
-    i = st[ST_TPOS]
-    if i >= trace.shape[0]:
-        st[ST_TOVER] = 1
-        return
-    trace[i, 0] = kind
-    trace[i, 1] = a
-    trace[i, 2] = b
-    trace[i, 3] = c
-    trace[i, 4] = d
-    trace[i, 5] = e
-    trace[i, 6] = f
-    trace[i, 7] = g
-    st[ST_TPOS] = i + 1
-
-
-@njit
-def record_cards(trace, st, kind, offset, cards, n):
-    """Cards in rows of six (DECK, RESTOCK), unused slots -1."""
-    if trace is None:
-        return
-    for off in range(0, n, 6):
-        row = np.full(6, -1, dtype=np.int64)
-        for j in range(6):
-            if off + j < n:
-                row[j] = cards[offset + off + j]
-        record(trace, st, kind, off, row[0], row[1], row[2], row[3], row[4], row[5])
-
 
 # ----------------------------------------------------------------------------- state views
 

@@ -1,4 +1,4 @@
-"""Integer layouts shared by the kernels, the strategies and the Python wrappers.
+"""Integer layouts of the 500 Rum and Standard Rummy kernels, strategies and Python wrappers.
 
 Game state lives in plain numpy arrays (numba jitclasses lose updates inside ``prange``):
 
@@ -10,34 +10,36 @@ Game state lives in plain numpy arrays (numba jitclasses lose updates inside ``p
 * ``pile``   int16[MAX_PACK]: the discard pile, index 0 at the bottom.
 * ``melds``  int16[MAX_MELDS, MK_SIZE]: table melds with per-slot cards and credited owners.
 
-The rules reach the kernels as an int64 vector with indexes ``R_*`` (built by ``sim.encode``).
-The trace record kinds (``T_*``) are documented in ``docs/trace-format.md``.
+The rules reach the kernels as an int64 vector: the common header of ``kernels.common.layout``,
+then the slots ``R_*`` below (built by ``sim.games``). The trace record kinds (``T_*``: the common
+ones and this game's range) are documented in ``docs/trace-format.md``.
+
+The shared constants (header, cards, result rows, common trace kinds) are re-exported here so that
+a 500 Rum module reads every constant it uses from one ``layout``.
 """
 
 from __future__ import annotations
 
-# ---- cards
-JOKER = 64
-MAX_SEATS = 8
-MAX_PACK = 108
-SUIT_SHIFT = 16
+from rummysim.kernels.common.layout import *  # noqa: F403
+from rummysim.kernels.common.results import *  # noqa: F403
+from rummysim.kernels.common.trace import (  # noqa: F401
+    KINDS_500, T_CARD, T_DECK, T_DISCARD, T_DRAW_STOCK, T_FLOAT, T_GAME_END, T_GAME_START,
+    T_HAND_END, T_HAND_START, T_LAYOFF, T_MELD, T_NO_DRAW, T_SCORE, T_TAKE_PILE, T_TURN_START,
+    TRACE_COLS, TRACE_OVERFLOW, TRACE_POS,
+)
 
-# ---- rules vector
-R_N_PLAYERS = 0
-R_DECKS = 1
-R_JOKERS = 2  # jokers in the pack
-R_DEAL_SIZE = 3
-R_TARGET = 4
-R_VALUES = 5  # 0 face, 1 5_10_15, 2 all5 (V500-VALUES)
-R_ACE_VALUE = 6
-R_ACE_LOW_VALUE = 7  # resolved from r500_ace_low_value
-R_DISC_RESTRICT = 8  # 0 top_single, 1 none, 2 any_taken (V500-DISCSAME)
-R_STOCK_PENALTY = 9  # r500_stock_out_hand_penalty
-R_IDLE_TURNS = 10  # resolved r500_stock_out_idle_turns (R500-STOCK-2)
-R_TURN_CAP = 11
-R_HAND_CAP = 12
-R_JOKER_VALUE = 13
-R_GAME = 14  # GAME_500 or GAME_STANDARD
+# ---- rules vector: this game's slots after the common header (R_GAME is GAME_500 or GAME_STANDARD)
+R_DECKS = 4
+R_JOKERS = 5  # jokers in the pack
+R_DEAL_SIZE = 6
+R_TARGET = 7
+R_VALUES = 8  # 0 face, 1 5_10_15, 2 all5 (V500-VALUES)
+R_ACE_VALUE = 9
+R_ACE_LOW_VALUE = 10  # resolved from r500_ace_low_value
+R_DISC_RESTRICT = 11  # 0 top_single, 1 none, 2 any_taken (V500-DISCSAME)
+R_STOCK_PENALTY = 12  # r500_stock_out_hand_penalty
+R_IDLE_TURNS = 13  # resolved r500_stock_out_idle_turns (R500-STOCK-2)
+R_JOKER_VALUE = 14
 R_TOPMUST = 15  # V500-TOPMUST
 R_NEW_MELD_ONLY = 16  # V500-NEWMELD: the selected card goes into a new meld
 R_CALL = 17  # V500-RUMMY: CALL_OFF, CALL_PILE, CALL_TOP, CALL_LAYOFF
@@ -61,9 +63,6 @@ R_GAME_HANDS = 34  # Standard Rummy: hands per game
 R_DIVISOR = 35  # V500-DIV5: natural card values are divided by this (others arrive divided)
 R_SIZE = 40
 
-GAME_500 = 0
-GAME_STANDARD = 1
-GAME_5000 = 2  # its own engine: kernels.engine5k
 CALL_OFF = 0
 CALL_PILE = 1
 CALL_TOP = 2
@@ -87,9 +86,9 @@ DISC_TOP_SINGLE = 0
 DISC_NONE = 1
 DISC_ANY_TAKEN = 2
 
-# ---- state scalars
-ST_N = 0
-ST_DEALER = 1
+# ---- state scalars (the trace cursor first, as in every game: kernels.common.trace)
+ST_TPOS = TRACE_POS  # next free trace row
+ST_TOVER = TRACE_OVERFLOW  # 1 if the trace buffer overflowed
 ST_PACK_SIZE = 2
 ST_STOCK_POS = 3
 ST_PILE_LEN = 4
@@ -102,8 +101,8 @@ ST_TAKEN_MASK = 10  # natural cards taken from the pile this turn (any_taken res
 ST_TAKEN_JOKER = 11
 ST_IDLE = 12  # consecutive idle turns on an empty stock (R500-STOCK-2)
 ST_PLACED = 13  # cards this seat put on the table this turn
-ST_TPOS = 14  # next free trace row
-ST_TOVER = 15  # 1 if the trace buffer overflowed
+ST_N = 14
+ST_DEALER = 15
 ST_HAND_INDEX = 16
 ST_GAME_INDEX = 17
 ST_NEW_ONLY = 18  # the pending must-card may only go into a new meld (V500-NEWMELD)
@@ -165,13 +164,6 @@ PLAY_LAYOFF_ONLY = 2  # lay-offs only (layoff_only rummy calls, V500-ADDOPP-2)
 DRAW_STOCK = -1
 DRAW_NONE = -2  # decline to take from the pile on an empty stock (R500-STOCK-1)
 
-# ---- hand end reasons
-END_OUT = 1
-END_STOCK = 2
-END_IDLE = 3
-END_TURN_CAP = 4
-END_STOCK_END = 5  # end_immediately (V500-STOCKEND)
-
 # ---- observation vector given to strategies (public information + own hand), C-INFO-1
 OB_SEAT = 0
 OB_N = 1
@@ -186,50 +178,9 @@ OB_HAND_SIZE = 10  # + seat
 OB_TOTAL = 20  # + seat
 OB_SIZE = 32
 
-# ---- trace
-TRACE_COLS = 8
-T_GAME_START = 1
-T_HAND_START = 2
-T_DECK = 3
-T_RESTOCK = 4
-T_TURN_START = 5
-T_RESHUFFLE = 6
-T_START_PILE = 7
-T_DRAW_STOCK = 10
-T_TAKE_PILE = 11
-T_NO_DRAW = 12
-T_MELD = 20
-T_CARD = 21
-T_LAYOFF = 22
-T_OUT_OF_TURN = 23
-T_ADDOPP_LAYOFF = 24
-T_DISCARD = 30
-T_FLOAT = 31
-T_HAND_END = 40
-T_SCORE = 41
-T_GAME_END = 50
-
-# ---- per-game result row
-G_WINNER = 0
-G_HANDS = 1
-G_TURNS = 2
-G_CAPPED = 3
-G_FIRST_DEALER = 4
-G_CAPPED_HANDS = 5
-G_TIED = 6  # bitmask of the seats sharing the win (5000 Rummy, R5K-GAME-2)
-G_TOTAL = 8  # + seat
-G_SIZE = 16
-
-# ---- per-hand result row
-H_DEALER = 0
-H_REASON = 1
-H_OUT_SEAT = 2
-H_TURNS = 3
-H_CALLS = 4
-H_FLOATS = 5
-H_DEEP_TAKES = 6
-H_SCORE = 8  # + seat
-H_SIZE = 16
-
-# ---- strategies
-N_PARAMS = 16
+# ---- this game's trace kinds (KINDS_500 range; docs/trace-format.md)
+T_RESTOCK = KINDS_500
+T_RESHUFFLE = KINDS_500 + 1
+T_START_PILE = KINDS_500 + 2
+T_OUT_OF_TURN = KINDS_500 + 3
+T_ADDOPP_LAYOFF = KINDS_500 + 4

@@ -2,7 +2,7 @@
 
 Kept apart from the 500 Rum runner so that neither game's kernels are compiled for the other. As
 there, Python threads hand pieces of the index range to a serial nogil kernel
-(``kernels.batch.run_in_threads``), and every game is seeded from (run seed, game index), so results
+(``kernels.common.runner``), and every game is seeded from (run seed, game index), so results
 are identical for any thread count and any chunking of the index range.
 """
 
@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from rummysim.kernels.common._jit import njit
-from rummysim.kernels.rum500.batch import run_in_threads
+from rummysim.kernels.common.runner import run_in_threads
 from rummysim.kernels.rum5000.engine import play_game5, play_single_hand5
-from rummysim.kernels.rum500.layout import G_SIZE, H_SIZE, R_HAND_CAP, TRACE_COLS
+from rummysim.kernels.rum5000.layout import G_SIZE, H_SIZE, R_HAND_CAP, TRACE_COLS
 
 
 def run_games5(rules, lineup, params, seed, start, count, out_games, out_hands):

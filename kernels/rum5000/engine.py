@@ -13,15 +13,13 @@ from __future__ import annotations
 import numpy as np
 
 from rummysim.kernels.common._jit import njit
-from rummysim.kernels.rum500.layout import (
+from rummysim.kernels.rum5000.layout import (
     END_IDLE, END_OUT, END_STOCK, END_TURN_CAP, G_CAPPED, G_CAPPED_HANDS, G_FIRST_DEALER, G_HANDS,
     G_TIED, G_TOTAL, G_TURNS, G_WINNER, H_CALLS, H_DEALER, H_DEEP_TAKES, H_FLOATS, H_OUT_SEAT,
-    H_REASON, H_SCORE, H_TURNS, MAX_SEATS, R_CALL, R_GOING_OUT, R_HAND_CAP, R_MUST_GO_OUT,
-    R_N_PLAYERS, R_TARGET, R_TURN_CAP, T_DECK, T_DISCARD, T_DRAW_STOCK, T_FLOAT, T_GAME_END,
-    T_GAME_START, T_HAND_END, T_HAND_START, T_NO_DRAW, T_SCORE, T_TAKE_PILE, T_TURN_START,
+    H_REASON, H_SCORE, H_TURNS, MAX_SEATS, R5_GOING_OUT, R5_MUST_GO_OUT, R5_RUMMY, R5_TARGET, R_HAND_CAP,
+    R_N_PLAYERS, R_TURN_CAP, T_DECK, T_DISCARD, T_DRAW_STOCK, T_EXCHANGE, T_FACE_UP, T_FLOAT, T_GAME_END,
+    T_GAME_START, T_HAND_END, T_HAND_START, T_NO_DRAW, T_SCORE, T_TAKE_ALL, T_TAKE_PILE, T_TURN_START,
     TRACE_COLS,
-)
-from rummysim.kernels.rum5000.layout import (
     C_SIZE, C_TYPE, CARD_IDS, D_ALL, D_DECLINE, D_SKIP, D_STOCK, DECK5, END_STALL, FT_EXCHANGE,
     FT_EXTRA_CARD, GO_MELD_ALL, GO_UNMELDABLE, M_ALIVE, M_CARD, M_CRED, M_LEN, M_SIZE,
     MAX_CAND5, MAX_MELDS5, O_FACE_UP, O_FIRST_TURN, O_HAND_SIZE, O_MUST, O_N, O_N_MELDS,
@@ -37,9 +35,6 @@ from rummysim.kernels.rum5000.melds import (
 )
 from rummysim.strategies.rum5000.dispatch import choose5_call, choose5_discard, choose5_draw, choose5_exchange, choose5_play
 
-T_FACE_UP = 8
-T_TAKE_ALL = 13
-T_EXCHANGE = 14
 NO_DRAW_DECLINE = 0
 NO_DRAW_SKIP = 2
 NO_DRAW_EXTRA = 3
@@ -211,7 +206,7 @@ def deep_take_legal(g, seat, k):
 @njit
 def can_meld_out(g, seat):
     """R5K-OUT-3: can the seat put every card down this turn without drawing?"""
-    if g[5][R_GOING_OUT] == GO_UNMELDABLE:
+    if g[5][R5_GOING_OUT] == GO_UNMELDABLE:
         return False  # V5K-5b: melding the last card floats, so it is never going out
     path = np.empty((16, C_SIZE), dtype=np.int64)
     return meld_out_path(g[1][seat], g[4], g[19][0], g[6][seat], seat, g[0][S_WILD], g[18], MELD_OUT_BUDGET, path) > 0
@@ -340,7 +335,7 @@ def discard5(g, seat):
 @njit
 def goes_out_by_discard(g, seat, card):
     """R5K-OUT-1 with V5K-5 (only an unplaceable last card) and V5K-6 (never)."""
-    mode = g[5][R_GOING_OUT]
+    mode = g[5][R5_GOING_OUT]
     if mode == GO_MELD_ALL:
         return False
     if mode == GO_UNMELDABLE:
@@ -359,7 +354,7 @@ def float5(g, seat):
 def finish_turn(g, seat, emptied):
     """Discard (unless the hand is empty) and apply the going-out rules; True if the seat is out."""
     if emptied:
-        if g[5][R_GOING_OUT] == GO_UNMELDABLE:  # V5K-5b: melding the last card floats
+        if g[5][R5_GOING_OUT] == GO_UNMELDABLE:  # V5K-5b: melding the last card floats
             float5(g, seat)
             return False
         return True
@@ -509,7 +504,7 @@ def call_turn(g, seat, k):
     card = pile[k]
     taken = pile_counts(pile, k, top)
     take_pile5(g, seat, k)
-    if rules[R_CALL] == RUMMY_TOP:
+    if rules[R5_RUMMY] == RUMMY_TOP:
         one_play(g, seat, taken, card, SC_CALL_TOP, False)  # V5K-3c: that card alone, nothing else
         emptied = count_cards(hands[seat]) == 0
     else:
@@ -537,7 +532,7 @@ def call_claims(g, seat):
     if top < 0:
         return n
     wild = st[S_WILD]
-    if rules[R_CALL] == RUMMY_TOP:
+    if rules[R5_RUMMY] == RUMMY_TOP:
         if card_placeable(pile[top], g[4], g[19][0], g[6][seat], seat, wild, g[18], g[16], g[15]):
             opts[n] = top
             n += 1
@@ -656,7 +651,7 @@ def play_hand5(g):
         if reason != 0:
             break
         nxt = (seat + 1) % n
-        if rules[R_CALL] != RUMMY_OFF:
+        if rules[R5_RUMMY] != RUMMY_OFF:
             reason = rummy_windows(g, seat, nxt)
             if reason != 0:
                 if reason == END_OUT:
@@ -729,7 +724,7 @@ def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace):
     seed_game5(g, seed, game)
     out_game[:] = 0
     out_game[G_FIRST_DEALER] = st[S_DEALER]
-    rec(g, T_GAME_START, n, st[S_DEALER], game & 0x7FFFFFFF, rules[R_TARGET], 2, 0, 0)
+    rec(g, T_GAME_START, n, st[S_DEALER], game & 0x7FFFFFFF, rules[R5_TARGET], 2, 0, 0)
     winner = -1
     tied = 0
     turns = 0
@@ -748,7 +743,7 @@ def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace):
             store_hand_row5(out_hands[h], st, n, dealer, reason, out_seat, hand_turns)
         h += 1
         st[S_DEALER] = (dealer + 1) % n  # R5K-DEAL-3
-        winner, tied, finished = game_result(st, n, rules[R_TARGET], rules[R_MUST_GO_OUT] != 0, out_seat)
+        winner, tied, finished = game_result(st, n, rules[R5_TARGET], rules[R5_MUST_GO_OUT] != 0, out_seat)
         if finished:
             break
     capped = 0 if finished else 1

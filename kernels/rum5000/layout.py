@@ -3,7 +3,7 @@
 5000 Rummy keeps its own state shapes because its table differs from 500 Rum's: groups of any
 size owned per rank and per player, sequences that join, and wild cards whose designation can be
 traded away. What it shares with 500 Rum (card ids ``16*suit + rank``, the trace kinds, the rules
-vector's common slots, the per-game and per-hand result rows) comes from ``kernels.layout``.
+vector's common slots, the per-game and per-hand result rows) comes from ``kernels.common``.
 
 * ``hands`` int64[MAX_SEATS, CARD_IDS]: how many copies of each card id a seat holds.
 * ``melds`` int64[MAX_MELDS5, M_SIZE]: one row per meld id; a sequence's slot ``i`` is position
@@ -14,17 +14,30 @@ vector's common slots, the per-game and per-hand result rows) comes from ``kerne
 
 from __future__ import annotations
 
+from rummysim.kernels.common.layout import *  # noqa: F403
+from rummysim.kernels.common.results import *  # noqa: F403
+from rummysim.kernels.common.trace import (  # noqa: F401
+    KINDS_5000, T_CARD, T_DECK, T_DISCARD, T_DRAW_STOCK, T_FLOAT, T_GAME_END, T_GAME_START,
+    T_HAND_END, T_HAND_START, T_LAYOFF, T_MELD, T_NO_DRAW, T_SCORE, T_TAKE_PILE, T_TURN_START,
+    TRACE_COLS, TRACE_OVERFLOW, TRACE_POS,
+)
+
 CARD_IDS = 64
 DECK5 = 104
 MAX_MELDS5 = 48
 SLOTS = 16  # 8 naturals + 8 wild cards is the largest group; a sequence holds at most 13
 MAX_SEQ = 13
 
-# ---- rules vector slots used only by 5000 Rummy (the common slots come from kernels.layout)
-R5_MICHIGAN = 36  # V5K-7
-R5_POLISH = 37  # V5K-8
-R5_FIRST_TURN = 38  # FT_* (V5K-10, V5K-11)
-R5_MONEY = 39  # V5K-12
+# ---- rules vector: this game's slots after the common header (kernels.common.layout)
+R5_TARGET = 4  # R5K-GAME-1, resolved for the player count
+R5_RUMMY = 5  # RUMMY_* (V5K-3, V5K-4)
+R5_GOING_OUT = 6  # GO_* (V5K-5, V5K-6)
+R5_MUST_GO_OUT = 7  # V5K-2
+R5_MICHIGAN = 8  # V5K-7
+R5_POLISH = 9  # V5K-8
+R5_FIRST_TURN = 10  # FT_* (V5K-10, V5K-11)
+R5_MONEY = 11  # V5K-12
+R5_SIZE = 12
 FT_UPCARD = 0
 FT_EXTRA_CARD = 1
 FT_EXCHANGE = 2
@@ -111,8 +124,8 @@ S_PLAYED = 36  # + seat: normal turns played this hand
 S_BONUS = 44  # + seat
 S_SIZE = 52
 
-# ---- hand-end reasons beyond kernels.layout's END_*
-END_STALL = 6
+# ---- hand-end reasons beyond the common END_*
+END_STALL = END_GAME_FIRST  # R5K-DRAW-5
 
 # ---- observation (public information and the seat's own situation, C-INFO-1)
 O_SEAT = 0
@@ -128,3 +141,10 @@ O_HAND_SIZE = 10  # + seat
 O_TOTAL = 18  # + seat
 O_FACE_UP = 26  # + seat: face-up card of the deal (R5K-DEAL-1)
 O_SIZE = 34
+
+# ---- this game's trace kinds (KINDS_5000 range; docs/trace-format.md)
+T_FACE_UP = KINDS_5000
+T_TAKE_ALL = KINDS_5000 + 1
+T_EXCHANGE = KINDS_5000 + 2
+T_JOIN = KINDS_5000 + 3
+T_TRADE = KINDS_5000 + 4

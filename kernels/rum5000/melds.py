@@ -12,16 +12,14 @@ from __future__ import annotations
 import numpy as np
 
 from rummysim.kernels.common._jit import njit
-from rummysim.kernels.rum500.layout import T_CARD, T_LAYOFF, T_MELD, TRACE_COLS
 from rummysim.kernels.rum5000.layout import (
+    T_CARD, T_JOIN, T_LAYOFF, T_MELD, T_TRADE, TRACE_COLS,
     C_CARD, C_HI, C_KEY, C_LO, C_MELD, C_MELD2, C_NCARDS, C_NNAT, C_NWILD, C_POS, C_SIZE, C_TYPE,
     C_VALUE, CARD_IDS, K_GROUP, K_SEQ, K_WILD, M_ALIVE, M_CARD, M_CREATOR, M_CRED, M_KEY, M_KIND,
     M_LEN, M_LO, MAX_CAND5, MAX_MELDS5, MAX_SEQ, P_ADD_GROUP, P_ADD_SEQ, P_ADD_WILD, P_JOIN,
     P_NEW_GROUP, P_NEW_SEQ, P_NEW_WILD, P_STOP, P_TRADE, SC_CALL_TOP, SC_DUTY, SC_FULL, SLOTS,
 )
 
-T_JOIN = 25
-T_TRADE = 26
 HIGH_END = 1
 LOW_END = 2
 

@@ -45,8 +45,7 @@ def encode_rules(rules: Rules, n_players: int) -> np.ndarray:
         return _encode_5000(rules, n_players)
     decks, jokers, deal = pack_for(rules, n_players)
     div = int(rules.r500_score_divisor)
-    vec = _common(rules, n_players)
-    vec[L.R_GAME] = L.GAME_500
+    vec = _common(rules, n_players, L.GAME_500)
     vec[L.R_DECKS] = decks
     vec[L.R_JOKERS] = jokers
     vec[L.R_DEAL_SIZE] = deal
@@ -85,11 +84,19 @@ def encode_rules(rules: Rules, n_players: int) -> np.ndarray:
     return vec
 
 
-def _common(rules: Rules, n_players: int) -> np.ndarray:
-    vec = np.zeros(L.R_SIZE, dtype=np.int64)
+def _header(rules: Rules, n_players: int, size: int, game: int) -> np.ndarray:
+    """A zeroed vector of a game's size with the common header filled in (kernels.common.layout)."""
+    vec = np.zeros(size, dtype=np.int64)
+    vec[L.R_GAME] = game
     vec[L.R_N_PLAYERS] = n_players
     vec[L.R_TURN_CAP] = rules.max_turns_per_hand
     vec[L.R_HAND_CAP] = rules.max_hands_per_game
+    return vec
+
+
+def _common(rules: Rules, n_players: int, game: int) -> np.ndarray:
+    """500 Rum and Standard Rummy: the header and the 500 slots' neutral values."""
+    vec = _header(rules, n_players, L.R_SIZE, game)
     vec[L.R_MIN_RUN] = 3
     vec[L.R_STOCK_DRAW] = 1
     vec[L.R_DIVISOR] = 1
@@ -105,13 +112,11 @@ def r5k_target(rules: Rules, n_players: int) -> int:
 
 def _encode_5000(rules: Rules, n_players: int) -> np.ndarray:
     """5000 Rummy (RULES.md §4) with its play and scoring variations (§5)."""
-    vec = _common(rules, n_players)
-    vec[L.R_GAME] = L.GAME_5000
-    vec[L.R_DECKS] = 2
-    vec[L.R_TARGET] = r5k_target(rules, n_players)
-    vec[L.R_CALL] = _RUMMY_5K[rules.r5k_rummy]
-    vec[L.R_GOING_OUT] = _GOING_OUT_5K[rules.r5k_going_out]
-    vec[L.R_MUST_GO_OUT] = int(rules.r5k_must_go_out_to_win)
+    vec = _header(rules, n_players, L5.R5_SIZE, L.GAME_5000)
+    vec[L5.R5_TARGET] = r5k_target(rules, n_players)
+    vec[L5.R5_RUMMY] = _RUMMY_5K[rules.r5k_rummy]
+    vec[L5.R5_GOING_OUT] = _GOING_OUT_5K[rules.r5k_going_out]
+    vec[L5.R5_MUST_GO_OUT] = int(rules.r5k_must_go_out_to_win)
     vec[L5.R5_MICHIGAN] = int(rules.r5k_michigan)
     vec[L5.R5_POLISH] = int(rules.r5k_polish)
     vec[L5.R5_FIRST_TURN] = _FIRST_TURN_5K[rules.r5k_first_turn]
@@ -121,8 +126,7 @@ def _encode_5000(rules: Rules, n_players: int) -> np.ndarray:
 
 def _encode_standard(rules: Rules, n_players: int) -> np.ndarray:
     """Standard Rummy (RULES.md §7, AMB-46): aces low only, top-card draws, deadwood scoring."""
-    vec = _common(rules, n_players)
-    vec[L.R_GAME] = L.GAME_STANDARD
+    vec = _common(rules, n_players, L.GAME_STANDARD)
     vec[L.R_DECKS] = 1
     vec[L.R_JOKERS] = 0
     vec[L.R_DEAL_SIZE] = STANDARD_DEAL.get(n_players, 7)
