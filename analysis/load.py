@@ -99,19 +99,12 @@ def counters_in_rules(meta: dict[str, object]) -> frozenset[str]:
     calls, no V500-FLOAT floating, no deep takes in Standard Rummy) is shown as n/a, not 0. A file
     without rules metadata keeps every counter it has.
     """
+    from rummysim.games import GAMES
+
     game = meta.get("game")
-    if game is None or "r500_call_rummy" not in meta and "r5k_rummy" not in meta:
+    if game not in GAMES or "r500_call_rummy" not in meta and "r5k_rummy" not in meta:
         return frozenset(COUNTERS)
-    out = set()
-    if (game == "500-rum" and meta.get("r500_call_rummy", "off") != "off") or (
-        game == "5000-rummy" and meta.get("r5k_rummy", "off") != "off"
-    ):
-        out.add("calls")
-    if game == "500-rum" and (meta.get("r500_going_out") == "floating" or meta.get("r500_unplayable_discard") is True):
-        out.add("floats")
-    if game in ("500-rum", "5000-rummy"):
-        out.add("deep_takes")
-    return frozenset(out)
+    return GAMES[game].active_counters(meta)
 
 
 def _hive_value(text: str) -> object:

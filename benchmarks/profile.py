@@ -29,9 +29,8 @@ import numba  # noqa: E402
 import numpy as np  # noqa: E402
 from numba.core.registry import CPUDispatcher  # noqa: E402
 
-from rummysim.kernels.rum500 import layout as L  # noqa: E402
+from rummysim.kernels.common import results as R  # noqa: E402
 from rummysim.bench import NO_HANDS, Case, configure  # noqa: E402
-from rummysim.runners import games_runner  # noqa: E402
 
 
 def compiled_symbols() -> dict[int, str]:
@@ -39,7 +38,7 @@ def compiled_symbols() -> dict[int, str]:
     symbols: dict[int, str] = {}
     for module in list(sys.modules.values()):
         name = getattr(module, "__name__", "")
-        if not name.startswith(("kernels", "strategies")):
+        if not name.startswith(("rummysim.kernels", "rummysim.strategies")):
             continue
         for obj in vars(module).values():
             if not isinstance(obj, CPUDispatcher):
@@ -80,15 +79,15 @@ def main() -> None:
     cfg = configure(Case(args.game, args.players, args.lineup))
     if isinstance(cfg, str):
         raise SystemExit(f"error: {cfg}")
-    run = games_runner(cfg.vector)
+    run = cfg.spec.games_runner()
     t0 = time.perf_counter()
-    run(cfg.vector, cfg.lineup, cfg.params, 1, 0, 1, np.zeros((1, L.G_SIZE), dtype=np.int64), NO_HANDS)
+    run(cfg.vector, cfg.lineup, cfg.params, 1, 0, 1, np.zeros((1, R.G_SIZE), dtype=np.int64), NO_HANDS)
     print(f"compiled in {time.perf_counter() - t0:.1f} s; perf map {write_perf_map(compiled_symbols())}")
-    out = np.zeros((args.games, L.G_SIZE), dtype=np.int64)
+    out = np.zeros((args.games, R.G_SIZE), dtype=np.int64)
     c0 = time.process_time()
     run(cfg.vector, cfg.lineup, cfg.params, 1000, 0, args.games, out, NO_HANDS)
     cpu = time.process_time() - c0
-    hands = int(out[:, L.G_HANDS].sum())
+    hands = int(out[:, R.G_HANDS].sum())
     print(f"{args.games:,} games, {hands:,} hands in {cpu:.2f} CPU-s: {hands / cpu:,.0f} hands per CPU-second")
 
 

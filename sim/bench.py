@@ -38,18 +38,17 @@ import numba
 import numpy as np
 
 import rummysim
-from rummysim.kernels.rum500 import layout as L
+from rummysim.kernels.common import results as R
+from rummysim.kernels.common.layout import TRACE_COLS
 from rummysim.checks import TRACE_ROWS, traced_game
 from rummysim.errors import RummysimError
 from rummysim.rules import Rules
-from rummysim.runners import games_runner
 from rummysim.simulation import RunConfig, prepare
-from rummysim.validate.rum500 import validate_trace
 from rummysim.strategies.registry import STRATEGIES
 
 MILLION = 1_000_000
 MAX_GAMES_PER_RUN = 200_000  # bounds the row buffer (16 int64 a game) of a calibrated run
-NO_HANDS = np.zeros((0, 0, L.H_SIZE), dtype=np.int32)
+NO_HANDS = np.zeros((0, 0, R.H_SIZE), dtype=np.int32)
 Log = Callable[[str], None]
 
 
@@ -128,17 +127,17 @@ def _timed_run(cfg: RunConfig, seed: int, out: np.ndarray) -> float:
 def _cpu_and_wall_run(cfg: RunConfig, seed: int, out: np.ndarray) -> tuple[float, float]:
     """(process CPU seconds, wall seconds) of one batch of ``out.shape[0]`` games."""
     c0, t0 = time.process_time(), time.perf_counter()
-    games_runner(cfg.vector)(cfg.vector, cfg.lineup, cfg.params, seed, 0, out.shape[0], out, NO_HANDS)
+    cfg.spec.games_runner()(cfg.vector, cfg.lineup, cfg.params, seed, 0, out.shape[0], out, NO_HANDS)
     return time.process_time() - c0, time.perf_counter() - t0
 
 
 def _games_per_run(cfg: RunConfig, seconds: float) -> int:
     """Games for a run of about ``seconds``: a 1-game warm-up (which compiles or loads the kernels),
     then 1, 2, 4, ... games until a run lasts a tenth of ``seconds``."""
-    _timed_run(cfg, 1, np.zeros((1, L.G_SIZE), dtype=np.int64))
+    _timed_run(cfg, 1, np.zeros((1, R.G_SIZE), dtype=np.int64))
     games = 1
     while True:
-        dt = _timed_run(cfg, 1, np.zeros((games, L.G_SIZE), dtype=np.int64))
+        dt = _timed_run(cfg, 1, np.zeros((games, R.G_SIZE), dtype=np.int64))
         if dt >= seconds / 10 or games >= MAX_GAMES_PER_RUN:
             return int(min(MAX_GAMES_PER_RUN, max(1, round(games * seconds / max(dt, 1e-9)))))
         games *= 2
@@ -151,11 +150,11 @@ def measure_rate(cfg: RunConfig, threads: int, sizes: Sizes) -> dict:
     numba.set_num_threads(threads)
     try:
         games = _games_per_run(cfg, sizes.seconds_per_run)
-        out = np.zeros((games, L.G_SIZE), dtype=np.int64)
+        out = np.zeros((games, R.G_SIZE), dtype=np.int64)
         rates = []
         for rep in range(sizes.repetitions):
             cpu, wall = _cpu_and_wall_run(cfg, 1000 + rep, out)
-            hands = int(out[:, L.G_HANDS].sum())
+            hands = int(out[:, R.G_HANDS].sum())
             rates.append((games / wall, hands / wall, hands / max(cpu, 1e-9)))
     finally:
         numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
@@ -197,13 +196,14 @@ def validator_reference(case: Case, games: int, repetitions: int) -> dict:
     numba.set_num_threads(1)
     try:
         seed = 77
-        buffer = np.zeros((TRACE_ROWS, L.TRACE_COLS), dtype=np.int32)
+        buffer = np.zeros((TRACE_ROWS, TRACE_COLS), dtype=np.int32)
         traces = [traced_game(cfg, seed, g, buffer)[0] for g in range(games)]
         flags = cfg.rules.as_dict()
+        validate_trace = cfg.spec.validator()
         t0 = time.perf_counter()
         results = [validate_trace(t, flags) for t in traces]
         validator_s = time.perf_counter() - t0
-        out = np.zeros((games, L.G_SIZE), dtype=np.int64)
+        out = np.zeros((games, R.G_SIZE), dtype=np.int64)
         _timed_run(cfg, seed, out)  # warm-up
         kernel_s = statistics.median(_timed_run(cfg, seed, out) for _ in range(repetitions))
     finally:

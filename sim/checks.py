@@ -1,7 +1,8 @@
 """Trace-mode runs: play games recording every action and replay them through the validator.
 
-This is the bridge between the kernels (which play) and ``sim.validate`` (which only knows
-RULES.md and docs/trace-format.md). It also renders one game for ``rummysim replay``.
+This is the bridge between the kernels (which play) and ``rummysim.validate`` (which only knows
+RULES.md and docs/trace-format.md), both found through the game's registry entry. It also renders
+one game for ``rummysim replay``.
 """
 
 from __future__ import annotations
@@ -11,12 +12,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from rummysim.kernels.rum500 import layout as L
+from rummysim.kernels.common import results as R
+from rummysim.kernels.common import layout as C
 from rummysim.rules import Rules
 from rummysim.simulation import RunConfig, prepare
-from rummysim.replay_text import format_trace
-from rummysim.runners import traced_runner
-from rummysim.validate.rum500 import validate_trace
 
 TRACE_ROWS = 400_000
 
@@ -44,8 +43,8 @@ class ValidationReport:
 def traced_game(cfg: RunConfig, seed: int, game_index: int, buffer: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, bool]:
     """(trace rows, kernel game row, overflowed) for one game."""
     if buffer is None:
-        buffer = np.zeros((TRACE_ROWS, L.TRACE_COLS), dtype=np.int32)
-    game_row, used, over = traced_runner(cfg.vector)(cfg.vector, cfg.lineup, cfg.params, seed, game_index, buffer)
+        buffer = np.zeros((TRACE_ROWS, C.TRACE_COLS), dtype=np.int32)
+    game_row, used, over = cfg.spec.traced_runner()(cfg.vector, cfg.lineup, cfg.params, seed, game_index, buffer)
     return buffer[:used].copy(), game_row, bool(over)
 
 
@@ -73,7 +72,8 @@ def validate_run(
     cfg = prepare(game, players, lineup, rule, rules)
     flags = _flags(cfg)
     report = ValidationReport()
-    buffer = np.zeros((TRACE_ROWS, L.TRACE_COLS), dtype=np.int32)
+    validate_trace = cfg.spec.validator()
+    buffer = np.zeros((TRACE_ROWS, C.TRACE_COLS), dtype=np.int32)
     for g in range(games):
         trace, game_row, over = traced_game(cfg, seed, g, buffer)
         report.games += 1
@@ -96,11 +96,11 @@ def _kernel_row_matches_trace(seed: int, g: int, trace: np.ndarray, row: np.ndar
     """The game row the fast path reports must agree with what the trace shows."""
     end = trace[-1]
     problems = []
-    if end[0] != L.T_GAME_END or end[1] != row[L.G_WINNER] or end[2] != row[L.G_HANDS] or end[4] != row[L.G_TIED]:
+    if end[0] != C.T_GAME_END or end[1] != row[R.G_WINNER] or end[2] != row[R.G_HANDS] or end[4] != row[R.G_TIED]:
         problems.append(ReportedViolation(seed, g, len(trace) - 1, "KERNEL-ROW", "kernel game row differs from the trace's GAME_END"))
-    scores = trace[trace[:, 0] == L.T_SCORE]
+    scores = trace[trace[:, 0] == C.T_SCORE]
     finals = scores[-n:, 3] if len(scores) >= n else np.zeros(n)
-    if not np.array_equal(finals, row[L.G_TOTAL : L.G_TOTAL + n]):
+    if not np.array_equal(finals, row[R.G_TOTAL : R.G_TOTAL + n]):
         problems.append(ReportedViolation(seed, g, len(trace) - 1, "C-SCORE-3", "kernel totals differ from the trace's last SCORE records"))
     return problems
 
@@ -123,4 +123,4 @@ def replay_game(
     """
     cfg = prepare(game, players, lineup, rule, rules)
     trace, _, _ = traced_game(cfg, seed, game_index)
-    return format_trace(trace)
+    return cfg.spec.replay()(trace)

@@ -1,6 +1,6 @@
 """Orchestration of simulation runs: rules and lineup in, Polars frames and a summary out.
 
-The heavy lifting is ``kernels.batch``; this module chunks the index range (for progress and
+The heavy lifting is the game's batch kernels (found through ``rummysim.games``); this module chunks the index range (for progress and
 bounded memory), turns kernel rows into frames, writes Parquet and summarises. It never loops over
 cards in Python.
 """
@@ -17,23 +17,14 @@ import numpy as np
 import polars as pl
 
 from rummysim.analysis.summary import summarize_games, summarize_hands
-from rummysim.kernels.rum500 import layout as L
-from rummysim.kernels.rum5000 import layout as L5
-from rummysim.games.encode import encode_rules
 from rummysim.errors import InputError
-from rummysim.runners import games_runner, hands_runner
+from rummysim.games import GameSpec, encode_rules, get_game
+from rummysim.kernels.common import layout as C
+from rummysim.kernels.common import results as R
 from rummysim.output import hands_path, run_metadata, write_parquet_atomic
 from rummysim.rules import PRESETS, Rules
 from rummysim.strategies.registry import parse_lineup
 
-REASONS = {
-    L.END_OUT: "out",
-    L.END_STOCK: "stock_out",
-    L.END_IDLE: "idle_guard",
-    L.END_TURN_CAP: "turn_cap",
-    L.END_STOCK_END: "stock_end",
-    L5.END_STALL: "stall",  # 5000 Rummy, R5K-DRAW-5
-}
 UNITS = ("games", "hands")
 DEFAULT_CHUNK = 4096  # games per chunk when hand rows are kept (a hand-row buffer of ~50 MB)
 LARGE_CHUNK = 16384  # games per chunk otherwise: fewer waits for the slowest thread (issue 8)
@@ -51,6 +42,7 @@ class RunConfig:
     lineup: np.ndarray = field(repr=False)
     params: np.ndarray = field(repr=False)
     vector: np.ndarray = field(repr=False)
+    spec: GameSpec = field(repr=False)
 
 
 @dataclass
@@ -75,7 +67,7 @@ def prepare(game: str, players: int, lineup: str, rule: Iterable[str] = (), rule
     resolved = resolve_rules(game, rule, rules)
     vector = encode_rules(resolved, players)
     names, ids, params = parse_lineup(lineup, players)
-    return RunConfig(resolved, players, names, ids, params, vector)
+    return RunConfig(resolved, players, names, ids, params, vector, get_game(resolved.game))
 
 
 def _chunks(total: int, size: int) -> Iterable[tuple[int, int]]:
@@ -99,33 +91,31 @@ def games_frame(rows: np.ndarray, start: int, n: int) -> pl.DataFrame:
     """Kernel game rows (G_*) as a frame: one row per game."""
     data = {
         "game_index": np.arange(start, start + rows.shape[0], dtype=np.int64),
-        "first_dealer": rows[:, L.G_FIRST_DEALER].astype(np.int8),
-        "winner": rows[:, L.G_WINNER].astype(np.int8),
-        "hands": rows[:, L.G_HANDS].astype(np.int32),
-        "turns": rows[:, L.G_TURNS].astype(np.int32),
-        "capped": rows[:, L.G_CAPPED].astype(bool),
-        "capped_hands": rows[:, L.G_CAPPED_HANDS].astype(np.int32),
-        "tied_seats": rows[:, L.G_TIED].astype(np.int8),  # bitmask of the seats sharing the win
+        "first_dealer": rows[:, R.G_FIRST_DEALER].astype(np.int8),
+        "winner": rows[:, R.G_WINNER].astype(np.int8),
+        "hands": rows[:, R.G_HANDS].astype(np.int32),
+        "turns": rows[:, R.G_TURNS].astype(np.int32),
+        "capped": rows[:, R.G_CAPPED].astype(bool),
+        "capped_hands": rows[:, R.G_CAPPED_HANDS].astype(np.int32),
+        "tied_seats": rows[:, R.G_TIED].astype(np.int8),  # bitmask of the seats sharing the win
     }
-    data.update(_seat_columns(rows[:, L.G_TOTAL : L.G_TOTAL + n].astype(np.int32), n, "score"))
+    data.update(_seat_columns(rows[:, R.G_TOTAL : R.G_TOTAL + n].astype(np.int32), n, "score"))
     return pl.DataFrame(data)
 
 
-def hands_frame(rows: np.ndarray, lead: dict[str, np.ndarray], n: int) -> pl.DataFrame:
-    """Kernel hand rows (H_*) as a frame, one row per hand, after the ``lead`` index columns."""
-    names = np.array([REASONS.get(c, "unknown") for c in range(max(REASONS) + 1)], dtype=object)
-    reasons = names[rows[:, L.H_REASON]]
+def hands_frame(rows: np.ndarray, lead: dict[str, np.ndarray], n: int, spec: GameSpec) -> pl.DataFrame:
+    """Kernel hand rows (H_*) as a frame, one row per hand, after the ``lead`` index columns; the
+    reasons and per-hand counters are the game's (``spec``)."""
+    reasons = spec.reason_names()[rows[:, R.H_REASON]]
     data = {
         **lead,
-        "dealer": rows[:, L.H_DEALER].astype(np.int8),
+        "dealer": rows[:, R.H_DEALER].astype(np.int8),
         "reason": pl.Series(reasons.tolist(), dtype=pl.Categorical),
-        "out_seat": rows[:, L.H_OUT_SEAT].astype(np.int8),
-        "turns": rows[:, L.H_TURNS].astype(np.int32),
-        "calls": rows[:, L.H_CALLS].astype(np.int16),
-        "floats": rows[:, L.H_FLOATS].astype(np.int16),
-        "deep_takes": rows[:, L.H_DEEP_TAKES].astype(np.int16),
+        "out_seat": rows[:, R.H_OUT_SEAT].astype(np.int8),
+        "turns": rows[:, R.H_TURNS].astype(np.int32),
+        **{name: rows[:, slot].astype(np.int16) for name, slot in spec.hand_counters},
     }
-    data.update(_seat_columns(rows[:, L.H_SCORE : L.H_SCORE + n], n, "score"))
+    data.update(_seat_columns(rows[:, R.H_SCORE : R.H_SCORE + n], n, "score"))
     return pl.DataFrame(data)
 
 
@@ -139,19 +129,19 @@ def play_game_chunk(
     (``sim.sweeps``, ``sim.comparison``) may split an index range any way they like. ``cfg`` comes from
     :func:`prepare`.
     """
-    games = np.zeros((count, L.G_SIZE), dtype=np.int64)
-    cap = int(cfg.vector[L.R_HAND_CAP])
-    hands = np.zeros((count, cap, L.H_SIZE) if want_hands else (0, 0, L.H_SIZE), dtype=np.int32)
-    games_runner(cfg.vector)(cfg.vector, cfg.lineup, cfg.params, seed, start, count, games, hands)
+    games = np.zeros((count, R.G_SIZE), dtype=np.int64)
+    cap = int(cfg.vector[C.R_HAND_CAP])
+    hands = np.zeros((count, cap, R.H_SIZE) if want_hands else (0, 0, R.H_SIZE), dtype=np.int32)
+    cfg.spec.games_runner()(cfg.vector, cfg.lineup, cfg.params, seed, start, count, games, hands)
     gframe = games_frame(games, start, cfg.players)
     hframe = None
     if want_hands:
-        n_hands = games[:, L.G_HANDS]
+        n_hands = games[:, R.G_HANDS]
         keep = np.arange(cap)[None, :] < n_hands[:, None]
         game_idx = np.broadcast_to(np.arange(start, start + count)[:, None], keep.shape)[keep]
         hand_idx = np.broadcast_to(np.arange(cap)[None, :], keep.shape)[keep]
         lead = {"game_index": game_idx.astype(np.int64), "hand": hand_idx.astype(np.int32)}
-        hframe = hands_frame(hands[keep], lead, cfg.players)
+        hframe = hands_frame(hands[keep], lead, cfg.players, cfg.spec)
     return gframe, hframe
 
 
@@ -208,10 +198,10 @@ def simulate(
             if hframe is not None:
                 hand_parts.append(hframe)
         else:
-            rows = np.zeros((count, L.H_SIZE), dtype=np.int32)
-            hands_runner(cfg.vector)(cfg.vector, cfg.lineup, cfg.params, seed, start, count, rows)
+            rows = np.zeros((count, R.H_SIZE), dtype=np.int32)
+            cfg.spec.hands_runner()(cfg.vector, cfg.lineup, cfg.params, seed, start, count, rows)
             idx = np.arange(start, start + count)
-            hand_parts.append(hands_frame(rows, {"hand_index": idx.astype(np.int64)}, cfg.players))
+            hand_parts.append(hands_frame(rows, {"hand_index": idx.astype(np.int64)}, cfg.players, cfg.spec))
         done += count
         if progress is not None:
             progress(done, games)
@@ -246,7 +236,7 @@ def _warm_up(cfg: RunConfig, seed: int, unit: str) -> None:
     if unit == "games":
         play_game_chunk(cfg, seed, 0, 0, False)
     else:
-        hands_runner(cfg.vector)(cfg.vector, cfg.lineup, cfg.params, seed, 0, 0, np.zeros((0, L.H_SIZE), dtype=np.int32))
+        cfg.spec.hands_runner()(cfg.vector, cfg.lineup, cfg.params, seed, 0, 0, np.zeros((0, R.H_SIZE), dtype=np.int32))
 
 
 def _run_info(cfg: RunConfig, seed: int, unit: str, elapsed: float, threads: int | None) -> dict:

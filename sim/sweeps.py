@@ -498,7 +498,7 @@ def _blame(exc: RummysimError, values: Mapping[str, object]) -> str:
 
 def _expand(grid: dict[str, list[object]], run_seed: int, where: str) -> tuple[list[Cell], tuple[str, ...]]:
     """Every combination of the grid as a checked cell; the first impossible one is an error."""
-    from rummysim.games.encode import encode_rules
+    from rummysim.games import encode_rules
 
     keys = list(grid)
     flag_keys = [k for k in keys if k in FLAGS]

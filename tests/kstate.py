@@ -8,7 +8,7 @@ import numpy as np
 
 from rummysim.kernels.rum500 import layout as L
 from rummysim.kernels.rum500.cards import add_card, natural_value_table
-from rummysim.games.encode import encode_rules
+from rummysim.games import encode_rules
 from rummysim.rules import Rules
 from tests.cardtext import JOKER, ids
 

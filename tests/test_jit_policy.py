@@ -7,7 +7,7 @@ import numpy as np
 
 from rummysim.kernels.common._jit import njit
 from rummysim.kernels.rum500.batch import needs_full_engine
-from rummysim.games.encode import encode_rules
+from rummysim.games import encode_rules
 from rummysim.rules import Rules
 
 

@@ -1,11 +1,10 @@
 """Trace mode, shared by every game: the record writer and the common record kinds.
 
 A trace is an int32[rows, TRACE_COLS] buffer of records (kind, then seven values), the contract
-between the kernels and the independent validator (docs/trace-format.md). Every game's scalar
-state vector ``st`` begins with the trace cursor: ``st[TRACE_POS]`` is the next free row and
-``st[TRACE_OVERFLOW]`` becomes 1 when the buffer is full.
-
-Kinds below ``KINDS_500`` mean the same in every game; each game owns a range of its own.
+between the kernels and the independent validator (docs/trace-format.md); the kinds and the
+cursor slots are constants of ``kernels.common.layout``. Every game's scalar state vector ``st``
+begins with the trace cursor: ``st[TRACE_POS]`` is the next free row and ``st[TRACE_OVERFLOW]``
+becomes 1 when the buffer is full.
 """
 
 from __future__ import annotations
@@ -13,34 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from rummysim.kernels.common._jit import njit, njit_noalloc
-
-TRACE_COLS = 8
-TRACE_POS = 0
-TRACE_OVERFLOW = 1
-
-# ---- common kinds (1..63)
-T_GAME_START = 1
-T_HAND_START = 2
-T_DECK = 3
-T_TURN_START = 5
-T_DRAW_STOCK = 10
-T_TAKE_PILE = 11
-T_NO_DRAW = 12
-T_MELD = 20
-T_CARD = 21
-T_LAYOFF = 22
-T_DISCARD = 30
-T_FLOAT = 31
-T_HAND_END = 40
-T_SCORE = 41
-T_GAME_END = 50
-
-# ---- the ranges each game's own kinds are numbered in
-KINDS_500 = 64  # 500 Rum and Standard Rummy: 64..95
-KINDS_5000 = 96  # 5000 Rummy: 96..127
-KINDS_RUMMIKUB = 128  # Rummikub: 128..159
-KINDS_END = 160
-
+from rummysim.kernels.common.layout import TRACE_OVERFLOW, TRACE_POS
 
 @njit_noalloc
 def record(trace, st, kind, a, b, c, d, e, f, g):

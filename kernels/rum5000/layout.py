@@ -16,11 +16,6 @@ from __future__ import annotations
 
 from rummysim.kernels.common.layout import *  # noqa: F403
 from rummysim.kernels.common.results import *  # noqa: F403
-from rummysim.kernels.common.trace import (  # noqa: F401
-    KINDS_5000, T_CARD, T_DECK, T_DISCARD, T_DRAW_STOCK, T_FLOAT, T_GAME_END, T_GAME_START,
-    T_HAND_END, T_HAND_START, T_LAYOFF, T_MELD, T_NO_DRAW, T_SCORE, T_TAKE_PILE, T_TURN_START,
-    TRACE_COLS, TRACE_OVERFLOW, TRACE_POS,
-)
 
 CARD_IDS = 64
 DECK5 = 104

@@ -1,11 +1,17 @@
-"""Translate a validated ``Rules`` configuration into the kernels' int64 rules vector."""
+"""500 Rum and Standard Rummy in the registry: their rules vectors and kernel entry points.
+
+Both games are played by the ``kernels.rum500`` engine; Standard Rummy (RULES.md §7, AMB-46) is
+500 Rum's engine with aces low only, top-card draws and deadwood scoring, set by its vector.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
+from rummysim.games.spec import COMMON_REASONS, GameSpec, rules_header
 from rummysim.kernels.rum500 import layout as L
-from rummysim.kernels.rum5000 import layout as L5
 from rummysim.rules import Rules, pack_for
 
 _VALUES = {"face": L.VALUES_FACE, "5_10_15": L.VALUES_5_10_15, "all5": L.VALUES_ALL5}
@@ -18,9 +24,6 @@ _END_OF_STOCK = {
     "reshuffle": L.EOS_RESHUFFLE,
     "discard_until_out": L.EOS_DISCARD_UNTIL_OUT,
 }
-_RUMMY_5K = {"off": L5.RUMMY_OFF, "top_card": L5.RUMMY_TOP, "any_cards": L5.RUMMY_ANY}
-_GOING_OUT_5K = {"any": L5.GO_ANY, "unmeldable_discard": L5.GO_UNMELDABLE, "meld_all": L5.GO_MELD_ALL}
-_FIRST_TURN_5K = {"upcard": L5.FT_UPCARD, "extra_card": L5.FT_EXTRA_CARD, "exchange_upcard": L5.FT_EXCHANGE}
 JOKER_VALUE = 15  # R500-SCORE-2: a joker is worth 15 whatever it represents
 STANDARD_DEAL = {2: 13}  # RSTD-DEAL-1: 13 cards with 2 players, else 7
 NO_TARGET = 1 << 40  # Standard Rummy ends after a number of hands, not at a target
@@ -36,13 +39,17 @@ def ace_low_value(rules: Rules) -> int:
     return int(v)
 
 
-def encode_rules(rules: Rules, n_players: int) -> np.ndarray:
-    """Check ``rules`` for ``n_players`` (raising the typed errors of ``sim.errors``) and encode it."""
-    rules.check(n_players)
-    if rules.game == "standard-rummy":
-        return _encode_standard(rules, n_players)
-    if rules.game == "5000-rummy":
-        return _encode_5000(rules, n_players)
+def _common(rules: Rules, n_players: int, game: int) -> np.ndarray:
+    """500 Rum and Standard Rummy: the header and the 500 slots' neutral values."""
+    vec = rules_header(rules, n_players, L.R_SIZE, game)
+    vec[L.R_MIN_RUN] = 3
+    vec[L.R_STOCK_DRAW] = 1
+    vec[L.R_DIVISOR] = 1
+    return vec
+
+
+def encode_500(rules: Rules, n_players: int) -> np.ndarray:
+    """500 Rum (RULES.md §2) with its variations (§3), for a ``Rules`` already checked."""
     decks, jokers, deal = pack_for(rules, n_players)
     div = int(rules.r500_score_divisor)
     vec = _common(rules, n_players, L.GAME_500)
@@ -84,47 +91,7 @@ def encode_rules(rules: Rules, n_players: int) -> np.ndarray:
     return vec
 
 
-def _header(rules: Rules, n_players: int, size: int, game: int) -> np.ndarray:
-    """A zeroed vector of a game's size with the common header filled in (kernels.common.layout)."""
-    vec = np.zeros(size, dtype=np.int64)
-    vec[L.R_GAME] = game
-    vec[L.R_N_PLAYERS] = n_players
-    vec[L.R_TURN_CAP] = rules.max_turns_per_hand
-    vec[L.R_HAND_CAP] = rules.max_hands_per_game
-    return vec
-
-
-def _common(rules: Rules, n_players: int, game: int) -> np.ndarray:
-    """500 Rum and Standard Rummy: the header and the 500 slots' neutral values."""
-    vec = _header(rules, n_players, L.R_SIZE, game)
-    vec[L.R_MIN_RUN] = 3
-    vec[L.R_STOCK_DRAW] = 1
-    vec[L.R_DIVISOR] = 1
-    return vec
-
-
-def r5k_target(rules: Rules, n_players: int) -> int:
-    """R5K-GAME-1: ``auto`` is 5000 with 2 players, 3000 with 3, 2000 with 4 or 5."""
-    if rules.r5k_target == "auto":
-        return {2: 5000, 3: 3000}.get(n_players, 2000)
-    return int(rules.r5k_target)
-
-
-def _encode_5000(rules: Rules, n_players: int) -> np.ndarray:
-    """5000 Rummy (RULES.md §4) with its play and scoring variations (§5)."""
-    vec = _header(rules, n_players, L5.R5_SIZE, L.GAME_5000)
-    vec[L5.R5_TARGET] = r5k_target(rules, n_players)
-    vec[L5.R5_RUMMY] = _RUMMY_5K[rules.r5k_rummy]
-    vec[L5.R5_GOING_OUT] = _GOING_OUT_5K[rules.r5k_going_out]
-    vec[L5.R5_MUST_GO_OUT] = int(rules.r5k_must_go_out_to_win)
-    vec[L5.R5_MICHIGAN] = int(rules.r5k_michigan)
-    vec[L5.R5_POLISH] = int(rules.r5k_polish)
-    vec[L5.R5_FIRST_TURN] = _FIRST_TURN_5K[rules.r5k_first_turn]
-    vec[L5.R5_MONEY] = int(rules.r5k_money_cards)
-    return vec
-
-
-def _encode_standard(rules: Rules, n_players: int) -> np.ndarray:
+def encode_standard(rules: Rules, n_players: int) -> np.ndarray:
     """Standard Rummy (RULES.md §7, AMB-46): aces low only, top-card draws, deadwood scoring."""
     vec = _common(rules, n_players, L.GAME_STANDARD)
     vec[L.R_DECKS] = 1
@@ -144,3 +111,40 @@ def _encode_standard(rules: Rules, n_players: int) -> np.ndarray:
     vec[L.R_DEEP_TAKES] = 0
     vec[L.R_NEXT_DEALER] = L.DEALER_LEFT
     return vec
+
+
+
+_ENTRY = "rummysim.kernels.rum500.batch"
+_REASONS = {**COMMON_REASONS, L.END_STOCK_END: "stock_end"}  # V500-STOCKEND end_immediately
+
+
+def counters_500(flags: Mapping[str, object]) -> frozenset[str]:
+    """Rummy calls with V500-RUMMY, floats with V500-FLOAT or V500-UNPLAYABLE, deep takes always."""
+    out = {"deep_takes"}
+    if flags.get("r500_call_rummy", "off") != "off":
+        out.add("calls")
+    if flags.get("r500_going_out") == "floating" or flags.get("r500_unplayable_discard") is True:
+        out.add("floats")
+    return frozenset(out)
+
+
+def counters_standard(flags: Mapping[str, object]) -> frozenset[str]:
+    """Standard Rummy has no rummy calls, no floating and no takes below the top (RSTD-*)."""
+    return frozenset()
+
+
+def _spec(name: str, encode, counters) -> GameSpec:
+    return GameSpec(
+        name=name,
+        encode=encode,
+        active_counters=counters,
+        games_runner_at=f"{_ENTRY}:run_games",
+        hands_runner_at=f"{_ENTRY}:run_hands",
+        traced_runner_at=f"{_ENTRY}:run_game_traced",
+        validator_at="rummysim.validate.rum500:validate_trace",
+        replay_at="rummysim.replay_text:format_trace",
+        hand_end_reasons=_REASONS,
+    )
+
+
+SPECS = (_spec("500-rum", encode_500, counters_500), _spec("standard-rummy", encode_standard, counters_standard))

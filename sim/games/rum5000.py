@@ -1,0 +1,58 @@
+"""5000 Rummy in the registry: its rules vector and kernel entry points (``kernels.rum5000``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from rummysim.games.spec import COMMON_REASONS, GameSpec, rules_header
+from rummysim.kernels.rum5000 import layout as L5
+from rummysim.rules import Rules
+
+_RUMMY_5K = {"off": L5.RUMMY_OFF, "top_card": L5.RUMMY_TOP, "any_cards": L5.RUMMY_ANY}
+_GOING_OUT_5K = {"any": L5.GO_ANY, "unmeldable_discard": L5.GO_UNMELDABLE, "meld_all": L5.GO_MELD_ALL}
+_FIRST_TURN_5K = {"upcard": L5.FT_UPCARD, "extra_card": L5.FT_EXTRA_CARD, "exchange_upcard": L5.FT_EXCHANGE}
+
+
+def r5k_target(rules: Rules, n_players: int) -> int:
+    """R5K-GAME-1: ``auto`` is 5000 with 2 players, 3000 with 3, 2000 with 4 or 5."""
+    if rules.r5k_target == "auto":
+        return {2: 5000, 3: 3000}.get(n_players, 2000)
+    return int(rules.r5k_target)
+
+
+def encode_5000(rules: Rules, n_players: int) -> np.ndarray:
+    """5000 Rummy (RULES.md §4) with its play and scoring variations (§5)."""
+    vec = rules_header(rules, n_players, L5.R5_SIZE, L5.GAME_5000)
+    vec[L5.R5_TARGET] = r5k_target(rules, n_players)
+    vec[L5.R5_RUMMY] = _RUMMY_5K[rules.r5k_rummy]
+    vec[L5.R5_GOING_OUT] = _GOING_OUT_5K[rules.r5k_going_out]
+    vec[L5.R5_MUST_GO_OUT] = int(rules.r5k_must_go_out_to_win)
+    vec[L5.R5_MICHIGAN] = int(rules.r5k_michigan)
+    vec[L5.R5_POLISH] = int(rules.r5k_polish)
+    vec[L5.R5_FIRST_TURN] = _FIRST_TURN_5K[rules.r5k_first_turn]
+    vec[L5.R5_MONEY] = int(rules.r5k_money_cards)
+    return vec
+
+
+def counters_5000(flags: Mapping[str, object]) -> frozenset[str]:
+    """Rummy calls with V5K-3/V5K-4, deep takes always; no floats are recorded in 5000 Rummy."""
+    return frozenset({"deep_takes"} | ({"calls"} if flags.get("r5k_rummy", "off") != "off" else set()))
+
+
+_ENTRY = "rummysim.kernels.rum5000.batch"
+
+SPECS = (
+    GameSpec(
+        name="5000-rummy",
+        encode=encode_5000,
+        active_counters=counters_5000,
+        games_runner_at=f"{_ENTRY}:run_games5",
+        hands_runner_at=f"{_ENTRY}:run_hands5",
+        traced_runner_at=f"{_ENTRY}:run_game_traced5",
+        validator_at="rummysim.validate.rum5000:validate_trace_5k",
+        replay_at="rummysim.replay_text:format_trace",
+        hand_end_reasons={**COMMON_REASONS, L5.END_STALL: "stall"},  # R5K-DRAW-5
+    ),
+)
