@@ -244,7 +244,7 @@ def test_payoffs_difference_and_game_points():
     # game 0: 3 players, winner 0 collects 220 + 70; game 1: a tie at 600, each non-winner pays once
     # (500 and 300) and the two winners share 800; game 2: capped, nothing settles; game 3: the
     # recorded winner (seat 1, e.g. V5K-2 must go out) is paid even with a lower total than seat 0
-    diff = g.lazy().with_columns(analysis.tables.payoff_columns(4, "difference")).collect()
+    diff = g.lazy().with_columns(rummysim.analysis.tables.payoff_columns(4, "difference")).collect()
     rows = diff.select("payoff_0", "payoff_1", "payoff_2", "payoff_3").rows()
     assert rows == [
         (290.0, -220.0, -70.0, None),
@@ -255,7 +255,7 @@ def test_payoffs_difference_and_game_points():
     for row in rows:
         assert sum(v for v in row if v is not None) == pytest.approx(0.0)  # zero-sum
     assert diff["settled"].to_list() == [True, True, False, True]
-    gp = g.lazy().with_columns(analysis.tables.payoff_columns(4, "game-point")).collect()
+    gp = g.lazy().with_columns(rummysim.analysis.tables.payoff_columns(4, "game-point")).collect()
     assert gp.select("payoff_0", "payoff_1", "payoff_2", "payoff_3").rows() == [
         (1.0, 0.0, 0.0, None), (0.5, 0.5, 0.0, 0.0), (0.0, 0.0, 0.0, 0.0), (0.0, 1.0, 0.0, 0.0)]
 
@@ -303,7 +303,7 @@ def test_hive_partitions_and_globs(tmp_path):
 
 
 def test_docstring_examples():
-    result = doctest.testmod(analysis.tables, optionflags=doctest.ELLIPSIS)
+    result = doctest.testmod(rummysim.analysis.tables, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted >= 3
 
 
