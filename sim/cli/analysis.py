@@ -1,8 +1,9 @@
-"""CLI commands for analysing result files (``analyze``, ``report``); attached by ``sim.cli``.
+"""CLI commands for analysing result files: ``analyze`` and ``report``.
 
-Parsing and printing only: the statistics are computed by ``analysis.tables`` and the charts by
-``analysis.report``. User errors are raised as the typed errors of ``sim.errors`` and turned into
-``error: ...`` and exit code 2 by ``sim.cli.main``.
+Parsing and printing only: the statistics are computed by ``rummysim.analysis.tables`` and the
+charts by ``rummysim.analysis.report``. User errors are raised as the typed errors of
+``rummysim.errors`` and turned into ``error: ...`` and exit code 2 by ``rummysim.cli.main``.
+``analyze_command`` and ``report_command`` are plain functions tests may call directly.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from rich.console import Console
 from rich.table import Table
 
 from rummysim.analysis import fmt
+from rummysim.cli.console import out_console
+from rummysim.cli.options import out_option
 from rummysim.errors import InputError
 
 FORMATS = ("table", "csv", "json", "parquet")
@@ -38,7 +41,7 @@ PayoffOpt = Annotated[
 StrategiesOpt = Annotated[bool, typer.Option("--strategies", help="Win rates per strategy (from the lineups).")]
 MatrixOpt = Annotated[bool, typer.Option("--matrix", help="Strategy against strategy win rates (from the lineups).")]
 FormatOpt = Annotated[str, typer.Option("--format", "-f", help="table, csv, json or parquet.")]
-OutOpt = Annotated[Optional[Path], typer.Option("--out", "-o", help="Write csv/json/parquet to this file, not stdout.")]
+OutOpt = Annotated[Optional[Path], out_option("Write csv/json/parquet to this file, not stdout.")]
 
 
 def _label(row: dict, by: list[str]) -> str:
@@ -165,13 +168,13 @@ def _print_matrix(console: Console, frame, by: list[str]) -> None:
     console.print(table)
 
 
-def _write(frame, fmt: str, out: Optional[Path], console: Console) -> None:
+def _write(frame, output_format: str, out: Optional[Path], console: Console) -> None:
     from rummysim.analysis.tables import to_json
 
-    if fmt == "parquet":
+    if output_format == "parquet":
         assert out is not None
         frame.write_parquet(out)
-    elif fmt == "csv":
+    elif output_format == "csv":
         text = frame.write_csv()
         if out is None:
             console.out(text, end="", highlight=False)
@@ -185,73 +188,75 @@ def _write(frame, fmt: str, out: Optional[Path], console: Console) -> None:
             out.write_text(text + "\n")
 
 
-def register(app: typer.Typer, console: Console) -> None:
-    """Attach the analysis commands to the main app."""
+def analyze_command(
+    path: PathArg,
+    by: ByOpt = None,
+    balance: BalanceOpt = False,
+    payoff: PayoffOpt = None,
+    strategies: StrategiesOpt = False,
+    matrix: MatrixOpt = False,
+    output_format: FormatOpt = "table",
+    out: OutOpt = None,
+) -> None:
+    """Statistics of result files per group: seat win rates, first-seat advantage, scores, lengths, hand ends."""
+    from rummysim.analysis import tables
+    from rummysim.analysis.load import open_source
 
-    @app.command()
-    def analyze(
-        path: PathArg,
-        by: ByOpt = None,
-        balance: BalanceOpt = False,
-        payoff: PayoffOpt = None,
-        strategies: StrategiesOpt = False,
-        matrix: MatrixOpt = False,
-        fmt: FormatOpt = "table",
-        out: OutOpt = None,
-    ) -> None:
-        """Statistics of result files per group: seat win rates, first-seat advantage, scores, lengths, hand ends."""
-        from rummysim.analysis import tables
-        from rummysim.analysis.load import open_source
+    if output_format not in FORMATS:
+        raise InputError(f"--format must be one of {', '.join(FORMATS)}, got {output_format!r}")
+    if payoff is not None and payoff not in tables.PAYOFF_MODES:
+        raise InputError(f"--payoff must be one of {', '.join(tables.PAYOFF_MODES)}, got {payoff!r}")
+    views = [name for name, on in (("--balance", balance), ("--payoff", payoff is not None),
+                                    ("--strategies", strategies), ("--matrix", matrix)) if on]
+    if len(views) > 1:
+        raise InputError(f"choose one of {', '.join(views)}")
+    if output_format == "parquet" and out is None:
+        raise InputError("--format parquet needs --out FILE")
+    if output_format == "table" and out is not None:
+        raise InputError("--out needs --format csv, json or parquet")
 
-        if fmt not in FORMATS:
-            raise InputError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
-        if payoff is not None and payoff not in tables.PAYOFF_MODES:
-            raise InputError(f"--payoff must be one of {', '.join(tables.PAYOFF_MODES)}, got {payoff!r}")
-        views = [name for name, on in (("--balance", balance), ("--payoff", payoff is not None),
-                                        ("--strategies", strategies), ("--matrix", matrix)) if on]
-        if len(views) > 1:
-            raise InputError(f"choose one of {', '.join(views)}")
-        if fmt == "parquet" and out is None:
-            raise InputError("--format parquet needs --out FILE")
-        if fmt == "table" and out is not None:
-            raise InputError("--out needs --format csv, json or parquet")
+    ds = open_source(path)
+    by_cols = tables.resolve_by(ds, by)
+    if balance:
+        frame = tables.balance(ds, by_cols)
+        printer = lambda: _print_balance(out_console, frame, by_cols)  # noqa: E731
+    elif payoff is not None:
+        frame = tables.payoffs(ds, payoff, by_cols)
+        printer = lambda: _print_payoffs(out_console, frame, by_cols, payoff)  # noqa: E731
+    elif strategies:
+        frame = tables.strategies(ds, by_cols)
+        printer = lambda: _print_strategies(out_console, frame, by_cols)  # noqa: E731
+    elif matrix:
+        frame = tables.strategy_matrix(ds, by_cols)
+        printer = lambda: _print_matrix(out_console, frame, by_cols)  # noqa: E731
+    else:
+        frame = tables.summarize(ds, by_cols)
+        printer = lambda: _print_summary(out_console, frame, by_cols)  # noqa: E731
+    if output_format == "table":
+        printer()
+    else:
+        _write(frame, output_format, out, out_console)
+        if out is not None:
+            out_console.print(f"wrote {out}", highlight=False)
 
-        ds = open_source(path)
-        by_cols = tables.resolve_by(ds, by)
-        if balance:
-            frame = tables.balance(ds, by_cols)
-            printer = lambda: _print_balance(console, frame, by_cols)  # noqa: E731
-        elif payoff is not None:
-            frame = tables.payoffs(ds, payoff, by_cols)
-            printer = lambda: _print_payoffs(console, frame, by_cols, payoff)  # noqa: E731
-        elif strategies:
-            frame = tables.strategies(ds, by_cols)
-            printer = lambda: _print_strategies(console, frame, by_cols)  # noqa: E731
-        elif matrix:
-            frame = tables.strategy_matrix(ds, by_cols)
-            printer = lambda: _print_matrix(console, frame, by_cols)  # noqa: E731
-        else:
-            frame = tables.summarize(ds, by_cols)
-            printer = lambda: _print_summary(console, frame, by_cols)  # noqa: E731
-        if fmt == "table":
-            printer()
-        else:
-            _write(frame, fmt, out, console)
-            if out is not None:
-                console.print(f"wrote {out}", highlight=False)
 
-    @app.command()
-    def report(
-        path: PathArg,
-        out: Annotated[Path, typer.Option("--out", "-o", help="HTML file to write.")] = Path("report.html"),
-        by: ByOpt = None,
-        png: Annotated[Optional[Path], typer.Option("--png", help="Also write every chart as a PNG file into this folder.")] = None,
-        title: Annotated[Optional[str], typer.Option("--title", help="Report title (default: the path).")] = None,
-    ) -> None:
-        """Write a self-contained HTML report with charts and tables (needs the [report] extra)."""
-        from rummysim.analysis.report import write_report
+def report_command(
+    path: PathArg,
+    out: Annotated[Path, out_option("HTML file to write.")] = Path("report.html"),
+    by: ByOpt = None,
+    png: Annotated[Optional[Path], typer.Option("--png", help="Also write every chart as a PNG file into this folder.")] = None,
+    title: Annotated[Optional[str], typer.Option("--title", help="Report title (default: the path).")] = None,
+) -> None:
+    """Write a self-contained HTML report with charts and tables (needs the [report] extra)."""
+    from rummysim.analysis.report import write_report
 
-        result = write_report(path, out, by=by, png_dir=png, title=title)
-        console.print(f"wrote {result.html} ({len(result.charts)} charts, {len(result.tables)} tables)", highlight=False)
-        for p in result.pngs:
-            console.print(f"wrote {p}", highlight=False)
+    result = write_report(path, out, by=by, png_dir=png, title=title)
+    out_console.print(f"wrote {result.html} ({len(result.charts)} charts, {len(result.tables)} tables)", highlight=False)
+    for p in result.pngs:
+        out_console.print(f"wrote {p}", highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Attach ``analyze`` and ``report`` to the app."""
+    app.command("analyze")(analyze_command)
+    app.command("report")(report_command)

@@ -1,7 +1,8 @@
-"""CLI command ``bench`` (the benchmark suite); attached by ``sim.cli``.
+"""CLI command ``bench`` (the benchmark suite).
 
-Parsing and printing only: ``sim.bench`` measures. The suite's results are printed as tables (or
-as JSON with ``--json``) and always written to the ``--out`` JSON file.
+Parsing and printing only: ``rummysim.bench`` measures. The suite's results are printed as tables
+(or as JSON with ``--json``) and always written to the ``--out`` JSON file; with ``--progress``
+each step is announced on stderr. ``bench_command`` is a plain function tests may call directly.
 """
 
 from __future__ import annotations
@@ -9,15 +10,16 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
+from rummysim.cli.console import out_console
+from rummysim.cli.options import JsonOpt, ProgressOpt, out_option
+from rummysim.cli.progress import progress_log, show_progress
 from rummysim.errors import InputError
-
-err_console = Console(stderr=True, highlight=False)
 
 
 def _num(x: float | None, digits: int = 0) -> str:
@@ -116,31 +118,29 @@ def print_results(console: Console, r: dict) -> None:
     _print_targets(console, r["targets"])
 
 
-def register(app: typer.Typer, console: Console) -> None:
-    """Attach the command to the main app."""
+def bench_command(
+    quick: Annotated[bool, typer.Option("--quick", help="Tiny sizes: checks that the suite runs (no cold compile).")] = False,
+    full: Annotated[bool, typer.Option("--full", help="Also play 10^6 games end to end (instead of extrapolating) "
+                                                      "and compile cold 3 times.")] = False,
+    as_json: JsonOpt = False,
+    out: Annotated[Path, out_option("JSON file for the results.")] = Path("bench.json"),
+    progress: ProgressOpt = None,
+) -> None:
+    """Benchmark suite: games/s and hands/s per core and on all cores, strategies, validator reference,
+    start-up (cold and warm), end to end with memory, and the speed targets met or missed."""
+    from rummysim.bench import SIZES, run_suite, write_json
 
-    @app.command()
-    def bench(
-        quick: Annotated[bool, typer.Option("--quick", help="Tiny sizes: checks that the suite runs (no cold compile).")] = False,
-        full: Annotated[bool, typer.Option("--full", help="Also play 10^6 games end to end (instead of extrapolating) "
-                                                          "and compile cold 3 times.")] = False,
-        as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON instead of tables.")] = False,
-        out: Annotated[Path, typer.Option("--out", "-o", help="JSON file for the results.")] = Path("bench.json"),
-        progress: Annotated[Optional[bool], typer.Option(
-            "--progress/--no-progress", help="Say what is being measured on stderr (default: when stderr is a terminal).")] = None,
-    ) -> None:
-        """Benchmark suite: games/s and hands/s per core and on all cores, strategies, validator reference,
-        start-up (cold and warm), end to end with memory, and the speed targets met or missed."""
-        from rummysim.bench import SIZES, run_suite, write_json
+    if quick and full:
+        raise InputError("--quick and --full exclude each other")
+    result = run_suite(SIZES["quick" if quick else "full" if full else "default"], progress_log(show_progress(progress)))
+    write_json(result, out)
+    if as_json:
+        sys.stdout.write(json.dumps(result, indent=2) + "\n")
+        return
+    print_results(out_console, result)
+    out_console.print(f"wrote {out}", markup=False)
 
-        if quick and full:
-            raise InputError("--quick and --full exclude each other")
-        show = sys.stderr.isatty() if progress is None else progress
-        log = (lambda message: err_console.print(message, markup=False, soft_wrap=True)) if show else None
-        result = run_suite(SIZES["quick" if quick else "full" if full else "default"], log)
-        write_json(result, out)
-        if as_json:
-            sys.stdout.write(json.dumps(result, indent=2) + "\n")
-            return
-        print_results(console, result)
-        console.print(f"wrote {out}", markup=False)
+
+def register(app: typer.Typer) -> None:
+    """Attach ``bench`` to the app."""
+    app.command("bench")(bench_command)

@@ -1,58 +1,32 @@
-"""CLI commands for strategy comparisons (``compare``, ``tournament``); attached by ``sim.cli``.
+"""CLI commands for strategy comparisons: ``compare`` and ``tournament``.
 
-Parsing and printing only: the games and statistics come from ``sim.comparison``. User errors are
-raised as the typed errors of ``sim.errors`` and turned into ``error: ...`` and exit code 2 by
-``sim.cli.main``.
+Parsing and printing only: the games and statistics come from ``rummysim.comparison``. User
+errors are raised as the typed errors of ``rummysim.errors`` and turned into ``error: ...`` and
+exit code 2 by ``rummysim.cli.main``. ``compare_command`` and ``tournament_command`` are plain
+functions tests may call directly.
 """
 
 from __future__ import annotations
 
 import json
-import sys
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Iterator, Optional
+from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-GameOpt = Annotated[str, typer.Option("--game", "-g", help="Game or preset name (see `rummysim rules list`).")]
-PlayersOpt = Annotated[int, typer.Option("--players", "-n", help="Number of players.")]
-RuleOpt = Annotated[Optional[list[str]], typer.Option("--rule", "-r", help="Rule flag override FLAG=VALUE (repeatable).")]
-SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="Run seed.")]
-DealsOpt = Annotated[int, typer.Option(
-    "--games", help="Deals (game indexes) to play; each is played once per seating of the lineup.")]
-ThreadsOpt = Annotated[Optional[int], typer.Option("--threads", help="Worker threads (default: all cores).")]
-ProgressOpt = Annotated[Optional[bool], typer.Option(
-    "--progress/--no-progress", help="Progress on stderr (default: when stderr is a terminal).")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")]
+from rummysim.cli.console import out_console
+from rummysim.cli.options import (DealsOpt, GameOpt, JsonOpt, PlayersOpt, ProgressOpt, RuleOpt, SeedOpt, ThreadsOpt,
+                                  out_option)
+from rummysim.cli.progress import progress_bar, show_progress
 
-err_console = Console(stderr=True, highlight=False)
+GameRowsOutOpt = Annotated[Optional[Path], out_option("Parquet file for the game rows.")]
 
 
-@contextmanager
-def _progress(label: str, enabled: bool) -> Iterator:
-    """A rich progress bar on stderr showing deals and the current half-width, or None."""
-    if not enabled:
-        yield None
-        return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TextColumn("deals {task.fields[ci]}"),
-               TimeElapsedColumn())
-    with Progress(*columns, console=err_console, transient=True) as bar:
-        task = bar.add_task(label, total=None, ci="")
-
-        def update(done: int, total: int, half: float | None) -> None:
-            ci = "" if half is None else f"  ± {half:.3g} points per hand"
-            bar.update(task, completed=done, total=total, ci=ci)
-
-        yield update
-
-
-def _show(flag: Optional[bool]) -> bool:
-    return sys.stderr.isatty() if flag is None else flag
+def _half_width_note(half: float | None) -> str:
+    """The progress bar's note: the current 95% CI half-width of the per-hand difference."""
+    return "" if half is None else f"  ± {half:.3g} points per hand"
 
 
 def _n(x: float, digits: int = 2) -> str:
@@ -131,71 +105,73 @@ def _print_tournament(console: Console, res) -> None:
     console.print(rank)
 
 
-def register(app: typer.Typer, console: Console) -> None:
-    """Attach the commands to the main app."""
+def compare_command(
+    a: Annotated[str, typer.Argument(help="Strategy A (see `rummysim strategies list`).")],
+    b: Annotated[str, typer.Argument(help="Strategy B.")],
+    game: GameOpt = "500-rum",
+    players: PlayersOpt = 2,
+    lineup: Annotated[Optional[str], typer.Option(
+        "--lineup", "-l", help="Seat pattern such as A,B,B,B (or with the strategy names); default: seats "
+                               "shared evenly. Every rotation of it is played on each deal.")] = None,
+    rule: RuleOpt = None,
+    games: DealsOpt = 1000,
+    seed: SeedOpt = 0,
+    until_ci: Annotated[Optional[float], typer.Option(
+        "--until-ci", help="Add batches of deals until the 95% CI half-width of the per-hand score "
+                           "difference is below this (points per hand).")] = None,
+    max_games: Annotated[int, typer.Option("--max-games", help="Most deals to play with --until-ci.")] = 100_000,
+    batch: Annotated[int, typer.Option("--batch", help="Deals per batch with --until-ci.")] = 1000,
+    baseline: Annotated[bool, typer.Option(
+        "--baseline", help="Also play independent deals (same number of games) and report the CI width "
+                           "ratio duplicate/independent.")] = False,
+    out: GameRowsOutOpt = None,
+    as_json: JsonOpt = False,
+    threads: ThreadsOpt = None,
+    progress: ProgressOpt = None,
+) -> None:
+    """Strategy A against B on duplicate deals: score difference per game and per hand, win rates, verdict."""
+    from rummysim.comparison import compare
 
-    @app.command()
-    def compare(
-        a: Annotated[str, typer.Argument(help="Strategy A (see `rummysim strategies list`).")],
-        b: Annotated[str, typer.Argument(help="Strategy B.")],
-        game: GameOpt = "500-rum",
-        players: PlayersOpt = 2,
-        lineup: Annotated[Optional[str], typer.Option(
-            "--lineup", "-l", help="Seat pattern such as A,B,B,B (or with the strategy names); default: seats "
-                                   "shared evenly. Every rotation of it is played on each deal.")] = None,
-        rule: RuleOpt = None,
-        games: DealsOpt = 1000,
-        seed: SeedOpt = 0,
-        until_ci: Annotated[Optional[float], typer.Option(
-            "--until-ci", help="Add batches of deals until the 95% CI half-width of the per-hand score "
-                               "difference is below this (points per hand).")] = None,
-        max_games: Annotated[int, typer.Option("--max-games", help="Most deals to play with --until-ci.")] = 100_000,
-        batch: Annotated[int, typer.Option("--batch", help="Deals per batch with --until-ci.")] = 1000,
-        baseline: Annotated[bool, typer.Option(
-            "--baseline", help="Also play independent deals (same number of games) and report the CI width "
-                               "ratio duplicate/independent.")] = False,
-        out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Parquet file for the game rows.")] = None,
-        as_json: JsonOpt = False,
-        threads: ThreadsOpt = None,
-        progress: ProgressOpt = None,
-    ) -> None:
-        """Strategy A against B on duplicate deals: score difference per game and per hand, win rates, verdict."""
-        from rummysim.comparison import compare as run
-
-        with _progress("comparing", _show(progress)) as update:
-            res = run(a, b, game=game, players=players, lineup=lineup, rule=rule or (), games=games, seed=seed,
+    with progress_bar("comparing", show_progress(progress), unit="deals", note=_half_width_note) as update:
+        res = compare(a, b, game=game, players=players, lineup=lineup, rule=rule or (), games=games, seed=seed,
                       until_ci=until_ci, max_games=max_games, batch=batch, baseline=baseline, out=out,
                       threads=threads, progress=update)
-        if as_json:
-            console.print_json(json.dumps(res.summary))
-            return
-        _print_compare(console, res.summary)
-        if out is not None:
-            console.print(f"wrote {out}")
+    if as_json:
+        out_console.print_json(json.dumps(res.summary))
+        return
+    _print_compare(out_console, res.summary)
+    if out is not None:
+        out_console.print(f"wrote {out}")
 
-    @app.command()
-    def tournament(
-        strategies: Annotated[list[str], typer.Argument(help="Two or more strategies.")],
-        game: GameOpt = "500-rum",
-        players: PlayersOpt = 2,
-        rule: RuleOpt = None,
-        games: DealsOpt = 1000,
-        seed: SeedOpt = 0,
-        out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Parquet file for the game rows.")] = None,
-        as_json: JsonOpt = False,
-        threads: ThreadsOpt = None,
-        progress: ProgressOpt = None,
-    ) -> None:
-        """Every pair of strategies on the same duplicate deals: matrix of score differences and ranking."""
-        from rummysim.comparison import tournament as run
 
-        with _progress("tournament", _show(progress)) as update:
-            res = run(strategies, game=game, players=players, rule=rule or (), games=games, seed=seed, out=out,
-                      threads=threads, progress=update)
-        if as_json:
-            console.print_json(json.dumps({**res.summary, "matrix": res.matrix.to_dicts(),
+def tournament_command(
+    strategies: Annotated[list[str], typer.Argument(help="Two or more strategies.")],
+    game: GameOpt = "500-rum",
+    players: PlayersOpt = 2,
+    rule: RuleOpt = None,
+    games: DealsOpt = 1000,
+    seed: SeedOpt = 0,
+    out: GameRowsOutOpt = None,
+    as_json: JsonOpt = False,
+    threads: ThreadsOpt = None,
+    progress: ProgressOpt = None,
+) -> None:
+    """Every pair of strategies on the same duplicate deals: matrix of score differences and ranking."""
+    from rummysim.comparison import tournament
+
+    with progress_bar("tournament", show_progress(progress), unit="deals", note=_half_width_note) as update:
+        res = tournament(strategies, game=game, players=players, rule=rule or (), games=games, seed=seed, out=out,
+                         threads=threads, progress=update)
+    if as_json:
+        out_console.print_json(json.dumps({**res.summary, "matrix": res.matrix.to_dicts(),
                                            "ranking": res.ranking.to_dicts()}))
-            return
-        _print_tournament(console, res)
-        if out is not None:
-            console.print(f"wrote {out}")
+        return
+    _print_tournament(out_console, res)
+    if out is not None:
+        out_console.print(f"wrote {out}")
+
+
+def register(app: typer.Typer) -> None:
+    """Attach ``compare`` and ``tournament`` to the app."""
+    app.command("compare")(compare_command)
+    app.command("tournament")(tournament_command)

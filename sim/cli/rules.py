@@ -1,0 +1,88 @@
+"""CLI command groups ``rules`` (presets and rule flags) and ``strategies`` (strategies and their parameters).
+
+Printing only: ``rummysim.rules`` and ``rummysim.strategies.registry`` hold the data. Each
+subcommand is a plain function (``rules_list_command`` ...) that tests may call directly;
+``register`` attaches the two groups to the app.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from rummysim.cli.console import out_console
+from rummysim.cli.options import RuleOpt
+
+
+def rules_list_command() -> None:
+    """List the presets with a description and their source."""
+    from rummysim.rules import list_presets
+
+    table = Table()
+    for col in ("preset", "game", "description", "source"):
+        table.add_column(col)
+    for row in list_presets():
+        table.add_row(row["name"], row["game"], row["description"], row["source"])
+    out_console.print(table)
+
+
+def rules_show_command(
+    name: Annotated[str, typer.Argument(help="Preset name.")] = "500-rum",
+    rule: RuleOpt = None,
+) -> None:
+    """Show every flag of a preset (with overrides): value, default, rule IDs, kernel support."""
+    from rummysim.rules import Rules, describe, format_value
+
+    rules = Rules.preset(name)
+    if rule:
+        rules = rules.with_strings(rule)
+    table = Table(title=f"{name} ({rules.game})")
+    for col in ("flag", "value", "default", "rule IDs", "supported"):
+        table.add_column(col, no_wrap=True)
+    table.add_column("meaning")
+    for row in describe(rules):
+        table.add_row(
+            row["flag"], format_value(row["value"]), format_value(row["default"]), ", ".join(row["rule_ids"]),
+            "yes" if row["supported"] else "not yet", row["doc"],
+        )
+    out_console.print(table)
+
+
+def strategies_list_command() -> None:
+    """List the strategies with their parameters and defaults."""
+    from rummysim.strategies.registry import STRATEGIES
+
+    table = Table()
+    for col in ("strategy", "what it does", "parameters"):
+        table.add_column(col)
+    for s in STRATEGIES.values():
+        params = "; ".join(f"{p.name}={p.default:g} ({p.doc})" for p in s.params) or "-"
+        table.add_row(s.name, s.doc, params)
+    out_console.print(table)
+
+
+def strategies_show_command(name: Annotated[str, typer.Argument(help="Strategy name.")]) -> None:
+    """Show what a strategy does and its parameters with their defaults."""
+    from rummysim.strategies.registry import strategy_info
+
+    info = strategy_info(name)
+    out_console.print(f"{info.name} (id {info.id})", markup=False)
+    out_console.print(info.doc, markup=False)
+    if not info.params:
+        out_console.print("parameters: none", markup=False)
+    for p in info.params:
+        out_console.print(f"  {p.name} = {p.default:g}: {p.doc}", markup=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Attach the ``rules`` and ``strategies`` groups (``list`` and ``show`` each) to the app."""
+    rules_app = typer.Typer(help="List presets and show every rule flag.", no_args_is_help=True)
+    rules_app.command("list")(rules_list_command)
+    rules_app.command("show")(rules_show_command)
+    strategies_app = typer.Typer(help="List the strategies and their parameters.", no_args_is_help=True)
+    strategies_app.command("list")(strategies_list_command)
+    strategies_app.command("show")(strategies_show_command)
+    app.add_typer(rules_app, name="rules")
+    app.add_typer(strategies_app, name="strategies")

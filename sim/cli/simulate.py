@@ -1,0 +1,139 @@
+"""CLI commands that play games: ``simulate``, ``validate`` and ``replay``.
+
+Parsing and printing only: ``rummysim.simulation`` plays and summarises, ``rummysim.checks``
+validates and replays. Each command is a plain function (``simulate_command`` ...) that tests
+may call with Python arguments; ``register`` attaches them to the app.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.table import Table
+
+from rummysim.cli.console import out_console
+from rummysim.cli.options import (GameOpt, JsonOpt, LineupOpt, PlayersOpt, ProgressOpt, RuleOpt, SeedOpt, ThreadsOpt,
+                                  out_option)
+from rummysim.cli.progress import progress_bar, show_progress
+
+MAX_VIOLATIONS_SHOWN = 50
+
+
+def _ci(pair: list[float], pct: bool = False) -> str:
+    if pct:
+        return f"[{pair[0] * 100:.1f}, {pair[1] * 100:.1f}]"
+    return f"[{pair[0]:.1f}, {pair[1]:.1f}]"
+
+
+def _print_game_summary(s: dict) -> None:
+    table = Table(title=f"{s['game']}, {s['players']} players, {s['games']:,} games (seed {s['seed']})")
+    for col in ("seat", "strategy", "wins", "win rate %", "95% CI", "mean final score", "95% CI"):
+        table.add_column(col, justify="right" if col != "strategy" else "left")
+    for seat in s["seats"]:
+        table.add_row(
+            str(seat["seat"]), seat["strategy"], f"{seat['wins']:,}", f"{seat['win_rate'] * 100:.2f}",
+            _ci(seat["win_rate_ci"], pct=True), f"{seat['mean_score']:.1f}", _ci(seat["mean_score_ci"]),
+        )
+    out_console.print(table)
+    out_console.print(
+        f"hands/game {s['mean_hands_per_game']:.2f}   turns/hand {s['mean_turns_per_hand']:.2f}   "
+        f"capped games {s['capped_games']}   capped hands {s['capped_hands']}"
+    )
+    out_console.print(
+        f"{s['games_per_s']:,.0f} games/s   {s['hands_per_s']:,.0f} hands/s   "
+        f"{s['elapsed_s']:.2f} s on {s['threads']} threads"
+    )
+
+
+def _print_hand_summary(s: dict) -> None:
+    table = Table(title=f"{s['game']}, {s['players']} players, {s['hands']:,} independent hands (seed {s['seed']})")
+    for col in ("seat", "strategy", "went out %", "95% CI", "mean hand score", "95% CI"):
+        table.add_column(col, justify="right" if col != "strategy" else "left")
+    for seat in s["seats"]:
+        table.add_row(
+            str(seat["seat"]), seat["strategy"], f"{seat['out_rate'] * 100:.2f}", _ci(seat["out_rate_ci"], pct=True),
+            f"{seat['mean_hand_score']:.2f}", _ci(seat["mean_hand_score_ci"]),
+        )
+    out_console.print(table)
+    ends = ", ".join(f"{k} {v:,}" for k, v in sorted(s["ends"].items()))
+    out_console.print(f"turns/hand {s['mean_turns_per_hand']:.2f}   hand ends: {ends}")
+    out_console.print(f"{s['hands_per_s']:,.0f} hands/s   {s['elapsed_s']:.2f} s on {s['threads']} threads")
+
+
+def simulate_command(
+    game: GameOpt = "500-rum",
+    players: PlayersOpt = 4,
+    lineup: LineupOpt = "greedy",
+    games: Annotated[int, typer.Option("--games", help="Number of games (or hands with --unit hands).")] = 1000,
+    seed: SeedOpt = 0,
+    rule: RuleOpt = None,
+    unit: Annotated[str, typer.Option("--unit", help="games (played to the target) or hands (independent hands).")] = "games",
+    hands: Annotated[bool, typer.Option("--hands", help="Also write one row per hand to OUT.hands.parquet.")] = False,
+    out: Annotated[Optional[Path], out_option("Parquet file for the rows.")] = None,
+    as_json: JsonOpt = False,
+    threads: ThreadsOpt = None,
+    progress: ProgressOpt = None,
+) -> None:
+    """Play many complete games (or hands) in parallel and summarise them."""
+    from rummysim.simulation import simulate
+
+    with progress_bar("simulating", show_progress(progress)) as update:
+        res = simulate(game=game, players=players, lineup=lineup, games=games, seed=seed, rule=rule or (), unit=unit,
+                       hands=hands, out=out, threads=threads, progress=update)
+    if as_json:
+        out_console.print_json(json.dumps(res.summary))
+    elif unit == "games":
+        _print_game_summary(res.summary)
+    else:
+        _print_hand_summary(res.summary)
+    if out is not None and not as_json:
+        out_console.print(f"wrote {out}")
+
+
+def validate_command(
+    game: GameOpt = "500-rum",
+    players: PlayersOpt = 4,
+    lineup: LineupOpt = "random",
+    games: Annotated[int, typer.Option("--games", help="Number of games to play in trace mode.")] = 100,
+    seed: SeedOpt = 0,
+    rule: RuleOpt = None,
+    progress: ProgressOpt = None,
+) -> None:
+    """Play games in trace mode and check every action with the independent validator (exit 1 on any violation)."""
+    from rummysim.checks import validate_run
+
+    with progress_bar("validating", show_progress(progress)) as update:
+        report = validate_run(game=game, players=players, lineup=lineup, games=games, seed=seed, rule=rule or (),
+                              progress=update)
+    out_console.print(f"games {report.games}   actions checked {report.actions_checked:,}   violations {len(report.violations)}")
+    for v in report.violations[:MAX_VIOLATIONS_SHOWN]:
+        out_console.print(f"  seed {v.seed} game {v.game_index} action {v.action} {v.rule_id}: {v.message}")
+    if len(report.violations) > MAX_VIOLATIONS_SHOWN:
+        out_console.print(f"  ... and {len(report.violations) - MAX_VIOLATIONS_SHOWN} more")
+    if report.violations:
+        raise typer.Exit(1)
+
+
+def replay_command(
+    seed: SeedOpt = 0,
+    game_index: Annotated[int, typer.Option("--game-index", "-i", help="Index of the game within the run.")] = 0,
+    game: GameOpt = "500-rum",
+    players: PlayersOpt = 4,
+    lineup: LineupOpt = "greedy",
+    rule: RuleOpt = None,
+) -> None:
+    """Print one game turn by turn (the same game `simulate` plays for that seed and index)."""
+    from rummysim.checks import replay_game
+
+    out_console.print(replay_game(seed, game_index, game=game, players=players, lineup=lineup, rule=rule or ()),
+                      markup=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Attach ``simulate``, ``validate`` and ``replay`` to the app."""
+    app.command("simulate")(simulate_command)
+    app.command("validate")(validate_command)
+    app.command("replay")(replay_command)
