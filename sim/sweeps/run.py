@@ -47,6 +47,7 @@ log = logging.getLogger(__name__)
 
 
 def _local_threads(threads: int | None) -> int:
+    """Numba's thread count for a local run, set to ``threads`` if given."""
     import numba
 
     if threads is not None:
