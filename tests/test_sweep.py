@@ -246,14 +246,15 @@ def test_same_rows_for_any_chunk_size_and_thread_count(tmp_path, reference):
 KILLER = """
 import os, signal, sys
 import rummysim.sweeps as s
+import rummysim.sweeps.store as store
 kill_at, calls = int(sys.argv[3]), [0]
-move = s._move_into_place
+move = store._move_into_place
 def killer(tmp, final):
     calls[0] += 1
     if calls[0] == kill_at:
         os.kill(os.getpid(), signal.SIGKILL)
     move(tmp, final)
-s._move_into_place = killer
+store._move_into_place = killer
 s.sweep(sys.argv[1], sys.argv[2])
 """
 

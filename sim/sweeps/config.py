@@ -1,0 +1,473 @@
+"""A sweep file read and checked: the TOML grammar, lineups, the grid expanded into cells, cell
+ids and seeds, and the chunking of a cell's games.
+
+Everything here is pure configuration: nothing is played or written, and numba is not imported.
+The grammar itself is described in the ``rummysim.sweeps`` docstring.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import itertools
+import json
+import re
+import tomllib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from rummysim.errors import InputError, RulesError, RummysimError, UnsupportedRuleError
+from rummysim.rules import FLAGS, GAMES, Rules, format_value
+
+FORMAT = "rummysim-sweep/1"
+DEFAULT_CHUNK = 4096
+DEFAULT_GRID: dict[str, object] = {"game": "500-rum", "players": 4, "lineup": "greedy"}
+RUN_KEYS = ("seed", "games_per_cell", "chunk_size", "hands", "name", "description")
+TOP_KEYS = ("run", "grid")
+SEEDING = (
+    "cell seed = first 8 bytes of sha256('rummysim-sweep-seed/<run seed>/<cell hash>') as a big-endian "
+    "integer, shifted right by 1; game i of a cell is the kernel game (cell seed, i) whatever the chunking"
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# errors
+
+
+class SweepConfigError(InputError):
+    """A bad sweep file: names the file, the key and the reason (one line)."""
+
+    def __init__(self, source: str, key: str, reason: str) -> None:
+        self.source = source
+        self.key = key
+        self.reason = reason
+        where = f"{source}: {key}: " if key else f"{source}: "
+        super().__init__(where + reason)
+
+    def __reduce__(self):  # type: ignore[override]
+        return (type(self), (self.source, self.key, self.reason))
+
+
+def _did_you_mean(word: str, choices: Sequence[str]) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+# ---------------------------------------------------------------------------------------------
+# lineups
+
+_NAME = r"[A-Za-z_][\w-]*"
+_AT_RE = re.compile(rf"^(?P<name>{_NAME})\s+at\s+seats?\s+(?P<seats>\d+(?:\s*(?:and|\+|&)\s*\d+)*)$", re.I)
+_ELSE_RE = re.compile(rf"^(?P<name>{_NAME})\s+(?:elsewhere|everywhere\s+else|at\s+(?:the\s+)?other\s+seats)$", re.I)
+_ALL_RE = re.compile(rf"^(?:all(?:\s+seats)?\s+(?P<a>{_NAME})|(?P<b>{_NAME})\s+(?:everywhere|at\s+(?:all|every)\s+seats?))$", re.I)
+
+
+@dataclass(frozen=True)
+class LineupSpec:
+    """A parsed lineup: every seat one strategy, one per seat, or some seats against a default."""
+
+    text: str
+    every: str | None = None
+    seats: tuple[str, ...] = ()
+    at: tuple[tuple[int, str], ...] = ()
+    elsewhere: str | None = None
+
+    def resolve(self, players: int) -> list[str]:
+        """Strategy names per seat for ``players`` players (InputError if impossible)."""
+        if self.every is not None:
+            return [self.every] * players
+        if self.seats:
+            if len(self.seats) != players:
+                raise InputError(f"lineup {self.text!r} names {len(self.seats)} seats for {players} players")
+            return list(self.seats)
+        names: list[str | None] = [None] * players
+        for seat, name in self.at:
+            if seat >= players:
+                raise InputError(f"lineup {self.text!r} names seat {seat}, but seats are 0-{players - 1} "
+                                 f"with {players} players")
+            names[seat] = name
+        if self.elsewhere is None and None in names:
+            missing = ", ".join(str(s) for s, n in enumerate(names) if n is None)
+            raise InputError(f"lineup {self.text!r} leaves seat(s) {missing} empty; add 'X elsewhere'")
+        return [n if n is not None else str(self.elsewhere) for n in names]
+
+
+def parse_lineup_spec(value: object) -> LineupSpec:
+    """Read one lineup of a sweep file (a string or a list of names); InputError on bad syntax or
+    unknown strategies."""
+    from rummysim.strategies.registry import STRATEGIES
+
+    def known(name: str) -> str:
+        if name not in STRATEGIES:
+            raise InputError(f"unknown strategy {name!r}{_did_you_mean(name, list(STRATEGIES))} "
+                             f"(known: {', '.join(STRATEGIES)})")
+        return name
+
+    if isinstance(value, list):
+        if not value or not all(isinstance(v, str) and v.strip() for v in value):
+            raise InputError(f"a lineup given as a list must hold strategy names, got {value!r}")
+        names = tuple(known(v.strip()) for v in value)
+        if len(names) == 1:
+            return LineupSpec(",".join(names), every=names[0])
+        return LineupSpec(",".join(names), seats=names)
+    if not isinstance(value, str) or not value.strip():
+        raise InputError(f"a lineup must be a string or a list of strategy names, got {value!r}")
+    text = " ".join(value.split())
+    m = _ALL_RE.match(text)
+    if m:
+        return LineupSpec(text, every=known(m.group("a") or m.group("b")))
+    parts = [p.strip() for p in text.split(",")]
+    if any(not p for p in parts):
+        raise InputError(f"lineup {text!r} has an empty entry")
+    if not any(" " in p for p in parts):
+        names = tuple(known(p) for p in parts)
+        return LineupSpec(text, every=names[0]) if len(names) == 1 else LineupSpec(text, seats=names)
+    at: dict[int, str] = {}
+    elsewhere = None
+    for part in parts:
+        m_at, m_else = _AT_RE.match(part), _ELSE_RE.match(part)
+        if m_at:
+            name = known(m_at.group("name"))
+            for seat in (int(s) for s in re.findall(r"\d+", m_at.group("seats"))):
+                if seat in at and at[seat] != name:
+                    raise InputError(f"lineup {text!r} gives seat {seat} two strategies")
+                at[seat] = name
+        elif m_else:
+            if elsewhere is not None:
+                raise InputError(f"lineup {text!r} says 'elsewhere' twice")
+            elsewhere = known(m_else.group("name"))
+        else:
+            raise InputError(
+                f"cannot read {part!r} in lineup {text!r}: expected 'NAME', 'NAME at seat K', "
+                "'NAME at seats K and L' or 'NAME elsewhere'"
+            )
+    return LineupSpec(text, at=tuple(sorted(at.items())), elsewhere=elsewhere)
+
+
+# ---------------------------------------------------------------------------------------------
+# configuration
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One configuration of the grid: where its files go, its rules and its seed."""
+
+    id: str
+    hash: str
+    label: str
+    preset: str
+    game: str
+    players: int
+    lineup: tuple[str, ...]
+    lineup_spec: str
+    overrides: dict[str, object]
+    rules: dict[str, object]
+    changed: dict[str, object]
+    seed: int
+
+    @property
+    def path(self) -> str:
+        """The cell's folder relative to the sweep root (hive partitions)."""
+        return f"game={self.preset}/players={self.players}/cell={self.id}"
+
+    def as_json(self, sweep: "SweepConfig") -> dict[str, object]:
+        return {
+            "id": self.id, "label": self.label, "path": self.path, "preset": self.preset, "game": self.game,
+            "players": self.players, "lineup": list(self.lineup), "lineup_spec": self.lineup_spec,
+            "overrides": self.overrides, "rules_changed": self.changed, "rules": self.rules, "seed": self.seed,
+            "hash": self.hash, "games": sweep.games_per_cell, "chunks": sweep.chunks_per_cell,
+        }
+
+
+@dataclass(frozen=True)
+class SweepConfig:
+    """A validated sweep: run settings, the grid as given, and the expanded cells."""
+
+    source: str
+    seed: int
+    games_per_cell: int
+    chunk_size: int
+    hands: bool
+    grid: dict[str, tuple[object, ...]]
+    cells: tuple[Cell, ...]
+    flag_columns: tuple[str, ...]
+    name: str | None = None
+    description: str | None = None
+    text: str | None = field(default=None, repr=False)
+
+    @property
+    def chunks_per_cell(self) -> int:
+        return -(-self.games_per_cell // self.chunk_size)
+
+    @property
+    def total_games(self) -> int:
+        return self.games_per_cell * len(self.cells)
+
+    @property
+    def max_players(self) -> int:
+        return max(c.players for c in self.cells)
+
+    @property
+    def swept(self) -> dict[str, int]:
+        """Grid keys with their number of values (the factors of the cell count)."""
+        return {k: len(v) for k, v in self.grid.items()}
+
+    @cached_property
+    def sweep_hash(self) -> str:
+        """Identity of the sweep: what decides its rows and files (not comments, order or names)."""
+        ident = {
+            "format": FORMAT, "seed": self.seed, "games_per_cell": self.games_per_cell,
+            "chunk_size": self.chunk_size, "hands": self.hands, "columns": list(self.flag_columns),
+            "cells": sorted(c.id for c in self.cells),
+        }
+        return hashlib.sha256(canonical(ident).encode()).hexdigest()
+
+    def part_name(self, k: int, hands: bool = False) -> str:
+        width = max(4, len(str(self.chunks_per_cell - 1)))
+        return f"part-{k:0{width}d}{'.hands' if hands else ''}.parquet"
+
+    def chunk_range(self, k: int) -> tuple[int, int]:
+        start = k * self.chunk_size
+        return start, min(self.chunk_size, self.games_per_cell - start)
+
+
+def canonical(obj: object) -> str:
+    """The JSON text an identity is hashed from: sorted keys, no spaces, ASCII only."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def cell_seed(run_seed: int, cell_hash: str) -> int:
+    """The seed of a cell's games: independent of every other cell and of the chunking."""
+    digest = hashlib.sha256(f"rummysim-sweep-seed/{run_seed}/{cell_hash}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def _values(raw: object) -> list[object]:
+    return list(raw) if isinstance(raw, list) else [raw]
+
+
+def load_sweep(source: str | Path | Mapping[str, object], *, label: str | None = None) -> SweepConfig:
+    """Read and validate a sweep (a TOML file path, or the dict a TOML file parses to).
+
+    Every cell is expanded and checked (rules, player count, lineup) before anything is played;
+    the first problem raises :class:`SweepConfigError` naming the file, the key and the reason.
+    """
+    text = None
+    if isinstance(source, Mapping):
+        data = dict(source)
+        where = label or "<sweep>"
+    else:
+        path = Path(source)
+        where = label or str(source)
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            raise SweepConfigError(where, "", "no such file") from None
+        except IsADirectoryError:
+            raise SweepConfigError(where, "", "is a folder, not a sweep file") from None
+        except OSError as exc:
+            raise SweepConfigError(where, "", f"cannot read: {exc.strerror}") from None
+        try:
+            text = raw.decode("utf-8")
+            data = tomllib.loads(text)
+        except UnicodeDecodeError:
+            raise SweepConfigError(where, "", "not valid TOML: not UTF-8 text") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise SweepConfigError(where, "", f"not valid TOML: {exc}") from None
+
+    def fail(key: str, reason: str) -> SweepConfigError:
+        return SweepConfigError(where, key, reason)
+
+    for key in data:
+        if key not in TOP_KEYS:
+            raise fail(f"[{key}]", f"unknown table{_did_you_mean(key, TOP_KEYS)}; a sweep file has [run] and [grid]")
+    run = data.get("run")
+    if not isinstance(run, dict):
+        raise fail("[run]", "missing table (it needs at least games_per_cell)" if run is None else "must be a table")
+    for key in run:
+        if key not in RUN_KEYS:
+            raise fail(f"[run] {key}", f"unknown key{_did_you_mean(key, RUN_KEYS)}; known: {', '.join(RUN_KEYS)}")
+
+    def integer(key: str, default: int | None, low: int) -> int:
+        if key not in run:
+            if default is None:
+                raise fail(f"[run] {key}", "missing (how many games each cell plays)")
+            return default
+        value = run[key]
+        if type(value) is not int or value < low:
+            raise fail(f"[run] {key}", f"expected an integer >= {low}, got {value!r}")
+        return value
+
+    seed = integer("seed", 0, 0)
+    games = integer("games_per_cell", None, 1)
+    chunk = integer("chunk_size", DEFAULT_CHUNK, 1)
+    hands = run.get("hands", False)
+    if type(hands) is not bool:
+        raise fail("[run] hands", f"expected true or false, got {hands!r}")
+    texts = {}
+    for key in ("name", "description"):
+        if key in run and not isinstance(run[key], str):
+            raise fail(f"[run] {key}", f"expected a string, got {run[key]!r}")
+        texts[key] = run.get(key)
+
+    grid_raw = data.get("grid", {})
+    if not isinstance(grid_raw, dict):
+        raise fail("[grid]", "must be a table")
+    grid = _read_grid(grid_raw, fail)
+    cells, flag_columns = _expand(grid, seed, where)
+    config = SweepConfig(
+        source=where, seed=seed, games_per_cell=games, chunk_size=chunk, hands=hands,
+        grid={k: tuple(v) for k, v in grid.items()}, cells=tuple(cells), flag_columns=flag_columns,
+        name=texts["name"], description=texts["description"], text=text,
+    )
+    return config
+
+
+def _read_grid(raw: dict[str, object], fail: Callable[[str, str], SweepConfigError]) -> dict[str, list[object]]:
+    """Each grid key with its list of typed, individually valid values (in file order)."""
+    keys = ["game", "players", "lineup", *FLAGS]
+    grid: dict[str, list[object]] = {}
+    for key, value in raw.items():
+        where = f"[grid] {key}"
+        if key not in keys:
+            raise fail(where, f"unknown key{_did_you_mean(key, keys)}; [grid] takes game, players, lineup "
+                              "and rule flags (`rummysim rules show 500-rum` lists them)")
+        if isinstance(value, dict):
+            raise fail(where, "expected a value or a list of values, got a table")
+        values = _values(value) if key != "lineup" else (value if isinstance(value, list) else [value])
+        if not values:
+            raise fail(where, "empty list: give at least one value")
+        typed: list[object] = []
+        for v in values:
+            try:
+                typed.append(_grid_value(key, v))
+            except RummysimError as exc:
+                raise fail(where, str(exc)) from None
+        seen: set[str] = set()
+        for v in typed:
+            tag = canonical(v if not isinstance(v, LineupSpec) else v.text)
+            if tag in seen:
+                raise fail(where, f"value {format_value(v) if not isinstance(v, LineupSpec) else v.text!r} is listed twice")
+            seen.add(tag)
+        grid[key] = typed
+    for key, default in DEFAULT_GRID.items():
+        if key not in grid:
+            grid[key] = [_grid_value(key, default)]
+    order = ["game", "players", "lineup"]
+    return {k: grid[k] for k in [*order, *[k for k in grid if k not in order]]}
+
+
+def _grid_value(key: str, value: object) -> object:
+    if key == "game":
+        if not isinstance(value, str):
+            raise InputError(f"expected a preset name, got {value!r}")
+        Rules.preset(value)  # RulesError with the known presets
+        return value
+    if key == "players":
+        if type(value) is not int:
+            raise InputError(f"expected a number of players, got {value!r}")
+        low = min(g.min_players for g in GAMES.values())
+        high = max(g.max_players for g in GAMES.values())
+        if not low <= value <= high:
+            raise InputError(f"{value} players: the games are for {low}-{high} players")
+        return value
+    if key == "lineup":
+        return parse_lineup_spec(value)
+    flag = FLAGS[key]
+    if isinstance(value, float) or not isinstance(value, (str, int, bool)):
+        raise InputError(f"expected true/false, an integer or a string, got {value!r}")
+    typed = flag.parse(value)
+    if not flag.allows(typed):
+        raise RulesError(flag.bad_value_message(value))
+    return typed
+
+
+def _cell_text(values: Mapping[str, object]) -> str:
+    out = []
+    for key, value in values.items():
+        shown = value.text if isinstance(value, LineupSpec) else format_value(value)
+        out.append(f"{key}={shown}")
+    return ", ".join(out)
+
+
+def _blame(exc: RummysimError, values: Mapping[str, object]) -> str:
+    """The grid key a cell's error is about."""
+    if isinstance(exc, UnsupportedRuleError) and exc.flag in values:
+        return exc.flag
+    text = str(exc)
+    if isinstance(exc, UnsupportedRuleError) and exc.flag == "game":
+        return "game"
+    if not isinstance(exc, RulesError) and "players" in text:
+        return "players"
+    mentioned = [k for k in values if k not in ("game", "players", "lineup") and re.search(rf"\b{k}\b", text)]
+    if mentioned:
+        return mentioned[0]
+    if "players" in text or re.search(r"\bgot \d+$", text):
+        return "players"
+    return "game"
+
+
+def _expand(grid: dict[str, list[object]], run_seed: int, where: str) -> tuple[list[Cell], tuple[str, ...]]:
+    """Every combination of the grid as a checked cell; the first impossible one is an error."""
+    from rummysim.games import encode_rules
+
+    keys = list(grid)
+    flag_keys = [k for k in keys if k in FLAGS]
+    cells: list[Cell] = []
+    bad: list[tuple[str, str, str]] = []
+    seen: dict[str, tuple[str, dict[str, object]]] = {}
+    for combo in itertools.product(*(grid[k] for k in keys)):
+        values = dict(zip(keys, combo))
+        preset, players, spec = values["game"], values["players"], values["lineup"]
+        overrides = {k: values[k] for k in flag_keys}
+        try:
+            try:
+                lineup = spec.resolve(players)  # type: ignore[union-attr]
+            except InputError as exc:
+                raise _Blamed("lineup", exc) from None
+            rules = Rules.preset(preset).with_(**overrides)  # type: ignore[arg-type]
+            encode_rules(rules, players)  # type: ignore[arg-type]
+        except _Blamed as exc:
+            bad.append((exc.key, _cell_text(values), str(exc.error)))
+            continue
+        except RummysimError as exc:
+            bad.append((_blame(exc, values), _cell_text(values), str(exc)))
+            continue
+        changed = rules.changed()
+        ident = {"preset": preset, "game": rules.game, "players": players, "lineup": lineup, "rules": changed}
+        digest = hashlib.sha256(canonical(ident).encode()).hexdigest()
+        cid = "c" + digest[:10]
+        label_parts = [str(preset), f"{players} players", ",".join(lineup)]
+        label_parts += [f"{k}={format_value(v)}" for k, v in overrides.items()]
+        label = ", ".join(label_parts)
+        if cid in seen:
+            other, other_values = seen[cid]
+            keys_differ = [k for k in keys if canonical(_plain(values[k])) != canonical(_plain(other_values[k]))]
+            raise SweepConfigError(
+                where, f"[grid] {', '.join(keys_differ) or 'grid'}",
+                f"two cells are the same game ({label}): {_cell_text({k: other_values[k] for k in keys_differ})} "
+                f"and {_cell_text({k: values[k] for k in keys_differ})} give the same rules and lineup; drop one",
+            )
+        seen[cid] = (label, values)
+        cells.append(Cell(
+            id=cid, hash=digest, label=label, preset=str(preset), game=rules.game, players=int(players),  # type: ignore[arg-type]
+            lineup=tuple(lineup), lineup_spec=spec.text, overrides=dict(overrides),  # type: ignore[union-attr]
+            rules=rules.as_dict(), changed=changed, seed=cell_seed(run_seed, digest),
+        ))
+    if bad:
+        key, cell, reason = bad[0]
+        more = f" (and {len(bad) - 1} more impossible cells)" if len(bad) > 1 else ""
+        raise SweepConfigError(where, f"[grid] {key}", f"impossible cell ({cell}): {reason}{more}")
+    return cells, tuple(flag_keys)
+
+
+def _plain(value: object) -> object:
+    return value.text if isinstance(value, LineupSpec) else value
+
+
+class _Blamed(Exception):
+    def __init__(self, key: str, error: Exception) -> None:
+        self.key = key
+        self.error = error
