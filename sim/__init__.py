@@ -1,4 +1,9 @@
-"""rummysim orchestration: rules configuration, simulation runs, validation and the CLI.
+"""rummysim: a Monte Carlo simulator for the rummy family (the package root, ``sim/`` in the repository).
+
+The subpackages are ``rummysim.kernels`` (numba kernels, one package per game over a common
+layer), ``rummysim.strategies``, ``rummysim.analysis`` and, here, the orchestration: rules
+(``rules``), the game registry (``games``), runs (``simulation``, ``comparison``, ``sweeps``),
+the validator (``validate``), replay and the CLI (``cli``). docs/architecture.md maps the house.
 
 The public Python API::
 
@@ -8,11 +13,12 @@ The public Python API::
     res.summary      # dict with per-seat win rates and 95% intervals
 
 Every CLI command is one of these functions with the same arguments (``rummysim validate`` is
-``validate_run`` and ``rummysim replay`` is ``replay_game``, since ``sim.validate`` is the
-validator module). See docs/api.md.
+``validate_run`` and ``rummysim replay`` is ``replay_game``, since ``rummysim.validate`` is the
+validator package); the analysis functions (``summarize``, ``balance``, ...) are here too. See
+docs/api.md.
 
-Names are imported lazily so that ``import sim.errors`` (used by every layer) stays light and
-free of import cycles.
+Names are imported lazily so that ``import rummysim.errors`` (used by every layer) stays light
+and free of import cycles.
 """
 
 from __future__ import annotations
@@ -35,6 +41,12 @@ _EXPORTS = {
     "RulesError": "rummysim.errors",
     "UnsupportedRuleError": "rummysim.errors",
     "InputError": "rummysim.errors",
+    # the analysis functions (``strategies`` is ``rummysim.analysis.strategies``: the name
+    # ``rummysim.strategies`` is the strategies package)
+    **{name: "rummysim.analysis" for name in (
+        "summarize", "seat_table", "balance", "payoffs", "strategy_matrix", "distribution",
+        "build_report", "write_report",
+    )},
 }
 
 __all__ = sorted(_EXPORTS)

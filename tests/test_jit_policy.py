@@ -80,3 +80,60 @@ def test_basic_and_all_strategy_engines_play_the_same_games():
         play_games(rules, lineup, params, 3, 0, games, hands, None, family)
         rows.append((games, hands))
     assert np.array_equal(rows[0][0], rows[1][0]) and np.array_equal(rows[0][1], rows[1][1])
+
+
+def test_source_fingerprint_covers_every_subpackage(tmp_path, monkeypatch):
+    """Issue 14, point 8: a file added in a subpackage of the kernels (or strategies) changes the
+    fingerprint that names the numba cache folder and that a resumed sweep checks."""
+    import shutil
+
+    from rummysim.kernels.common import _jit
+    from rummysim.sweeps.store import engine_fingerprint
+
+    assert engine_fingerprint() == _jit.source_fingerprint()
+    roots = {}
+    for module in _jit.FINGERPRINTED:
+        root, _ = _jit._source_files(module)
+        copy = tmp_path / module
+        shutil.copytree(root, copy)
+        roots[module] = copy
+
+    def copied(module):
+        return roots[module], sorted(roots[module].rglob("*.py"))
+
+    monkeypatch.setattr(_jit, "_source_files", copied)
+    before = _jit.source_fingerprint()
+    assert before == _jit.source_fingerprint()
+    (roots["rummysim.kernels"] / "rum500" / "extra.py").write_text("X = 1\n")
+    after_kernel = _jit.source_fingerprint()
+    assert after_kernel != before
+    (roots["rummysim.strategies"] / "rum5000" / "extra.py").write_text("Y = 2\n")
+    assert _jit.source_fingerprint() not in (before, after_kernel)
+
+
+def test_numba_hooks_are_checked_at_import():
+    """Issue 14, point 8: a numba without the private hooks fails with a message naming them."""
+    import pytest
+    from numba.core import cpu, dispatcher
+
+    from rummysim.kernels.common import _jit
+
+    _jit.check_numba_hooks()  # this numba has them
+
+    class Bare:
+        pass
+
+    with pytest.raises(ImportError, match="_nrt target option"):
+        _jit.check_numba_hooks(dispatcher.Dispatcher, Bare)
+    with pytest.raises(ImportError, match="get_call_template"):
+        _jit.check_numba_hooks(Bare, cpu.CPUTargetOptions)
+
+
+def test_numba_is_pinned_below_the_first_untested_minor():
+    import re
+    from importlib.metadata import requires
+
+    pins = [r for r in requires("rummysim") if r.startswith("numba")]
+    assert pins and re.search(r"<0\.(\d+)", pins[0]), pins
+    untested = int(re.search(r"<0\.(\d+)", pins[0]).group(1))
+    assert int(numba.__version__.split(".")[1]) < untested

@@ -20,9 +20,15 @@ environment sets ``NUMBA_LOOP_VECTORIZE``: the kernels are scalar bit manipulati
 loops that it cannot speed up, and it cost about 10% of a cold compile (issue 8).
 
 Numba invalidates a cached function only when *its own* file changes, not when a function it
-calls in another file does, so an edit to ``engine.py`` could leave ``batch.py`` running stale
-machine code. Unless ``NUMBA_CACHE_DIR`` is set by the user, the cache therefore lives in a folder
-named after a hash of every kernel and strategy source file: any edit selects a fresh cache.
+calls in another file does, so an edit to ``rum500/engine.py`` could leave ``rum500/batch.py``
+running stale machine code. Unless ``NUMBA_CACHE_DIR`` is set by the user, the cache therefore
+lives in a folder named after ``source_fingerprint()``, a hash of every source file of the
+kernels, the strategies and the rules encoding, in every subpackage: any edit selects a fresh
+cache. A resumed sweep checks the same fingerprint.
+
+Two numba internals are used, both checked at import (``check_numba_hooks``): the dispatcher's
+``get_call_template`` and the ``_nrt`` target option; numba is pinned below the first minor
+version not tested with them.
 """
 
 from __future__ import annotations
@@ -69,6 +75,29 @@ def _cache_root() -> Path:
     return Path(base) / "rummysim"
 
 
+def check_numba_hooks(dispatcher_class: type | None = None, options_class: type | None = None) -> None:
+    """Fail at import, with a clear message, if numba no longer has the two private hooks this
+    policy relies on: the dispatcher's ``get_call_template`` (wrapped by ``_plain_typed``) and the
+    ``_nrt`` target option (``njit_noalloc``). Both are numba internals; pyproject.toml pins numba
+    below the first minor version they were not tested with."""
+    from numba.core import cpu, dispatcher
+
+    dispatcher_class = dispatcher_class or dispatcher.Dispatcher
+    options_class = options_class or cpu.CPUTargetOptions
+    missing = []
+    if not callable(getattr(dispatcher_class, "get_call_template", None)):
+        missing.append("numba.core.dispatcher.Dispatcher.get_call_template")
+    if not hasattr(options_class, "_nrt"):
+        missing.append("the _nrt target option (numba.core.cpu.CPUTargetOptions._nrt)")
+    if missing:
+        raise ImportError(
+            f"rummysim's kernels need numba internals that numba {numba.__version__} no longer has: "
+            f"{'; '.join(missing)}. Install the numba version pinned in pyproject.toml."
+        )
+
+
+check_numba_hooks()
+
 if "NUMBA_LOOP_VECTORIZE" not in os.environ:
     numba.config.LOOP_VECTORIZE = 0
 
@@ -80,8 +109,9 @@ def _plain_typed(dispatcher):
     """Type calls from other kernels with the constants' plain types (see ``njit``).
 
     Numba types a call from compiled code through ``Dispatcher.get_call_template``; wrapping it on
-    the instance is the one place this module reaches into numba. Should a numba version stop
-    using it, only compile time grows (``tests/test_jit_policy.py`` notices).
+    the instance is one of the two places this module reaches into numba (``check_numba_hooks``
+    verifies both at import). Should a numba version stop calling it, only compile time grows
+    (``tests/test_jit_policy.py`` notices).
     """
     typed_template = dispatcher.get_call_template
 
