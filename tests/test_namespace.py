@@ -101,3 +101,16 @@ def test_a_game_kernel_package_imports_no_other_game():
             for path in (ROOT / layer / game).rglob("*.py"):
                 for name in _imports(path):
                     assert not (games - {game}) & set(name.split(".")), f"{path} imports {name}"
+
+
+def test_wheel_holds_only_the_rummysim_package(tmp_path):
+    """Point 1: ``pip wheel .`` builds a wheel with one top-level package and every subpackage."""
+    import zipfile
+
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", str(ROOT), "--no-deps", "-w", str(tmp_path)],
+                   check=True, capture_output=True)
+    (wheel,) = tmp_path.glob("rummysim-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert {n.split("/")[0] for n in names} == {"rummysim", wheel.name.split("-py")[0] + ".dist-info"}
+    packages = {n[: -len("/__init__.py")].replace("/", ".") for n in names if n.endswith("/__init__.py")}
+    assert packages == source_packages()
