@@ -75,7 +75,7 @@ SIZES = {
 
 @dataclass(frozen=True)
 class Case:
-    """One throughput case: ``game`` (a key of ``sim.rules.GAMES``) with its default rules,
+    """One throughput case: ``game`` (a key of ``rummysim.rules.GAMES``) with its default rules,
     ``players`` seats, strategy ``lineup`` in every seat."""
 
     game: str

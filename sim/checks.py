@@ -65,7 +65,7 @@ def validate_run(
     """Play ``games`` games in trace mode and replay each through the independent validator.
 
     Example:
-        >>> from sim.checks import validate_run
+        >>> from rummysim import validate_run
         >>> validate_run("500-rum", players=3, lineup="random", games=5, seed=1).ok
         True
     """

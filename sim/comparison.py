@@ -418,7 +418,7 @@ def compare(
     ``ci_width_ratio`` and ``baseline`` (the independent-deals statistics).
 
     Example:
-        >>> from sim.comparison import compare
+        >>> from rummysim import compare
         >>> res = compare("greedy", "random", players=2, games=500, seed=1)
         >>> res.summary["verdict"]                                   # doctest: +SKIP
         'greedy beats random by 34.5 ± 2.2 points per hand, p < 1e-300'
@@ -562,7 +562,7 @@ def tournament(
     half a pseudo-win each way per pair; strengths sum to 1).
 
     Example:
-        >>> from sim.comparison import tournament
+        >>> from rummysim import tournament
         >>> res = tournament(["greedy", "random"], players=2, games=300, seed=1)
         >>> res.ranking["strategy"].to_list()                        # doctest: +SKIP
         ['greedy', 'random']

@@ -931,10 +931,10 @@ def _self_check() -> None:
     # this keeps them in step with FLAGS. Raised, not asserted, so -O cannot skip it.
     names = [f.name for f in dataclasses.fields(Rules)]
     if names != ["game", *FLAGS]:
-        raise RuntimeError("sim.rules: Rules fields and FLAGS differ in names or order")
+        raise RuntimeError("rummysim.rules: Rules fields and FLAGS differ in names or order")
     for f in dataclasses.fields(Rules)[1:]:
         if not _same(f.default, FLAGS[f.name].default):
-            raise RuntimeError(f"sim.rules: default of Rules.{f.name} differs from FLAGS")
+            raise RuntimeError(f"rummysim.rules: default of Rules.{f.name} differs from FLAGS")
 
 
 _self_check()

@@ -126,7 +126,7 @@ def play_game_chunk(
 
     Returns ``(games, hands)``: the game rows (as in :func:`simulate`) and the hand rows, or None
     without ``want_hands``. Game ``i`` is the same game whatever chunk it is played in, so callers
-    (``sim.sweeps``, ``sim.comparison``) may split an index range any way they like. ``cfg`` comes from
+    (``rummysim.sweeps``, ``rummysim.comparison``) may split an index range any way they like. ``cfg`` comes from
     :func:`prepare`.
     """
     games = np.zeros((count, R.G_SIZE), dtype=np.int64)

@@ -1,6 +1,6 @@
 """Integer ids of the strategies, shared by the numba dispatch and the Python registry.
 
-Parameter indexes point into the seat's float parameter row (``kernels.layout.N_PARAMS`` wide).
+Parameter indexes point into the seat's float parameter row (``kernels.common.layout.N_PARAMS`` wide).
 ``heuristic``, ``cautious`` and ``digger`` share one parameter layout (``H_*``): the latter two are
 points in the heuristic's space with their own defaults.
 """

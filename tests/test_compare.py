@@ -1,4 +1,4 @@
-"""Strategy comparisons on duplicate deals: ``sim.comparison`` and the ``compare``/``tournament`` CLI.
+"""Strategy comparisons on duplicate deals: ``rummysim.comparison`` and the ``compare``/``tournament`` CLI.
 
 Measured with the seeds below (2 players, 500 Rum, default rules, seed 0, 3,000 deals = 6,000
 games): greedy beats random by about 48 points per hand (230 per game) and wins about 96% of the

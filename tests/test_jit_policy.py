@@ -1,4 +1,4 @@
-"""The decorator policy of ``kernels._jit`` (issue 8: compile time)."""
+"""The decorator policy of ``kernels.common._jit`` (issue 8: compile time)."""
 
 from __future__ import annotations
 

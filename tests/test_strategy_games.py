@@ -1,5 +1,5 @@
 """Every strategy plays whole games of every game and variation the kernels support, replayed by
-the independent validator (sim/validate.py) with zero violations; and the heuristic at greedy's
+the independent validator (rummysim.validate) with zero violations; and the heuristic at greedy's
 point plays exactly greedy's games; and the evidence that each new strategy beats greedy.
 """
 
@@ -68,7 +68,7 @@ def test_heuristic_at_greedy_point_plays_greedy_games(monkeypatch, game, players
 
 
 # The evidence for issue 5 (500 Rum, 2 players, duplicate deals, seed 100; run with
-# `python -m sim.cli compare S greedy --games N --seed 100`): per hand, digger - greedy
+# `python -m rummysim compare S greedy --games N --seed 100`): per hand, digger - greedy
 # +5.46 ± 0.57 (2,000 deals), cautious +4.17 ± 0.76 (2,000), heuristic +8.24 ± 0.75 (2,000),
 # rollout +5.75 ± 1.60 (500). Greedy - random: +48.6 ± 1.1 (tests/test_compare.py has its test).
 # The same first deals here must still show each beating greedy.
