@@ -277,7 +277,9 @@ class Dataset:
         self._frame_sides = None if sides is None or sides.is_identity else sides
 
     @classmethod
-    def from_frame(cls, frame: pl.DataFrame | pl.LazyFrame, label: str = "<frame>", sides: SideMap | None = None) -> "Dataset":
+    def from_frame(
+        cls, frame: pl.DataFrame | pl.LazyFrame, label: str = "<frame>", sides: SideMap | None = None
+    ) -> "Dataset":
         """A dataset made of one frame of game rows or of hand rows (kind told by the columns).
 
         ``sides`` is the side map of the frame's games (default: one seat per side).
@@ -483,7 +485,8 @@ def _mapped_order(kind: str, sides: SideMap) -> list[pl.Expr]:
     orders = {dealer: sides.play_order(dealer) for dealer in range(sides.n_seats)}
     first = pl.coalesce([pl.when(d == dealer).then(pl.lit(order[0], dtype=pl.Int32)) for dealer, order in orders.items()])
     pos = pl.coalesce([pl.when((d == dealer) & (w == side)).then(pl.lit(p, dtype=pl.Int32))
-                       for dealer, order in orders.items() for p, side in enumerate(order)] + [pl.lit(-1, dtype=pl.Int32)])
+                       for dealer, order in orders.items() for p, side in enumerate(order)]
+                      + [pl.lit(-1, dtype=pl.Int32)])
     return [pl.lit(sides.n_sides, dtype=pl.Int32).alias(SIDES_COL), first.alias(FIRST_SIDE_COL), pos.alias(WIN_POS_COL)]
 
 

@@ -5,9 +5,9 @@ raw rows), rendered to inline SVG for the HTML (no JavaScript, no network) and o
 files. Every chart is a single view sized to exactly ``width`` x ``height`` pixels (padding,
 axes and legends included), so a PNG is ``width * scale`` x ``height * scale``.
 
-Charts: win rates of the sides (of the seats, while every side is one seat; the word the report
-uses follows the data, see :func:`side_noun`) with 95% intervals per group, the balance index per group, game length
-(hands per game; turns per hand for independent-hand data), final score distribution, how hands
+Charts: win rates of the sides (of the seats while every side is one seat: the word the report
+uses follows the data, see :func:`side_noun`) with 95% intervals per group, the balance index per
+group, game length (hands per game; turns per hand for independent-hand data), final score distribution, how hands
 end (with hand rows), and the strategy matrix heatmap (when the lineups hold two or more
 strategies). Tables: the summary of `rummysim analyze`, the seat table, the balance ranking and, with
 lineups, the strategy table.

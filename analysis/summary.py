@@ -6,20 +6,30 @@ seat per side (every game today) the two lists hold the same figures.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import polars as pl
 
 from rummysim.analysis.stats import mean_ci, wilson
 from rummysim.sides import SideMap, side_of_seat_expr, side_score_columns
 
 
-def _rate_entry(wins: int, n: int, scores: pl.Series) -> dict:
-    """Wins and mean score of one seat or side with their intervals; ``rate`` and ``score`` keys
-    are named by the caller."""
+class _Rate(NamedTuple):
+    """How often one seat or side won (went out) of ``n``, and its mean score, with intervals."""
+
+    count: int
+    rate: float
+    rate_ci: list[float]
+    mean: float
+    mean_ci: list[float]
+
+
+def _rate_entry(wins: int, n: int, scores: pl.Series) -> _Rate:
     mean = float(scores.mean()) if n else float("nan")
     std = float(scores.std()) if n > 1 else float("nan")
     lo, hi = wilson(wins, n)
     slo, shi = mean_ci(mean, std, n)
-    return {"count": wins, "rate": wins / n if n else float("nan"), "rate_ci": [lo, hi], "mean": mean, "mean_ci": [slo, shi]}
+    return _Rate(wins, wins / n if n else float("nan"), [lo, hi], mean, [slo, shi])
 
 
 def side_strategy(sides: SideMap, strategies: list[str], side: int) -> str:
@@ -27,9 +37,9 @@ def side_strategy(sides: SideMap, strategies: list[str], side: int) -> str:
     return "+".join(dict.fromkeys(strategies[s] for s in sides.members(side)))
 
 
-def _games_entry(key: str, index: int, strategy: str, e: dict) -> dict:
-    return {key: index, "strategy": strategy, "wins": e["count"], "win_rate": e["rate"], "win_rate_ci": e["rate_ci"],
-            "mean_score": e["mean"], "mean_score_ci": e["mean_ci"]}
+def _games_entry(key: str, index: int, strategy: str, e: _Rate) -> dict:
+    return {key: index, "strategy": strategy, "wins": e.count, "win_rate": e.rate, "win_rate_ci": e.rate_ci,
+            "mean_score": e.mean, "mean_score_ci": e.mean_ci}
 
 
 def summarize_games(games: pl.DataFrame, strategies: list[str], sides: SideMap) -> dict:
@@ -59,9 +69,9 @@ def summarize_games(games: pl.DataFrame, strategies: list[str], sides: SideMap) 
     }
 
 
-def _hands_entry(key: str, index: int, strategy: str, e: dict) -> dict:
-    return {key: index, "strategy": strategy, "went_out": e["count"], "out_rate": e["rate"], "out_rate_ci": e["rate_ci"],
-            "mean_hand_score": e["mean"], "mean_hand_score_ci": e["mean_ci"]}
+def _hands_entry(key: str, index: int, strategy: str, e: _Rate) -> dict:
+    return {key: index, "strategy": strategy, "went_out": e.count, "out_rate": e.rate, "out_rate_ci": e.rate_ci,
+            "mean_hand_score": e.mean, "mean_hand_score_ci": e.mean_ci}
 
 
 def summarize_hands(hands: pl.DataFrame, strategies: list[str], sides: SideMap) -> dict:

@@ -240,7 +240,8 @@ def _lineup_aggs(names: Sequence[str]) -> list[pl.Expr]:
     aggs = [side_map.fill_null("").unique().sort().head(64).alias("sidemaps")]
     if "lineup" in names:
         paired = pl.concat_str([pl.col("lineup").cast(pl.String), side_map], separator="|", ignore_nulls=True)
-        aggs.append(pl.when(pl.col("lineup").is_not_null()).then(paired).drop_nulls().unique().sort().head(64).alias("lineups"))
+        paired = pl.when(pl.col("lineup").is_not_null()).then(paired)
+        aggs.append(paired.drop_nulls().unique().sort().head(64).alias("lineups"))
     return aggs
 
 
@@ -530,7 +531,8 @@ BALANCE_SCHEMA = {
     "turns_per_game_mean": pl.Float64, "turns_per_hand_mean": pl.Float64, "capped_share": pl.Float64,
 }
 PAYOFF_SCHEMA = {
-    "side": pl.Int64, "members": pl.String, "strategy": pl.String, "games": pl.Int64, "settled": pl.Int64, "mean_payoff": pl.Float64,
+    "side": pl.Int64, "members": pl.String, "strategy": pl.String, "games": pl.Int64, "settled": pl.Int64,
+    "mean_payoff": pl.Float64,
     "payoff_lo": pl.Float64, "payoff_hi": pl.Float64, "total_payoff": pl.Float64,
 }
 STRATEGY_SCHEMA = {
