@@ -5,10 +5,18 @@ file, a folder (searched recursively for ``*.parquet``, with hive partitions ``k
 folder names turned into columns), or a glob. Each file is classified by its columns:
 
 - **game rows** (``kind="games"``): ``game_index, first_dealer, winner, hands, turns, capped,
-  score_0..``; one row per game.
+  score_0..``, and since issue 14 ``winner_side, side_score_0..``; one row per game.
 - **hand rows** (``kind="hands"``): ``dealer, reason, out_seat, turns, score_0..`` plus either
   ``game_index, hand`` (the ``X.hands.parquet`` beside a game file) or ``hand_index``
   (``--unit hands``, independent hands).
+
+**Sides.** A file's side map (which seats win together, :mod:`sim.sides`) is its metadata key
+``sides``; a file without it (written before issue 14, or not by rummysim) has one seat per side.
+Scanned rows carry their side columns, derived from the map when the file lacks them
+(``winner_side`` / ``out_side`` for hand rows, and ``side_score_k``), and hidden columns for the
+statistics by side: ``_ns`` (sides), ``_fs`` (the side that plays first), ``_wpos`` (the position
+of the winning side in the order of play, -1 for none), ``_side_s`` (seat s's side) and ``_sidemap``
+(the map as JSON, null for one seat per side).
 
 Only Parquet footers are read here (schema and key-value metadata); the rows stay on disk and are
 scanned lazily, so datasets larger than memory work. The run metadata of each file (``game``,
@@ -32,6 +40,7 @@ from pathlib import Path
 import polars as pl
 
 from rummysim.errors import InputError
+from rummysim.sides import SideMap, side_of_seat_expr, side_score_columns
 
 GAMES = "games"
 HANDS = "hands"
@@ -41,9 +50,17 @@ GAME_COLUMNS = ("game_index", "first_dealer", "winner", "hands", "turns", "cappe
 HAND_COLUMNS = ("dealer", "reason", "out_seat", "turns")
 META_PREFIX = "rummysim."
 # Metadata keys that identify a run configuration (used for the automatic grouping); the others
-# (seed, count, versions) differ between repeated runs of the same configuration.
-NON_CONFIG_META = frozenset({"seed", "count", "version", "numba"})
+# (seed, count, versions) differ between repeated runs of the same configuration, and the side
+# map follows from the game and the player count (files written before it had none).
+NON_CONFIG_META = frozenset({"seed", "count", "version", "numba", "sides"})
 N_COL = "_n"          # number of seats of the row's game (non-null score columns)
+SIDES_COL = "_ns"     # number of sides of the row's game
+FIRST_SIDE_COL = "_fs"  # the side that plays first: that of the seat left of the (first) dealer
+WIN_POS_COL = "_wpos"   # position in the order of play of the side that won (went out), -1 for none
+SIDE_MAP_COL = "_sidemap"  # the row's side map as JSON; null for one seat per side
+WIN_SIDE = {"games": "winner_side", "hands": "out_side"}  # the side that won / went out
+_WIN_SEAT = {"games": "winner", "hands": "out_seat"}
+_DEALER = {"games": "first_dealer", "hands": "dealer"}
 PATH_COL = "_path"    # source file of a row (only when rows must be linked across files)
 SCORE_RE = re.compile(r"^score_(\d+)$")
 HIVE_RE = re.compile(r"^([^=]+)=(.*)$")
@@ -144,6 +161,7 @@ class ResultFile:
     meta: dict[str, object] = field(default_factory=dict, hash=False, compare=False)
     hive: dict[str, object] = field(default_factory=dict, hash=False, compare=False)
     rule_flags: frozenset[str] = frozenset()
+    sides: SideMap | None = field(default=None, hash=False, compare=False)  # None: one seat per side
 
     @property
     def seats(self) -> int:
@@ -175,6 +193,25 @@ def _classify(path: Path, columns: Sequence[str]) -> str:
     )
 
 
+def side_seat(s: int) -> str:
+    """The hidden column holding seat ``s``'s side in scanned rows."""
+    return f"_side_{s}"
+
+
+def _file_sides(path: Path, meta: dict[str, object], seats: int) -> SideMap | None:
+    """The file's side map from its metadata; None (one seat per side) when it has none."""
+    if "sides" not in meta:
+        return None
+    try:
+        sides = SideMap.from_json(meta["sides"])
+    except InputError as exc:
+        raise InputError(f"{path}: {exc}") from None
+    players = meta.get("players", seats)
+    if sides.n_seats != players:
+        raise InputError(f"{path}: side map {sides.to_json()} has {sides.n_seats} seats, the file {players}")
+    return None if sides.is_identity else sides
+
+
 def inspect_file(path: Path, root: Path | None = None) -> ResultFile:
     """Read one file's footer (schema and metadata) and classify it; typed error if unusable."""
     try:
@@ -185,9 +222,10 @@ def inspect_file(path: Path, root: Path | None = None) -> ResultFile:
     columns = tuple(schema)
     kind = _classify(path, columns)
     meta, flags = _decode_meta(raw)
+    seats = sum(1 for c in columns if SCORE_RE.match(c))
     return ResultFile(
         path=path, kind=kind, columns=columns, dtypes=tuple(str(t) for t in schema.values()),
-        meta=meta, hive=_hive(path, root), rule_flags=frozenset(flags),
+        meta=meta, hive=_hive(path, root), rule_flags=frozenset(flags), sides=_file_sides(path, meta, seats),
     )
 
 
@@ -231,17 +269,28 @@ class Dataset:
     frame of game or hand rows).
     """
 
-    def __init__(self, label: str, files: Sequence[ResultFile] = (), frames: dict[str, pl.LazyFrame] | None = None):
+    def __init__(self, label: str, files: Sequence[ResultFile] = (), frames: dict[str, pl.LazyFrame] | None = None,
+                 sides: SideMap | None = None):
         self.label = label
         self.files = list(files)
         self._frames = dict(frames or {})
+        self._frame_sides = None if sides is None or sides.is_identity else sides
 
     @classmethod
-    def from_frame(cls, frame: pl.DataFrame | pl.LazyFrame, label: str = "<frame>") -> "Dataset":
-        """A dataset made of one frame of game rows or of hand rows (kind told by the columns)."""
+    def from_frame(
+        cls, frame: pl.DataFrame | pl.LazyFrame, label: str = "<frame>", sides: SideMap | None = None
+    ) -> "Dataset":
+        """A dataset made of one frame of game rows or of hand rows (kind told by the columns).
+
+        ``sides`` is the side map of the frame's games (default: one seat per side).
+        """
         lf = frame.lazy() if isinstance(frame, pl.DataFrame) else frame
-        kind = _classify(Path(label), lf.collect_schema().names())
-        return cls(label, frames={kind: lf})
+        names = lf.collect_schema().names()
+        kind = _classify(Path(label), names)
+        seats = sum(1 for c in names if SCORE_RE.match(c))
+        if sides is not None and sides.n_seats != seats:
+            raise InputError(f"side map {sides.to_json()} has {sides.n_seats} seats, the frame {seats}")
+        return cls(label, frames={kind: lf}, sides=sides)
 
     # -- what is there ------------------------------------------------------------------------
     def kinds(self) -> list[str]:
@@ -283,6 +332,19 @@ class Dataset:
         best = 0
         for k in kinds:
             best = max([best] + [sum(1 for c in self.row_columns(k) if SCORE_RE.match(c))])
+        return best
+
+    def sides(self, kind: str | None = None) -> int:
+        """Largest number of sides over the files and frames (one per seat without a side map)."""
+        kinds = [kind] if kind else self.kinds()
+        best = 0
+        for k in kinds:
+            for f in self.files_of(k):
+                best = max(best, f.sides.n_sides if f.sides else sum(1 for c in f.columns if SCORE_RE.match(c)))
+            if k in self._frames:
+                names = self._frames[k].collect_schema().names()
+                n = self._frame_sides.n_sides if self._frame_sides else sum(1 for c in names if SCORE_RE.match(c))
+                best = max(best, n)
         return best
 
     def varying_constants(self) -> list[str]:
@@ -341,7 +403,7 @@ class Dataset:
             extra = [pl.lit(n, dtype=pl.Int64).alias("players")] if "players" in want and "players" not in names else []
             if with_path:
                 extra.append(pl.lit(self.label).alias(PATH_COL))
-            parts.append(_normalise(lf.with_columns(extra) if extra else lf, names))
+            parts.append(_normalise(lf.with_columns(extra) if extra else lf, names, kind, self._frame_sides))
         groups: dict[tuple, list[ResultFile]] = {}
         for f in self.files_of(kind):
             const = f.constants()
@@ -349,8 +411,8 @@ class Dataset:
                 (w, json.dumps(const[w], sort_keys=True, default=str)) for w in want if w not in f.columns and w in const
             )
             na = tuple(c for c in COUNTERS if c in f.columns and c not in counters_in_rules(f.meta)) if kind == HANDS else ()
-            groups.setdefault((f.columns, f.dtypes, attach, na), []).append(f)
-        for (columns, _dtypes, attach, na), files in groups.items():
+            groups.setdefault((f.columns, f.dtypes, attach, na, f.sides), []).append(f)
+        for (columns, _dtypes, attach, na, sides), files in groups.items():
             lf = pl.scan_parquet(
                 [str(f.path) for f in files], hive_partitioning=False, glob=False,
                 include_file_paths=PATH_COL if with_path else None,
@@ -360,7 +422,7 @@ class Dataset:
             lits += [pl.lit(None, dtype=pl.Int32).alias(c) for c in na]
             if lits:
                 lf = lf.with_columns(lits)
-            parts.append(_normalise(lf, columns))
+            parts.append(_normalise(lf, columns, kind, sides))
         if not parts:
             return None
         lf = parts[0] if len(parts) == 1 else pl.concat(parts, how="diagonal_relaxed")
@@ -381,14 +443,51 @@ def _lit(name: str, value: object) -> pl.Expr:
     return pl.lit(str(value), dtype=pl.String).alias(name)
 
 
-def _normalise(lf: pl.LazyFrame, columns: Sequence[str]) -> pl.LazyFrame:
-    """Seat count per row, and the hand end reason as a plain string (categoricals of different
-    files need not agree)."""
+def _normalise(lf: pl.LazyFrame, columns: Sequence[str], kind: str, sides: SideMap | None) -> pl.LazyFrame:
+    """Seat count per row, the hand end reason as a plain string (categoricals of different files
+    need not agree), and the side columns (module docstring) under the rows' side map (None: one
+    seat per side, however many seats each row has)."""
     scores = [c for c in columns if SCORE_RE.match(c)]
     exprs = [pl.sum_horizontal([pl.col(c).is_not_null() for c in scores]).cast(pl.Int32).alias(N_COL)]
     if "reason" in columns:
         exprs.append(pl.col("reason").cast(pl.String))
-    return lf.with_columns(exprs)
+    lf = lf.with_columns(exprs)
+    mapping = sides if sides is not None else SideMap.identity(max(1, len(scores)))
+    derived = []
+    if WIN_SIDE[kind] not in columns:
+        derived.append(side_of_seat_expr(mapping, pl.col(_WIN_SEAT[kind])).cast(pl.Int8).alias(WIN_SIDE[kind]))
+    derived += [e for e in side_score_columns(mapping) if e.meta.output_name() not in columns]
+    lf = lf.with_columns(derived) if derived else lf
+    order = _identity_order(kind) if sides is None else _mapped_order(kind, sides)
+    seat_sides = [pl.lit(s if sides is None else sides.of_seat[s], dtype=pl.Int32).alias(side_seat(s))
+                  for s in range(len(scores) if sides is None else sides.n_seats)]
+    text = None if sides is None else json.dumps(sides.to_json())
+    return lf.with_columns(*order, *seat_sides, pl.lit(text, dtype=pl.String).alias(SIDE_MAP_COL))
+
+
+def _identity_order(kind: str) -> list[pl.Expr]:
+    """Sides count, first side and the winner's position when every seat is its own side: seat
+    arithmetic on each row's seat count (rows of one frame may have different counts)."""
+    n = pl.col(N_COL)
+    d = pl.col(_DEALER[kind]).cast(pl.Int32)
+    w = pl.col(WIN_SIDE[kind]).cast(pl.Int32)
+    return [
+        n.alias(SIDES_COL),
+        ((d + 1) % n).alias(FIRST_SIDE_COL),
+        pl.when(w >= 0).then((w - d - 1 + 2 * n) % n).otherwise(-1).alias(WIN_POS_COL),
+    ]
+
+
+def _mapped_order(kind: str, sides: SideMap) -> list[pl.Expr]:
+    """The same under a side map: the sides in the order they first play, dealer by dealer."""
+    d = pl.col(_DEALER[kind]).cast(pl.Int32)
+    w = pl.col(WIN_SIDE[kind]).cast(pl.Int32)
+    orders = {dealer: sides.play_order(dealer) for dealer in range(sides.n_seats)}
+    first = pl.coalesce([pl.when(d == dealer).then(pl.lit(order[0], dtype=pl.Int32)) for dealer, order in orders.items()])
+    pos = pl.coalesce([pl.when((d == dealer) & (w == side)).then(pl.lit(p, dtype=pl.Int32))
+                       for dealer, order in orders.items() for p, side in enumerate(order)]
+                      + [pl.lit(-1, dtype=pl.Int32)])
+    return [pl.lit(sides.n_sides, dtype=pl.Int32).alias(SIDES_COL), first.alias(FIRST_SIDE_COL), pos.alias(WIN_POS_COL)]
 
 
 def open_source(source: str | Path | Dataset | pl.DataFrame | pl.LazyFrame) -> Dataset:
@@ -400,6 +499,6 @@ def open_source(source: str | Path | Dataset | pl.DataFrame | pl.LazyFrame) -> D
     if isinstance(source, Dataset):
         return source
     if isinstance(source, (pl.DataFrame, pl.LazyFrame)):
-        return Dataset.from_frame(source)
+        return Dataset.from_frame(source)  # one seat per side; Dataset.from_frame takes a map
     files, root = find_files(source)
     return Dataset(str(source), [inspect_file(f, root) for f in files])

@@ -5,8 +5,9 @@ raw rows), rendered to inline SVG for the HTML (no JavaScript, no network) and o
 files. Every chart is a single view sized to exactly ``width`` x ``height`` pixels (padding,
 axes and legends included), so a PNG is ``width * scale`` x ``height * scale``.
 
-Charts: seat win rates with 95% intervals per group, the balance index per group, game length
-(hands per game; turns per hand for independent-hand data), final score distribution, how hands
+Charts: win rates of the sides (of the seats while every side is one seat: the word the report
+uses follows the data, see :func:`side_noun`) with 95% intervals per group, the balance index per
+group, game length (hands per game; turns per hand for independent-hand data), final score distribution, how hands
 end (with hand rows), and the strategy matrix heatmap (when the lineups hold two or more
 strategies). Tables: the summary of `rummysim analyze`, the seat table, the balance ranking and, with
 lineups, the strategy table.
@@ -120,12 +121,24 @@ def _palette(n: int) -> str:
     return "tableau10" if n <= 10 else "category20"
 
 
+def side_noun(sides: pl.DataFrame) -> str:
+    """``seat`` while every side of the seat table is one seat (every game today), else ``side``."""
+    members = [m for m in sides["members"].to_list() if m is not None] if "members" in sides.columns else []
+    return "side" if any("+" in m or m == "mixed" for m in members) else "seat"
+
+
+def _member_labels(sides: pl.DataFrame) -> list[str]:
+    return [m if m is not None else str(k) for k, m in zip(sides["side"].to_list(), sides["members"].to_list())]
+
+
 def _seat_chart(alt, seats: pl.DataFrame, labels: list[str], unit: str) -> Chart:
     data = seats.with_columns((pl.col("win_rate") - pl.col("win_dev")).alias("fair"))
-    if len(labels) == 1:  # one group: name each seat's strategy in the legend
-        names = [f"{s} {st}" if st else str(s) for s, st in zip(data["seat"].to_list(), data["strategy"].to_list())]
+    noun = side_noun(seats)
+    members = _member_labels(data)
+    if len(labels) == 1:  # one group: name each side's strategy in the legend
+        names = [f"{m} {st}" if st else m for m, st in zip(members, data["strategy"].to_list())]
     else:
-        names = [str(s) for s in data["seat"].to_list()]
+        names = members
     data = data.with_columns(pl.Series("seat_label", names, dtype=pl.String))
     order = list(dict.fromkeys(names))
     n_seats = len(order)
@@ -133,7 +146,7 @@ def _seat_chart(alt, seats: pl.DataFrame, labels: list[str], unit: str) -> Chart
         y=alt.Y("group:N", sort=labels, title=None, axis=alt.Axis(labelLimit=260)),
         yOffset=alt.YOffset("seat_label:N", sort=order),
     )
-    color = alt.Color("seat_label:N", title="seat", sort=order, scale=alt.Scale(scheme=_palette(n_seats)))
+    color = alt.Color("seat_label:N", title=noun, sort=order, scale=alt.Scale(scheme=_palette(n_seats)))
     what = "win rate" if unit == "games" else "going-out rate"
     rules = base.mark_rule(strokeWidth=2).encode(
         x=alt.X("win_lo:Q", title=f"{what} (95% Wilson interval; black tick: fair share 1/N)", axis=alt.Axis(format="%")),
@@ -141,13 +154,13 @@ def _seat_chart(alt, seats: pl.DataFrame, labels: list[str], unit: str) -> Chart
     )
     points = base.mark_point(filled=True, size=60, opacity=1).encode(
         x="win_rate:Q", color=color,
-        tooltip=["group:N", "seat:N", "strategy:N", alt.Tooltip("win_rate:Q", format=".1%"),
+        tooltip=["group:N", alt.Tooltip("seat_label:N", title=noun), "strategy:N", alt.Tooltip("win_rate:Q", format=".1%"),
                  alt.Tooltip("win_lo:Q", format=".1%"), alt.Tooltip("win_hi:Q", format=".1%")],
     )
     fair = base.mark_tick(color="black", thickness=2).encode(x="fair:Q")
     height = 130 + len(labels) * (n_seats * 22 + 16)
-    return _finish(alt, alt.layer(rules, points, fair), "seat_win_rates", f"Seat {what}s per variation",
-                   f"Each seat's {what} with its 95% Wilson interval; the black tick is the fair share 1/N.", height)
+    return _finish(alt, alt.layer(rules, points, fair), "seat_win_rates", f"{noun.capitalize()} {what}s per variation",
+                   f"Each {noun}'s {what} with its 95% Wilson interval; the black tick is the fair share 1/N.", height)
 
 
 def _balance_chart(alt, bal: pl.DataFrame, by: list[str]) -> Chart:
@@ -268,11 +281,12 @@ def _summary_table(summary: pl.DataFrame, labels: list[str]) -> HtmlTable:
 
 
 def _seats_table(seats: pl.DataFrame, by: list[str]) -> HtmlTable:
-    cols = ["group", "seat", "strategy", "win rate", "95% CI", "vs 1/N", "mean score", "95% CI"]
-    rows = [[tables.group_label(r, by), str(r["seat"]), r["strategy"] or "-", fmt.pct(r["win_rate"]),
+    noun = side_noun(seats)
+    cols = ["group", noun, "strategy", "win rate", "95% CI", "vs 1/N", "mean score", "95% CI"]
+    rows = [[tables.group_label(r, by), m, r["strategy"] or "-", fmt.pct(r["win_rate"]),
              fmt.ci(r["win_lo"], r["win_hi"], 100), fmt.pp(r["win_dev"]), fmt.num(r["mean_score"]),
-             fmt.ci(r["mean_score_lo"], r["mean_score_hi"])] for r in seats.to_dicts()]
-    return HtmlTable("seats", "Seats", cols, rows)
+             fmt.ci(r["mean_score_lo"], r["mean_score_hi"])] for r, m in zip(seats.to_dicts(), _member_labels(seats))]
+    return HtmlTable("seats", f"{noun.capitalize()}s", cols, rows)
 
 
 def _balance_table(bal: pl.DataFrame, by: list[str]) -> HtmlTable:
@@ -342,19 +356,22 @@ def build_report(source: tables.Source, by: tables.By = None, title: str | None 
 
     kind = GAMES if GAMES in ds.kinds() else HANDS
     what = "final score" if kind == GAMES else "hand score"
+    noun = side_noun(seats)
     if len(labels) == 1:
-        scores = tables.distribution(ds, "score", by, kind=kind, bins=40, per_seat=True)
-        scores = scores.with_columns(pl.col("seat").cast(pl.String))
-        seat_sort = sorted(scores["seat"].unique().to_list(), key=int)
-        rep.charts.append(_lines(alt, scores, what, "share of seats", "seat", "seat", seat_sort,
-                                 "score_distribution", f"Distribution of {what}s by seat",
-                                 f"Each seat's {what}s in bins of equal width."))
+        scores = tables.distribution(ds, "score", by, kind=kind, bins=40, per_side=True)
+        names = dict(zip(seats["side"].to_list(), _member_labels(seats)))
+        side_sort = [names.get(k, str(k)) for k in sorted(scores["side"].unique().to_list())]
+        label = pl.col("side").replace_strict(names, default=pl.col("side").cast(pl.String), return_dtype=pl.String)
+        scores = scores.select(label.alias(noun), pl.exclude("side"))
+        rep.charts.append(_lines(alt, scores, what, f"share of {noun}s", noun, noun, side_sort,
+                                 "score_distribution", f"Distribution of {what}s by {noun}",
+                                 f"Each {noun}'s {what}s in bins of equal width."))
     else:
         scores = _with_group(tables.distribution(ds, "score", by, kind=kind, bins=40), by)
         scores, note = _top_groups(scores, labels, weights)
-        rep.charts.append(_lines(alt, scores, what, "share of seats", "group", "group", labels,
+        rep.charts.append(_lines(alt, scores, what, f"share of {noun}s", "group", "group", labels,
                                  "score_distribution", f"Distribution of {what}s" + note,
-                                 f"Every seat's {what}s pooled per group, in bins of equal width."))
+                                 f"Every {noun}'s {what}s pooled per group, in bins of equal width."))
 
     if summary["ends_out"].drop_nulls().len():
         rep.charts.append(_endings_chart(alt, summary, labels))

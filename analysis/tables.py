@@ -11,15 +11,19 @@ the small per-group results are built in Python.
 
 Conventions:
 
-- A seat's *win rate* is wins / games: a game without a winner (``winner = -1``: capped, or
-  drawn) counts as a loss for every seat. Its fair share is 1/N (the mean of 1/N when a group
-  mixes player counts). Intervals are 95% Wilson intervals for proportions and normal intervals
-  for means (``analysis.stats``).
+- Statistics are by *side*, the seats that win together (``sim.sides``; a file's map is its
+  ``sides`` metadata). Every game today has one seat per side, so side k is seat k and every
+  figure is the seat's. A side's score is its ``side_score_k``.
+- A side's *win rate* is wins / games: a game without a winner (``winner_side = -1``: capped, or
+  drawn) counts as a loss for every side. Its fair share is 1/S for S sides (the mean of 1/S when
+  a group mixes player counts). Intervals are 95% Wilson intervals for proportions and normal
+  intervals for means (``analysis.stats``).
 - The *first seat* of a game is the seat left of the first dealer, ``(first_dealer + 1) mod N``,
-  who plays first in the first hand.
-- Data of independent hands (``--unit hands``) has no games: there a seat "wins" a hand when it
-  goes out, the first seat is left of the hand's dealer, and the score statistics are hand scores.
-  The ``unit`` column says which applies.
+  who plays first in the first hand; the *first side* (the ``first_seat_*`` statistics) is its
+  side. Positions of play (balance) number the sides in the order they first play.
+- Data of independent hands (``--unit hands``) has no games: there a side "wins" a hand when one
+  of its seats goes out, the first side is that of the seat left of the hand's dealer, and the
+  score statistics are hand scores. The ``unit`` column says which applies.
 """
 
 from __future__ import annotations
@@ -31,9 +35,14 @@ from pathlib import Path
 
 import polars as pl
 
-from rummysim.analysis.load import COUNTERS, GAMES, HANDS, N_COL, PATH_COL, Dataset, open_source
+from rummysim.analysis.load import (
+    COUNTERS, FIRST_SIDE_COL, GAMES, HANDS, N_COL, PATH_COL, SIDE_MAP_COL, SIDES_COL, WIN_POS_COL, WIN_SIDE, Dataset,
+    open_source, side_seat,
+)
 from rummysim.analysis.stats import mean_ci, wilson, z_two_sided
+from rummysim.analysis.summary import side_strategy
 from rummysim.errors import InputError
+from rummysim.sides import SideMap
 
 Source = str | Path | Dataset | pl.DataFrame | pl.LazyFrame
 By = str | Sequence[str] | None
@@ -128,21 +137,25 @@ def _q(expr: pl.Expr, q: float) -> pl.Expr:
 # one pass per kind: counts and moments per group
 
 
-def _game_aggs(seats: int, names: Sequence[str]) -> list[pl.Expr]:
-    w = pl.col("winner").cast(pl.Int32)
+def _side_scores(sides: int) -> list[str]:
+    return [f"side_score_{k}" for k in range(sides)]
+
+
+def _game_aggs(sides: int, names: Sequence[str]) -> list[pl.Expr]:
+    w = pl.col(WIN_SIDE[GAMES]).cast(pl.Int32)
     n = pl.col(N_COL)
-    fd = pl.col("first_dealer").cast(pl.Int32)
-    first = (fd + 1) % n
-    pos = (w - fd - 1 + 2 * n) % n
-    scores = [f"score_{s}" for s in range(seats)]
+    ns = pl.col(SIDES_COL)
+    scores = _side_scores(sides)
     aggs = [
         pl.len().alias("games"),
         (w >= 0).sum().alias("decided"),
         pl.col("capped").cast(pl.Int64).sum().alias("capped_games"),
         n.min().alias("seats_min"),
         n.max().alias("seats"),
-        (1.0 / n).mean().alias("fair"),
-        (w == first).sum().alias("first_wins"),
+        ns.min().alias("sides_min"),
+        ns.max().alias("sides"),
+        (1.0 / ns).mean().alias("fair"),
+        (w == pl.col(FIRST_SIDE_COL)).sum().alias("first_wins"),
         pl.col("hands").sum().alias("hands_total"),
         pl.col("hands").mean().alias("hpg_mean"),
         pl.col("hands").std().alias("hpg_std"),
@@ -154,43 +167,45 @@ def _game_aggs(seats: int, names: Sequence[str]) -> list[pl.Expr]:
     ]
     if "capped_hands" in names:
         aggs.append(pl.col("capped_hands").cast(pl.Int64).sum().alias("capped_hands"))
-    aggs += _seat_aggs(w, pos, n, scores, seats, "")
+    aggs += _side_aggs(w, scores, "")
     aggs += _lineup_aggs(names)
     return aggs
 
 
-def _seat_aggs(winner: pl.Expr, pos: pl.Expr, n: pl.Expr, scores: Sequence[str], seats: int, prefix: str) -> list[pl.Expr]:
-    """Per seat: wins, presence, fair share and score moments; per position of play: wins."""
+def _side_aggs(winner: pl.Expr, scores: Sequence[str], prefix: str) -> list[pl.Expr]:
+    """Per side: wins, presence, fair share and score moments; per position of play: wins."""
+    ns = pl.col(SIDES_COL)
+    pos = pl.col(WIN_POS_COL)
     aggs = []
-    for s, c in enumerate(scores):
+    for k, c in enumerate(scores):
         present = pl.col(c).is_not_null()
         aggs += [
-            (winner == s).sum().alias(f"{prefix}wins_{s}"),
-            present.sum().alias(f"{prefix}present_{s}"),
-            (1.0 / n).filter(present).mean().alias(f"{prefix}fair_{s}"),
-            pl.col(c).mean().alias(f"{prefix}smean_{s}"),
-            pl.col(c).std().alias(f"{prefix}sstd_{s}"),
+            (winner == k).sum().alias(f"{prefix}wins_{k}"),
+            present.sum().alias(f"{prefix}present_{k}"),
+            (1.0 / ns).filter(present).mean().alias(f"{prefix}fair_{k}"),
+            pl.col(c).mean().alias(f"{prefix}smean_{k}"),
+            pl.col(c).std().alias(f"{prefix}sstd_{k}"),
         ]
-    for k in range(seats):
+    for k in range(len(scores)):
         aggs.append(((winner >= 0) & (pos == k)).sum().alias(f"{prefix}pos_{k}"))
     return aggs
 
 
-def _hand_aggs(seats: int, names: Sequence[str]) -> list[pl.Expr]:
-    o = pl.col("out_seat").cast(pl.Int32)
+def _hand_aggs(sides: int, names: Sequence[str]) -> list[pl.Expr]:
+    o = pl.col(WIN_SIDE[HANDS]).cast(pl.Int32)
     n = pl.col(N_COL)
-    d = pl.col("dealer").cast(pl.Int32)
-    first = (d + 1) % n
-    pos = (o - d - 1 + 2 * n) % n
+    ns = pl.col(SIDES_COL)
     reason = pl.col("reason")
-    scores = [f"score_{s}" for s in range(seats)]
+    scores = _side_scores(sides)
     aggs = [
         pl.len().alias("h_hands"),
         (o >= 0).sum().alias("h_decided"),
         n.min().alias("h_seats_min"),
         n.max().alias("h_seats"),
-        (1.0 / n).mean().alias("h_fair"),
-        (o == first).sum().alias("h_first_wins"),
+        ns.min().alias("h_sides_min"),
+        ns.max().alias("h_sides"),
+        (1.0 / ns).mean().alias("h_fair"),
+        (o == pl.col(FIRST_SIDE_COL)).sum().alias("h_first_wins"),
         pl.col("turns").mean().alias("h_turns_mean"),
         pl.col("turns").std().alias("h_turns_std"),
         _q(pl.col("turns"), 0.5).alias("h_turns_p50"),
@@ -203,15 +218,15 @@ def _hand_aggs(seats: int, names: Sequence[str]) -> list[pl.Expr]:
     for counter in COUNTERS:
         if counter in names:
             aggs.append(pl.col(counter).mean().alias(f"h_{counter}"))
-    aggs += _seat_aggs(o, pos, n, scores, seats, "h_")
+    aggs += _side_aggs(o, scores, "h_")
     aggs += [e.alias("h_" + e.meta.output_name()) for e in _lineup_aggs(names)]
     return aggs
 
 
-def _pooled_scores(lf: pl.LazyFrame, keys: Sequence[str], seats: int, prefix: str) -> pl.LazyFrame:
-    """Mean and quantiles of every seat's score pooled, per group (one stacked column: this
+def _pooled_scores(lf: pl.LazyFrame, keys: Sequence[str], sides: int, prefix: str) -> pl.LazyFrame:
+    """Mean and quantiles of every side's score pooled, per group (one stacked column: this
     streams far better than exploding a list inside the aggregation)."""
-    stacked = pl.concat([lf.select(*keys, pl.col(f"score_{s}").cast(pl.Float64).alias("_v")) for s in range(seats)])
+    stacked = pl.concat([lf.select(*keys, pl.col(c).cast(pl.Float64).alias("_v")) for c in _side_scores(sides)])
     v = pl.col("_v")
     return stacked.drop_nulls("_v").group_by(keys).agg(
         v.mean().alias(f"{prefix}score_mean"), *[_q(v, q).alias(f"{prefix}score_p{round(q * 100)}") for q in QUANTILES]
@@ -219,10 +234,15 @@ def _pooled_scores(lf: pl.LazyFrame, keys: Sequence[str], seats: int, prefix: st
 
 
 def _lineup_aggs(names: Sequence[str]) -> list[pl.Expr]:
-    if "lineup" not in names:
-        return []
-    lineup = pl.col("lineup").cast(pl.String).drop_nulls().unique().sort()
-    return [lineup.head(64).alias("lineups")]
+    """The group's side maps (``""`` for one seat per side) and its lineups, each paired with its
+    rows' map as ``lineup|map`` (no ``|`` for one seat per side), up to 64 of each."""
+    side_map = pl.col(SIDE_MAP_COL)
+    aggs = [side_map.fill_null("").unique().sort().head(64).alias("sidemaps")]
+    if "lineup" in names:
+        paired = pl.concat_str([pl.col("lineup").cast(pl.String), side_map], separator="|", ignore_nulls=True)
+        paired = pl.when(pl.col("lineup").is_not_null()).then(paired)
+        aggs.append(paired.drop_nulls().unique().sort().head(64).alias("lineups"))
+    return aggs
 
 
 def _aggregate(ds: Dataset, by: Sequence[str]) -> list[dict]:
@@ -234,8 +254,8 @@ def _aggregate(ds: Dataset, by: Sequence[str]) -> list[dict]:
         if lf is None:
             continue
         names = lf.collect_schema().names()
-        frames.append(_collect(lf.group_by(keys).agg(aggs(ds.seats(kind), names)), ds))
-        frames.append(_collect(_pooled_scores(lf, keys, ds.seats(kind), prefix), ds))
+        frames.append(_collect(lf.group_by(keys).agg(aggs(ds.sides(kind), names)), ds))
+        frames.append(_collect(_pooled_scores(lf, keys, ds.sides(kind), prefix), ds))
     if not frames:
         raise InputError(f"no game or hand rows in {ds.label}")
     merged = frames[0] if len(frames) == 1 else (
@@ -278,49 +298,59 @@ def _ratio(a: object, b: object) -> float | None:
     return None if a is None or not b else float(a) / float(b)
 
 
-def _strategies(row: dict, seats: int, prefix: str = "") -> list[str | None]:
-    """Each seat's strategy over the group's lineups: its name, ``mixed``, or None if unknown."""
-    lineups = [str(x).split(",") for x in (row.get(prefix + "lineups") or [])]
-    out: list[str | None] = []
-    for s in range(seats):
-        names = {names[s] for names in lineups if s < len(names)}
-        out.append(None if not names else names.pop() if len(names) == 1 else "mixed")
-    return out
+def _one(values: set[str]) -> str | None:
+    return None if not values else values.pop() if len(values) == 1 else "mixed"
+
+
+def _side_map(text: str, seats: int) -> SideMap:
+    return SideMap.from_json(text) if text else SideMap.identity(seats)
+
+
+def _strategies(row: dict, sides: int, prefix: str = "") -> list[str | None]:
+    """Each side's strategy over the group's lineups (:func:`analysis.summary.side_strategy`):
+    its name, ``mixed``, or None if unknown."""
+    pairs = [str(x).split("|") + [""] for x in (row.get(prefix + "lineups") or [])]
+    lineups = [(names.split(","), _side_map(text, len(names.split(",")))) for names, text, *_ in pairs]
+    return [_one({side_strategy(m, names, k) for names, m in lineups if k < m.n_sides}) for k in range(sides)]
+
+
+def _members(row: dict, sides: int, prefix: str = "") -> list[str | None]:
+    """Each side's seats over the group's side maps (``"0"``, ``"0+2"``, or ``mixed``)."""
+    maps = [SideMap.from_json(t) if t else None for t in (row.get(prefix + "sidemaps") or [])]
+    return [_one({m.label(k) if m else str(k) for m in maps if m is None or k < m.n_sides}) for k in range(sides)]
 
 
 def _unit_view(row: dict) -> dict:
-    """The per-seat counts of a group: from game rows, or from hand rows when there are no games."""
-    if row.get("games"):
-        p = ""
-        total, decided, fair = row["games"], row["decided"], row["fair"]
-        unit, seats, seats_min = "games", row["seats"], row["seats_min"]
-    else:
-        p = "h_"
-        total, decided, fair = row["h_hands"], row["h_decided"], row["h_fair"]
-        unit, seats, seats_min = "hands", row["h_seats"], row["h_seats_min"]
+    """The per-side counts of a group: from game rows, or from hand rows when there are no games."""
+    p = "" if row.get("games") else "h_"
+    total, decided = (row["games"], row["decided"]) if p == "" else (row["h_hands"], row["h_decided"])
+    sides = row[p + "sides"]
     return {
-        "unit": unit, "total": total, "decided": decided, "fair": fair, "seats": seats, "seats_min": seats_min,
+        "unit": "games" if p == "" else "hands", "total": total, "decided": decided, "fair": row[p + "fair"],
+        "seats": row[p + "seats"], "seats_min": row[p + "seats_min"], "sides": sides, "sides_min": row[p + "sides_min"],
         "first_wins": row[p + "first_wins"],
-        "wins": [row.get(f"{p}wins_{s}") for s in range(seats)],
-        "present": [row.get(f"{p}present_{s}") for s in range(seats)],
-        "fair_s": [row.get(f"{p}fair_{s}") for s in range(seats)],
-        "smean": [row.get(f"{p}smean_{s}") for s in range(seats)],
-        "sstd": [row.get(f"{p}sstd_{s}") for s in range(seats)],
-        "pos": [row.get(f"{p}pos_{k}") for k in range(seats)],
-        "strategies": _strategies(row, seats, p),
+        "wins": [row.get(f"{p}wins_{k}") for k in range(sides)],
+        "present": [row.get(f"{p}present_{k}") for k in range(sides)],
+        "fair_s": [row.get(f"{p}fair_{k}") for k in range(sides)],
+        "smean": [row.get(f"{p}smean_{k}") for k in range(sides)],
+        "sstd": [row.get(f"{p}sstd_{k}") for k in range(sides)],
+        "pos": [row.get(f"{p}pos_{k}") for k in range(sides)],
+        "members": _members(row, sides, p),
+        "strategies": _strategies(row, sides, p),
     }
 
 
 def summarize(source: Source, by: By = None) -> pl.DataFrame:
     """The statistics of ``rummysim analyze``: one row per group, the group keys first.
 
-    Columns: ``unit`` ("games", or "hands" for independent-hand data), ``seats``, ``games``,
-    ``hands``, ``decided`` (games with a winner), ``capped_games``; per seat ``s``:
-    ``strategy_s``, ``win_rate_s`` with its Wilson interval ``win_lo_s``/``win_hi_s``,
-    ``win_dev_s`` (win rate minus the fair share 1/N), ``mean_score_s`` with
-    ``mean_score_lo_s``/``mean_score_hi_s``; the first seat (left of the first dealer):
-    ``first_seat_win_rate`` (``_lo``/``_hi``) and ``first_seat_adv`` = rate - 1/N (``_lo``/``_hi``);
-    final scores of all seats pooled: ``score_mean``, ``score_p10`` .. ``score_p90``, and
+    Columns: ``unit`` ("games", or "hands" for independent-hand data), ``seats``, ``sides``,
+    ``games``, ``hands``, ``decided`` (games with a winner), ``capped_games``; per side ``k``
+    (seat k when every side is one seat): ``members_k`` (its seats, ``"0+2"`` for a partnership),
+    ``strategy_k``, ``win_rate_k`` with its Wilson interval ``win_lo_k``/``win_hi_k``,
+    ``win_dev_k`` (win rate minus the fair share 1/S), ``mean_score_k`` (of ``side_score_k``) with
+    ``mean_score_lo_k``/``mean_score_hi_k``; the first side (that of the seat left of the first
+    dealer): ``first_seat_win_rate`` (``_lo``/``_hi``) and ``first_seat_adv`` = rate - 1/S
+    (``_lo``/``_hi``); final scores of all sides pooled: ``score_mean``, ``score_p10`` .. ``score_p90``, and
     ``winner_score_mean``; ``hands_per_game_{mean,p50,p90}``; ``turns_per_hand_{mean,p50,p90}``
     (quantiles need hand rows); hand ends as shares ``ends_out``, ``ends_stock_out`` (stock_out,
     stock_end), ``ends_stall`` (idle_guard, turn_cap, 5000's stall), ``capped_hands``; ``calls_per_hand``,
@@ -338,31 +368,33 @@ def summarize(source: Source, by: By = None) -> pl.DataFrame:
     ds = open_source(source)
     by = resolve_by(ds, by)
     rows = _aggregate(ds, by)
-    max_seats = max((r.get("seats") or r.get("h_seats") or 0) for r in rows)
-    schema, stat_names = _summary_schema(by, rows, max_seats)
+    max_sides = max((r.get("sides") or r.get("h_sides") or 0) for r in rows)
+    schema, stat_names = _summary_schema(by, rows, max_sides)
     out = []
     for r in rows:
-        stats = dict(zip(stat_names, _summary_row(r, max_seats)))
+        stats = dict(zip(stat_names, _summary_row(r, max_sides)))
         out.append({**{k: r.get(k) for k in by}, **{k: v for k, v in stats.items() if k not in by}})
     return pl.DataFrame(out, schema=schema, orient="row")
 
 
-def _summary_schema(by: Sequence[str], rows: list[dict], max_seats: int) -> tuple[dict, list[str]]:
+def _summary_schema(by: Sequence[str], rows: list[dict], max_sides: int) -> tuple[dict, list[str]]:
     """Key columns, then the statistics (a statistic named like a key column is left out)."""
     schema = _key_schema(by, rows)
     stats: dict[str, pl.DataType] = {}
-    stats.update({"unit": pl.String, "seats": pl.Int64, "games": pl.Int64, "hands": pl.Int64, "decided": pl.Int64,
-                   "capped_games": pl.Int64})
-    for s in range(max_seats):
-        stats[f"strategy_{s}"] = pl.String
-        for name in ("win_rate", "win_lo", "win_hi", "win_dev", "mean_score", "mean_score_lo", "mean_score_hi"):
-            stats[f"{name}_{s}"] = pl.Float64
+    stats.update({"unit": pl.String, "seats": pl.Int64, "sides": pl.Int64, "games": pl.Int64, "hands": pl.Int64,
+                  "decided": pl.Int64, "capped_games": pl.Int64})
+    for k in range(max_sides):
+        stats[f"members_{k}"] = pl.String
+        stats[f"strategy_{k}"] = pl.String
+        for name in SIDE_STATS:
+            stats[f"{name}_{k}"] = pl.Float64
     for name in SUMMARY_TAIL:
         stats[name] = pl.Int64 if name == "capped_hands" else pl.Float64
     schema.update({k: v for k, v in stats.items() if k not in schema})
     return schema, list(stats)
 
 
+SIDE_STATS = ("win_rate", "win_lo", "win_hi", "win_dev", "mean_score", "mean_score_lo", "mean_score_hi")
 SUMMARY_TAIL = (
     "first_seat_win_rate", "first_seat_win_lo", "first_seat_win_hi", "first_seat_adv", "first_seat_adv_lo",
     "first_seat_adv_hi", "score_mean", *[f"score_p{round(q * 100)}" for q in QUANTILES], "winner_score_mean",
@@ -373,26 +405,26 @@ SUMMARY_TAIL = (
 )
 
 
-def _summary_row(row: dict, max_seats: int) -> list:
+def _summary_row(row: dict, max_sides: int) -> list:
     """The statistics of one group, in the order of :func:`_summary_schema` (without the keys)."""
     v = _unit_view(row)
     games_unit = v["unit"] == "games"
     total = v["total"]
     out: list = []
     hands_total = row.get("hands_total") if games_unit else row.get("h_hands")
-    out += [v["unit"], v["seats"], row.get("games") if games_unit else None, hands_total,
+    out += [v["unit"], v["seats"], v["sides"], row.get("games") if games_unit else None, hands_total,
             v["decided"] if games_unit else None, row.get("capped_games") if games_unit else None]
-    for s in range(max_seats):
-        present = v["present"][s] if s < v["seats"] else 0
+    for k in range(max_sides):
+        present = v["present"][k] if k < v["sides"] else 0
         if not present:
-            out += [None] * 8
+            out += [None] * (2 + len(SIDE_STATS))
             continue
-        wins = v["wins"][s]
+        wins = v["wins"][k]
         lo, hi = wilson(wins, present)
         rate = wins / present
-        mean, std = _num(v["smean"][s]), _num(v["sstd"][s])
+        mean, std = _num(v["smean"][k]), _num(v["sstd"][k])
         mlo, mhi = mean_ci(mean, std if std is not None else math.nan, present) if mean is not None else (None, None)
-        out += [v["strategies"][s], rate, lo, hi, rate - v["fair_s"][s], mean, _num(mlo), _num(mhi)]
+        out += [v["members"][k], v["strategies"][k], rate, lo, hi, rate - v["fair_s"][k], mean, _num(mlo), _num(mhi)]
     flo, fhi = wilson(v["first_wins"], total)
     frate = v["first_wins"] / total
     fair = v["fair"]
@@ -412,23 +444,23 @@ def _summary_row(row: dict, max_seats: int) -> list:
 
 
 def seat_table(summary: pl.DataFrame, by: Sequence[str] | None = None) -> pl.DataFrame:
-    """The per-seat columns of :func:`summarize` as one row per group and seat.
+    """The per-side columns of :func:`summarize` as one row per group and side: ``side``,
+    ``members`` (its seats: ``"0"`` when every side is one seat), ``strategy``, then the statistics.
 
     Example:
         >>> seat_table(summarize("runs/first.parquet"))  # doctest: +SKIP
     """
     by = [c for c in by if c in summary.columns] if by is not None else _key_columns(summary)
-    seats = sum(1 for c in summary.columns if c.startswith("win_rate_"))
+    sides = sum(1 for c in summary.columns if c.startswith("win_rate_"))
     parts = []
-    for s in range(seats):
+    for k in range(sides):
         parts.append(summary.select(
-            *by, pl.lit(s, dtype=pl.Int64).alias("seat"), pl.col(f"strategy_{s}").alias("strategy"),
-            *[pl.col(f"{name}_{s}").alias(name) for name in
-              ("win_rate", "win_lo", "win_hi", "win_dev", "mean_score", "mean_score_lo", "mean_score_hi")],
+            *by, pl.lit(k, dtype=pl.Int64).alias("side"), pl.col(f"members_{k}").alias("members"),
+            pl.col(f"strategy_{k}").alias("strategy"), *[pl.col(f"{name}_{k}").alias(name) for name in SIDE_STATS],
         ).with_row_index("_g"))
     if not parts:
         return pl.DataFrame()
-    return pl.concat(parts).filter(pl.col("win_rate").is_not_null()).sort("_g", "seat").drop("_g")
+    return pl.concat(parts).filter(pl.col("win_rate").is_not_null()).sort("_g", "side").drop("_g")
 
 
 def _key_columns(summary: pl.DataFrame) -> list[str]:
@@ -442,14 +474,16 @@ def _key_columns(summary: pl.DataFrame) -> list[str]:
 
 
 def balance(source: Source, by: By = None, alpha: float = BALANCE_ALPHA) -> pl.DataFrame:
-    """Rank groups (variations) by how fair they are to the seats, and show how long games last.
+    """Rank groups (variations) by how fair they are to the sides, and show how long games last.
 
-    **Balance index.** Seats are numbered by *position* in the order of play of the first hand:
-    P1 is the seat left of the first dealer (who plays first), ..., PN is the first dealer.
-    Among the games with a winner (capped and drawn games are left out), let ``q_k`` be the share
-    won by position k; a fair game has ``q_k = 1/N`` for every k. The *relative edge* of position
-    k is ``e_k = N * q_k - 1`` (0 fair; +0.10 = wins 10% more often than its fair share, e.g.
-    27.5% instead of 25% with 4 players). The balance index is the largest edge in absolute value::
+    **Balance index.** Sides (seats, when every side is one seat) are numbered by *position* in
+    the order of play of the first hand: P1 is the side of the seat left of the first dealer (who
+    plays first), P2 the next side to play, ..., PN the last (with one seat per side, the first
+    dealer). Among the games with a winner (capped and drawn games are left out), let ``q_k`` be
+    the share won by position k; with N sides a fair game has ``q_k = 1/N`` for every k. The
+    *relative edge* of position k is ``e_k = N * q_k - 1`` (0 fair; +0.10 = wins 10% more often
+    than its fair share, e.g. 27.5% instead of 25% with 4 players). The balance index is the
+    largest edge in absolute value::
 
         balance_index = max_k |N * q_k - 1|
 
@@ -497,7 +531,8 @@ BALANCE_SCHEMA = {
     "turns_per_game_mean": pl.Float64, "turns_per_hand_mean": pl.Float64, "capped_share": pl.Float64,
 }
 PAYOFF_SCHEMA = {
-    "seat": pl.Int64, "strategy": pl.String, "games": pl.Int64, "settled": pl.Int64, "mean_payoff": pl.Float64,
+    "side": pl.Int64, "members": pl.String, "strategy": pl.String, "games": pl.Int64, "settled": pl.Int64,
+    "mean_payoff": pl.Float64,
     "payoff_lo": pl.Float64, "payoff_hi": pl.Float64, "total_payoff": pl.Float64,
 }
 STRATEGY_SCHEMA = {
@@ -518,13 +553,14 @@ def _player_counts(ds: Dataset) -> int:
 
 def _balance_row(row: dict, by: Sequence[str], alpha: float) -> dict:
     v = _unit_view(row)
-    n, decided = v["seats"], v["decided"]
+    n, decided = v["sides"], v["decided"]
+    players = v["seats"] if v["seats_min"] == v["seats"] else None
     out: dict = {}
-    out.update({"unit": v["unit"], "players": n if v["seats_min"] == n else None, "games": row.get("games") or None,
+    out.update({"unit": v["unit"], "players": players, "games": row.get("games") or None,
                 "hands": row.get("hands_total") if v["unit"] == "games" else row.get("h_hands"), "decided": decided})
     index = lo = hi = worst_edge = first = first_lo = first_hi = None
     worst = None
-    if v["seats_min"] == n and decided:
+    if v["sides_min"] == n and decided:
         z = z_two_sided(alpha / n)
         edges = []
         for k in range(n):
@@ -568,11 +604,13 @@ def _balance_row(row: dict, by: Sequence[str], alpha: float) -> dict:
 # payoffs (rummysim analyze --payoff)
 
 
-def payoff_columns(seats: int, mode: str) -> list[pl.Expr]:
-    """Per-seat payoff of each game row as expressions ``payoff_0..`` (plus ``settled``).
+def payoff_columns(n: int, mode: str, score: str = "score", winner: str = "winner") -> list[pl.Expr]:
+    """Payoff of each of ``n`` players of a game row as expressions ``payoff_0..`` (plus ``settled``).
 
-    Winners: the seat in ``winner``; when ``winner`` is -1 in a game that was not capped (a tie,
-    R5K-GAME-2, or a drawn game), every seat sharing the highest total. Capped games settle
+    The players are the seats (columns ``score_k`` and ``winner``), or the sides with
+    ``score="side_score", winner="winner_side"`` (what :func:`payoffs` settles).
+    Winners: the player in ``winner``; when ``winner`` is -1 in a game that was not capped (a tie,
+    R5K-GAME-2, or a drawn game), every player sharing the highest total. Capped games settle
     nothing (every payoff 0, ``settled`` false).
 
     - ``difference`` (R500-END-3, R5K-GAME-3, V500-PERSIAN-5): each non-winner pays the
@@ -584,9 +622,9 @@ def payoff_columns(seats: int, mode: str) -> list[pl.Expr]:
     """
     if mode not in PAYOFF_MODES:
         raise InputError(f"--payoff must be one of {', '.join(PAYOFF_MODES)}, got {mode!r}")
-    w = pl.col("winner").cast(pl.Int32)
+    w = pl.col(winner).cast(pl.Int32)
     capped = pl.col("capped")
-    scores = [pl.col(f"score_{s}").cast(pl.Float64) for s in range(seats)]
+    scores = [pl.col(f"{score}_{s}").cast(pl.Float64) for s in range(n)]
     top = pl.max_horizontal(scores)
     tie = (w < 0) & ~capped
     is_w = [((w == s) | (tie & (sc == top))).fill_null(False) for s, sc in enumerate(scores)]
@@ -606,10 +644,11 @@ def payoff_columns(seats: int, mode: str) -> list[pl.Expr]:
 
 
 def payoffs(source: Source, mode: str = "difference", by: By = None) -> pl.DataFrame:
-    """Stakes settled from game rows (RULES.md AMB-47): one row per group and seat.
+    """Stakes settled between the sides from game rows (RULES.md AMB-47): one row per group and side.
 
-    ``mode`` is ``difference`` or ``game-point``; see :func:`payoff_columns` for the rules.
-    Columns: the group keys, ``seat``, ``strategy``, ``games`` (that the seat played), ``settled``
+    ``mode`` is ``difference`` or ``game-point``; see :func:`payoff_columns` for the rules, applied
+    to the side scores. Columns: the group keys, ``side``, ``members`` (its seats), ``strategy``,
+    ``games`` (that the side played), ``settled``
     (those with a winner),
     ``mean_payoff`` per game (unsettled games count 0) with its 95% interval ``payoff_lo``,
     ``payoff_hi``, and ``total_payoff``.
@@ -628,11 +667,11 @@ def payoffs(source: Source, mode: str = "difference", by: By = None) -> pl.DataF
     lf = _scan(ds, GAMES, by, ["lineup"])
     if lf is None:
         raise InputError(f"payoffs need game rows; {ds.label} has only hand rows")
-    seats = ds.seats(GAMES)
+    sides = ds.sides(GAMES)
     names = lf.collect_schema().names()
-    lf = lf.with_columns(payoff_columns(seats, mode))
+    lf = lf.with_columns(payoff_columns(sides, mode, score="side_score", winner=WIN_SIDE[GAMES]))
     aggs = []
-    for s in range(seats):
+    for s in range(sides):
         p = pl.col(f"payoff_{s}")
         aggs += [p.count().alias(f"n_{s}"), pl.col("settled").filter(p.is_not_null()).sum().alias(f"settled_{s}"),
                  p.mean().alias(f"m_{s}"), p.std().alias(f"sd_{s}"), p.sum().alias(f"t_{s}")]
@@ -641,14 +680,15 @@ def payoffs(source: Source, mode: str = "difference", by: By = None) -> pl.DataF
     rows = _collect(lf.group_by(keys).agg(aggs), ds).sort(keys, nulls_last=True).to_dicts()
     out = []
     for row in rows:
-        strategies = _strategies(row, seats)
-        for s in range(seats):
+        strategies, members = _strategies(row, sides), _members(row, sides)
+        for s in range(sides):
             n = row[f"n_{s}"]
             if not n:
                 continue
             mean, sd = float(row[f"m_{s}"]), _num(row[f"sd_{s}"])
             lo, hi = mean_ci(mean, sd if sd is not None else math.nan, n)
-            out.append({**{k: row.get(k) for k in by}, "seat": s, "strategy": strategies[s], "games": n,
+            out.append({**{k: row.get(k) for k in by}, "side": s, "members": members[s], "strategy": strategies[s],
+                        "games": n,
                         "settled": row[f"settled_{s}"], "mean_payoff": mean, "payoff_lo": _num(lo), "payoff_hi": _num(hi),
                         "total_payoff": float(row[f"t_{s}"])})
     return _typed(out, by, PAYOFF_SCHEMA)
@@ -658,12 +698,12 @@ def payoffs(source: Source, mode: str = "difference", by: By = None) -> pl.DataF
 # strategy tables
 
 
-def _seat_rows(ds: Dataset, by: Sequence[str]) -> tuple[pl.LazyFrame, int, str]:
-    """Rows with a ``lineup``, and which kind they come from (games, else hands)."""
+def _seat_rows(ds: Dataset, by: Sequence[str]) -> tuple[pl.LazyFrame, int, int, str]:
+    """Rows with a ``lineup``, their seats and sides, and which kind they come from (games, else hands)."""
     for kind in (GAMES, HANDS):
         lf = _scan(ds, kind, by, ["lineup"])
         if lf is not None:
-            return lf, ds.seats(kind), kind
+            return lf, ds.seats(kind), ds.sides(kind), kind
     raise InputError(f"no game or hand rows in {ds.label}")
 
 
@@ -671,36 +711,48 @@ def _seat_strategy(s: int) -> pl.Expr:
     return pl.col("lineup").cast(pl.String).str.split(",").list.get(s, null_on_oob=True)
 
 
+def _seat_won(s: int, win_col: str) -> pl.Expr:
+    """Seat ``s``'s side won the game (went out of the hand)."""
+    return pl.col(win_col).cast(pl.Int32) == pl.col(side_seat(s))
+
+
+def _seat_side_score(s: int, sides: int) -> pl.Expr:
+    """The score of seat ``s``'s side (null where the row has no seat ``s``)."""
+    return pl.coalesce([pl.when(pl.col(side_seat(s)) == k).then(pl.col(f"side_score_{k}")) for k in range(sides)])
+
+
 def _has_lineups(ds: Dataset) -> bool:
     return "lineup" in ds.columns()
 
 
 def _lineup_rows(source: Source, by: By):
-    """(dataset, group keys, seat rows, seats, row kind, winner column) for the strategy views."""
+    """(dataset, group keys, seat rows, seats, sides, row kind, winning side column) for the
+    strategy views."""
     ds = open_source(source)
     by = resolve_by(ds, by)
     if not _has_lineups(ds):
         raise InputError(f"{ds.label} has no lineups (no lineup column or metadata)")
-    lf, seats, kind = _seat_rows(ds, by)
-    return ds, by, lf, seats, kind, "winner" if kind == GAMES else "out_seat"
+    lf, seats, sides, kind = _seat_rows(ds, by)
+    return ds, by, lf, seats, sides, kind, WIN_SIDE[kind]
 
 
 def strategies(source: Source, by: By = None) -> pl.DataFrame:
     """Per strategy: seat-games played, wins, win rate with its Wilson interval, fair share and edge.
 
     Pools every seat a strategy sat in (from the run's ``lineup``: a ``lineup`` row column or the
-    file metadata). ``fair`` is the mean of 1/N over those seat-games and ``edge`` = win rate -
-    fair; ``mean_score`` is the mean final score. For independent-hand data a win is going out.
+    file metadata); a seat wins when its side wins. ``fair`` is the mean of 1/S (S sides) over
+    those seat-games and ``edge`` = win rate - fair; ``mean_score`` is the mean final score of
+    the seat's side. For independent-hand data a win is going out.
 
     Example:
         >>> strategies("runs/first.parquet", by=[])  # doctest: +SKIP
     """
-    ds, by, lf, seats, kind, win_col = _lineup_rows(source, by)
+    ds, by, lf, seats, sides, kind, win_col = _lineup_rows(source, by)
     parts = []
     for s in range(seats):
         parts.append(lf.select(
-            *_keys(by), _seat_strategy(s).alias("strategy"), (pl.col(win_col).cast(pl.Int32) == s).alias("win"),
-            (1.0 / pl.col(N_COL)).alias("inv"), pl.col(f"score_{s}").cast(pl.Float64).alias("score"),
+            *_keys(by), _seat_strategy(s).alias("strategy"), _seat_won(s, win_col).alias("win"),
+            (1.0 / pl.col(SIDES_COL)).alias("inv"), _seat_side_score(s, sides).cast(pl.Float64).alias("score"),
         ).filter(pl.col("score").is_not_null() & pl.col("strategy").is_not_null()))
     keys = [*_keys(by), "strategy"]
     agg = _collect(pl.concat(parts).group_by(keys).agg(
@@ -721,10 +773,11 @@ def strategies(source: Source, by: By = None) -> pl.DataFrame:
 
 
 def strategy_matrix(source: Source, by: By = None) -> pl.DataFrame:
-    """Head-to-head: how often a seat playing ``strategy`` wins when ``opponent`` sits at another seat.
+    """Head-to-head: how often a seat playing ``strategy`` wins when ``opponent`` sits at a seat of
+    another side.
 
-    Counted over ordered pairs of distinct seats (i, j) of every game: ``pairs`` is the number of
-    such seat pairs with strategy at i and opponent at j, ``wins`` those where seat i won, and
+    Counted over ordered pairs of seats (i, j) of different sides in every game: ``pairs`` is the
+    number of such seat pairs with strategy at i and opponent at j, ``wins`` those where i's side won, and
     ``win_rate`` = wins / pairs with a Wilson interval. With 2 players this is the plain
     head-to-head win rate; with more, pairs from one game are not independent, so the intervals
     are narrower than they should be. For independent-hand data a win is going out.
@@ -732,14 +785,16 @@ def strategy_matrix(source: Source, by: By = None) -> pl.DataFrame:
     Example:
         >>> strategy_matrix("runs/league", by=[]).pivot("opponent", index="strategy", values="win_rate")  # doctest: +SKIP
     """
-    ds, by, lf, seats, kind, win_col = _lineup_rows(source, by)
+    ds, by, lf, seats, _sides, kind, win_col = _lineup_rows(source, by)
     parts = []
     for i in range(seats):
         for j in range(seats):
             if i != j:
-                parts.append(lf.filter(pl.col(f"score_{i}").is_not_null() & pl.col(f"score_{j}").is_not_null()).select(
+                opposed = pl.col(f"score_{i}").is_not_null() & pl.col(f"score_{j}").is_not_null() & (
+                    pl.col(side_seat(i)) != pl.col(side_seat(j)))
+                parts.append(lf.filter(opposed).select(
                     *_keys(by), _seat_strategy(i).alias("strategy"), _seat_strategy(j).alias("opponent"),
-                    (pl.col(win_col).cast(pl.Int32) == i).alias("win"),
+                    _seat_won(i, win_col).alias("win"),
                 ).filter(pl.col("strategy").is_not_null() & pl.col("opponent").is_not_null()))
     keys = [*_keys(by), "strategy", "opponent"]
     if not parts:  # one seat: no pairs
@@ -759,13 +814,13 @@ def strategy_matrix(source: Source, by: By = None) -> pl.DataFrame:
 
 
 def distribution(
-    source: Source, column: str, by: By = None, kind: str = GAMES, bins: int | None = None, per_seat: bool = False,
+    source: Source, column: str, by: By = None, kind: str = GAMES, bins: int | None = None, per_side: bool = False,
 ) -> pl.DataFrame:
     """Counts of the values of ``column`` per group: group keys, ``value``, ``count``, ``share``.
 
-    ``column`` may be ``score`` (every seat's score pooled, or per seat in a ``seat`` column with
-    ``per_seat``). With ``bins`` the values are put in about that many equal-width bins of a round
-    width, labelled by their lower end. Shares add up to 1 per group (and seat).
+    ``column`` may be ``score`` (every side's score pooled, or per side in a ``side`` column with
+    ``per_side``). With ``bins`` the values are put in about that many equal-width bins of a round
+    width, labelled by their lower end. Shares add up to 1 per group (and side).
 
     Example:
         >>> distribution("runs/first.parquet", "hands", by=[])  # doctest: +SKIP
@@ -776,14 +831,14 @@ def distribution(
     if lf is None:
         return pl.DataFrame()
     keys = _keys(by)
-    if column == "score" and per_seat:
+    if column == "score" and per_side:
         lf = pl.concat([
-            lf.select(*keys, pl.lit(s, dtype=pl.Int64).alias("seat"), pl.col(f"score_{s}").alias("value"))
-            for s in range(ds.seats(kind))
+            lf.select(*keys, pl.lit(k, dtype=pl.Int64).alias("side"), pl.col(c).alias("value"))
+            for k, c in enumerate(_side_scores(ds.sides(kind)))
         ], how="diagonal_relaxed").drop_nulls("value")
-        keys = [*keys, "seat"]
+        keys = [*keys, "side"]
     elif column == "score":
-        scores = [f"score_{s}" for s in range(ds.seats(kind))]
+        scores = _side_scores(ds.sides(kind))
         lf = lf.select(*keys, pl.concat_list(scores).alias("value")).explode("value").drop_nulls("value")
     else:
         lf = lf.select(*keys, pl.col(column).alias("value"))

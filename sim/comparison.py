@@ -15,15 +15,21 @@ pattern the seats are shared out evenly: ``A,B`` for 2 players, ``A,B,A,B,...`` 
 number, and for an odd number both ``A,B,A,...,A`` and its mirror ``B,A,B,...,B`` with all their
 rotations, so that ``compare(a, b)`` is exactly ``-compare(b, a)``.
 
+**Game sides.** Here A and B are the strategies' sides; the game's own sides (the seats that win
+together, :mod:`sim.sides`; one seat each in every game today) must each be seated with one
+strategy, so a pattern that splits a game side between A and B is refused. A game side belongs to
+A or B with its seats.
+
 **Statistics.** The unit of analysis is the deal (deals are independent; the seatings of one deal
-are not). In each game a side's score is the mean final score of its seats; the deal's difference
+are not). In each game A's score is the mean final score (``side_score_k``) of its game sides, and
+likewise B's; the deal's difference
 is the mean over its seatings of (A's score - B's score), and the per-game difference is the mean
 over deals with a normal 95% interval from the spread across deals. *Per hand* is the ratio of
 totals, sum of differences / sum of hands played (the points A gains on B per hand actually
 played), with a delta-method interval across deals: per deal d_g (mean difference) and h_g (mean
 hands per game), ratio r = mean(d)/mean(h), standard error sd((d_g - r h_g) / mean(h)) / sqrt(D).
 p-values are two-sided from the paired normal statistic z = estimate / standard error. A side wins
-a game if one of its seats wins (capped or drawn games are lost by both); its win rate over all
+a game if one of its game sides wins (capped or drawn games are lost by both); its win rate over all
 games has a Wilson interval (which treats the seatings of a deal as independent games). ``until_ci`` and the verdict use the per-hand interval.
 
 **Independent baseline.** ``baseline=True`` also plays every seating on *different* deals (game
@@ -106,8 +112,10 @@ class _Seating:
     labels: tuple[str, ...]
     lineup: str
     cfg: RunConfig = field(repr=False)
-    a_mask: np.ndarray = field(repr=False)
+    a_mask: np.ndarray = field(repr=False)  # per seat
     b_mask: np.ndarray = field(repr=False)
+    a_sides: np.ndarray = field(repr=False)  # per game side (cfg.sides)
+    b_sides: np.ndarray = field(repr=False)
 
 
 def balanced_patterns(players: int) -> list[tuple[str, ...]]:
@@ -170,6 +178,19 @@ def _check_strategy(name: str) -> str:
     return name
 
 
+def _side_mask(cfg: RunConfig, labels: tuple[str, ...]) -> np.ndarray:
+    """Which game sides strategy A holds; a pattern that splits a game side is an input error."""
+    sides = cfg.sides
+    held = []
+    for k in range(sides.n_sides):
+        mine = {labels[s] for s in sides.members(k)}
+        if len(mine) > 1:
+            raise InputError(f"--lineup {','.join(labels)} splits side {sides.label(k)} (seats that win together) "
+                             "between A and B")
+        held.append(mine == {"A"})
+    return np.array(held)
+
+
 def _seatings(a: str, b: str, patterns, game: str, players: int, rule, rules: Rules | None) -> list[_Seating]:
     out = []
     for k, labels in enumerate(rotations(patterns)):
@@ -177,7 +198,8 @@ def _seatings(a: str, b: str, patterns, game: str, players: int, rule, rules: Ru
         lineup = ",".join(names)
         cfg = prepare(game, players, lineup, rule, rules)
         mask = np.array([x == "A" for x in labels])
-        out.append(_Seating(k, labels, lineup, cfg, mask, ~mask))
+        sides = _side_mask(cfg, labels)
+        out.append(_Seating(k, labels, lineup, cfg, mask, ~mask, sides, ~sides))
     return out
 
 
@@ -214,15 +236,15 @@ def _play_block(seatings: Sequence[_Seating], seed: int, start: int, count: int,
     for st in seatings:
         offset = (st.rotation + 1) * INDEPENDENT_OFFSET if independent else 0
         g, _ = play_game_chunk(st.cfg, seed, start + offset, count)
-        n = st.a_mask.size
-        scores = g.select([f"score_{s}" for s in range(n)]).to_numpy().astype(np.float64).reshape(count, n)
-        a = scores[:, st.a_mask].mean(axis=1)
-        b = scores[:, st.b_mask].mean(axis=1)
-        winner = g["winner"].to_numpy().astype(np.int64)
+        n = st.a_sides.size
+        scores = g.select([f"side_score_{k}" for k in range(n)]).to_numpy().astype(np.float64).reshape(count, n)
+        a = scores[:, st.a_sides].mean(axis=1)
+        b = scores[:, st.b_sides].mean(axis=1)
+        winner = g["winner_side"].to_numpy().astype(np.int64)
         decided = winner >= 0
-        seat = np.where(decided, winner, 0)
-        a_w.append(decided & st.a_mask[seat])
-        b_w.append(decided & st.b_mask[seat])
+        side = np.where(decided, winner, 0)
+        a_w.append(decided & st.a_sides[side])
+        b_w.append(decided & st.b_sides[side])
         diff.append(a - b)
         a_sc.append(a)
         b_sc.append(b)
@@ -329,11 +351,12 @@ def verdict(a: str, b: str, per_hand: dict, alpha: float = ALPHA) -> str:
 
 
 def _side(label: str, name: str, seatings: Sequence[_Seating], wins: int, games: int, score: np.ndarray) -> dict:
+    """A or B: its mean number of seats, its fair share of the wins (its share of the game sides)."""
     seats = float(np.mean([(st.a_mask if label == "A" else st.b_mask).sum() for st in seatings]))
-    n_players = seatings[0].a_mask.size
+    game_sides = float(np.mean([(st.a_sides if label == "A" else st.b_sides).sum() for st in seatings]))
     lo, hi = wilson(wins, games)
     slo, shi = mean_ci(float(score.mean()), float(score.std(ddof=1)), score.size)
-    return {"side": label, "strategy": name, "seats": seats, "fair": seats / n_players, "wins": wins,
+    return {"side": label, "strategy": name, "seats": seats, "fair": game_sides / seatings[0].a_sides.size, "wins": wins,
             "games": games, "win_rate": wins / games, "win_rate_ci": [lo, hi],
             "mean_score": float(score.mean()), "mean_score_ci": [slo, shi]}
 
@@ -371,7 +394,7 @@ def _check_counts(games: int, seed: int) -> None:
 
 def _write(df: pl.DataFrame, out: str | Path, cfg: RunConfig, seed: int, **fields: object) -> None:
     meta = run_metadata(game=cfg.rules.game, players=cfg.players, seed=seed, unit="games", count=df.height,
-                        rules=cfg.rules.as_dict(), **fields)
+                        rules=cfg.rules.as_dict(), sides=cfg.sides.to_json(), **fields)
     write_parquet_atomic(df, Path(out), meta)
 
 

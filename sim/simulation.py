@@ -7,6 +7,7 @@ cards in Python.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from rummysim.kernels.common import layout as C
 from rummysim.kernels.common import results as R
 from rummysim.output import hands_path, run_metadata, write_parquet_atomic
 from rummysim.rules import PRESETS, Rules
+from rummysim.sides import SideMap, side_columns
 from rummysim.strategies.registry import parse_lineup
 
 UNITS = ("games", "hands")
@@ -30,11 +32,13 @@ DEFAULT_CHUNK = 4096  # games per chunk when hand rows are kept (a hand-row buff
 LARGE_CHUNK = 16384  # games per chunk otherwise: fewer waits for the slowest thread (issue 8)
 
 ProgressFn = Callable[[int, int], None]
+_SCORE_COLUMN = re.compile(r"^(score|side_score)_(\d+)$")
 
 
 @dataclass
 class RunConfig:
-    """Everything that determines a run's results (the seed and the game count included)."""
+    """Everything that determines a run's results (the seed and the game count included), and
+    which seats win together (``sides``, see :mod:`sim.sides`)."""
 
     rules: Rules
     players: int
@@ -43,6 +47,7 @@ class RunConfig:
     params: np.ndarray = field(repr=False)
     vector: np.ndarray = field(repr=False)
     spec: GameSpec = field(repr=False)
+    sides: SideMap
 
 
 @dataclass
@@ -67,7 +72,9 @@ def prepare(game: str, players: int, lineup: str, rule: Iterable[str] = (), rule
     resolved = resolve_rules(game, rule, rules)
     vector = encode_rules(resolved, players)
     names, ids, params = parse_lineup(lineup, players)
-    return RunConfig(resolved, players, names, ids, params, vector, get_game(resolved.game))
+    # every game has one seat per side until the game registry supplies partnership maps
+    return RunConfig(resolved, players, names, ids, params, vector, get_game(resolved.game),
+                     SideMap.identity(players))
 
 
 def _chunks(total: int, size: int) -> Iterable[tuple[int, int]]:
@@ -83,12 +90,31 @@ def set_threads(threads: int | None) -> None:
     numba.set_num_threads(threads)
 
 
+def pad_score_columns(df: pl.DataFrame, width: int) -> pl.DataFrame:
+    """``df`` with its ``score_k`` and its ``side_score_k`` columns each padded with null Int32
+    columns up to ``width``, right after the last of them (a sweep's files share one schema
+    whatever their player count)."""
+    last: dict[str, tuple[int, int]] = {}
+    for i, name in enumerate(df.columns):
+        m = _SCORE_COLUMN.match(name)
+        if m:
+            last[m.group(1)] = (i, int(m.group(2)))
+    exprs: list[pl.Expr] = []
+    for i, name in enumerate(df.columns):
+        exprs.append(pl.col(name))
+        for prefix, (j, k) in last.items():
+            if i == j:
+                exprs += [pl.lit(None, dtype=pl.Int32).alias(f"{prefix}_{s}") for s in range(k + 1, width)]
+    return df.select(exprs)
+
+
 def _seat_columns(block: np.ndarray, n: int, prefix: str) -> dict[str, np.ndarray]:
     return {f"{prefix}_{s}": block[:, s] for s in range(n)}
 
 
-def games_frame(rows: np.ndarray, start: int, n: int) -> pl.DataFrame:
-    """Kernel game rows (G_*) as a frame: one row per game."""
+def games_frame(rows: np.ndarray, start: int, sides: SideMap) -> pl.DataFrame:
+    """Kernel game rows (G_*) as a frame: one row per game, the side columns last."""
+    n = sides.n_seats
     data = {
         "game_index": np.arange(start, start + rows.shape[0], dtype=np.int64),
         "first_dealer": rows[:, R.G_FIRST_DEALER].astype(np.int8),
@@ -100,7 +126,7 @@ def games_frame(rows: np.ndarray, start: int, n: int) -> pl.DataFrame:
         "tied_seats": rows[:, R.G_TIED].astype(np.int8),  # bitmask of the seats sharing the win
     }
     data.update(_seat_columns(rows[:, R.G_TOTAL : R.G_TOTAL + n].astype(np.int32), n, "score"))
-    return pl.DataFrame(data)
+    return pl.DataFrame(data).with_columns(side_columns(sides))
 
 
 def hands_frame(rows: np.ndarray, lead: dict[str, np.ndarray], n: int, spec: GameSpec) -> pl.DataFrame:
@@ -133,7 +159,7 @@ def play_game_chunk(
     cap = int(cfg.vector[C.R_HAND_CAP])
     hands = np.zeros((count, cap, R.H_SIZE) if want_hands else (0, 0, R.H_SIZE), dtype=np.int32)
     cfg.spec.games_runner()(cfg.vector, cfg.lineup, cfg.params, seed, start, count, games, hands)
-    gframe = games_frame(games, start, cfg.players)
+    gframe = games_frame(games, start, cfg.sides)
     hframe = None
     if want_hands:
         n_hands = games[:, R.G_HANDS]
@@ -210,9 +236,9 @@ def simulate(
     games_df = pl.concat(game_parts) if game_parts else None
     hands_df = pl.concat(hand_parts) if hand_parts else None
     if unit == "games":
-        summary = summarize_games(games_df, cfg.strategies)
+        summary = summarize_games(games_df, cfg.strategies, cfg.sides)
     else:
-        summary = summarize_hands(hands_df, cfg.strategies)
+        summary = summarize_hands(hands_df, cfg.strategies, cfg.sides)
     summary.update(_run_info(cfg, seed, unit, elapsed, threads))
     n_hands = summary["hands"]
     summary["games_per_s"] = games / elapsed if unit == "games" else None
@@ -221,7 +247,7 @@ def simulate(
     if out is not None:
         meta = run_metadata(
             game=cfg.rules.game, players=players, lineup=cfg.strategies, seed=seed, unit=unit,
-            count=games, rules=cfg.rules.as_dict(),
+            count=games, rules=cfg.rules.as_dict(), sides=cfg.sides.to_json(),
         )
         out = Path(out)
         main_df = games_df if unit == "games" else hands_df

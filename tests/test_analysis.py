@@ -127,7 +127,8 @@ def test_seat_table_and_metadata_grouping(small_run):
     s = summarize(small_run, by="r500_target,lineup,players")
     assert s.select("r500_target", "lineup", "players").row(0) == (500, "greedy,random", 2)
     seats = seat_table(s, ["r500_target"])
-    assert seats.columns[:3] == ["r500_target", "seat", "strategy"]
+    assert seats.columns[:4] == ["r500_target", "side", "members", "strategy"]  # one seat per side
+    assert seats["members"].to_list() == ["0", "1"]
     assert seats["win_rate"].to_list() == pytest.approx([0.7, 0.3])
 
 
@@ -260,7 +261,7 @@ def test_payoffs_difference_and_game_points():
         (1.0, 0.0, 0.0, None), (0.5, 0.5, 0.0, 0.0), (0.0, 0.0, 0.0, 0.0), (0.0, 1.0, 0.0, 0.0)]
 
     table = payoffs(g, "game-point", by=[])
-    assert table["seat"].to_list() == [0, 1, 2, 3]
+    assert table["side"].to_list() == [0, 1, 2, 3]
     assert table["games"].to_list() == [4, 4, 4, 3] and table["settled"].to_list() == [3, 3, 3, 2]
     assert table["total_payoff"].to_list() == pytest.approx([1.5, 1.5, 0.0, 0.0])
     assert table["mean_payoff"][0] == pytest.approx(1.5 / 4)

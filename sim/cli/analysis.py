@@ -137,7 +137,7 @@ def _print_payoffs(console: Console, frame, by: list[str], mode: str) -> None:
     digits = 3 if mode == "game-point" else 1
     for row in frame.to_dicts():
         table.add_row(
-            _label(row, by), str(row["seat"]), row["strategy"] or "-", f"{row['games']:,}", f"{row['settled']:,}",
+            _label(row, by), row["members"] or "-", row["strategy"] or "-", f"{row['games']:,}", f"{row['settled']:,}",
             fmt.num(row["mean_payoff"], digits), fmt.ci(row["payoff_lo"], row["payoff_hi"], digits=digits),
             fmt.num(row["total_payoff"], digits),
         )

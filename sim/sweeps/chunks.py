@@ -136,26 +136,25 @@ _DTYPES = {"Int64": pl.Int64, "Boolean": pl.Boolean, "String": pl.String}
 
 
 def _decorate(df: pl.DataFrame, job: ChunkJob) -> pl.DataFrame:
-    """Pad the score columns to the sweep's seat count and add the constant columns."""
-    names = df.columns
-    last_score = max(i for i, c in enumerate(names) if c.startswith("score_"))
-    pad = [pl.lit(None, dtype=pl.Int32).alias(f"score_{s}") for s in range(job.players, job.pad_players)]
+    """Pad the score columns (seats and sides) to the sweep's seat count and add the constant columns."""
+    from rummysim.simulation import pad_score_columns
+
     consts = [pl.lit(",".join(job.lineup), dtype=pl.String).alias("lineup")]
     consts += [pl.lit(v, dtype=_DTYPES[t]).alias(n) for n, v, t in job.columns]
-    head = [pl.col(c) for c in names[: last_score + 1]]
-    tail = [pl.col(c) for c in names[last_score + 1:]]
-    return df.select(*head, *pad, *tail, *consts)
+    return pad_score_columns(df, job.pad_players).with_columns(consts)
 
 
 def run_chunk(job: ChunkJob) -> dict[str, object]:
     """Play one chunk and move its file(s) into place; returns a small record of the work."""
+    from rummysim.output import run_metadata
     from rummysim.simulation import play_game_chunk
 
     t0 = time.perf_counter()
     cfg = run_config(job)
     games, hands = play_game_chunk(cfg, job.seed, job.start, job.count, job.hands)
     staging = Path(job.staging)
+    metadata = {**job.metadata, **run_metadata(sides=cfg.sides.to_json())}  # the map is the run's (cfg)
     if hands is not None:  # the hands file first: the games file is the chunk's "done" mark
-        publish(_decorate(hands, job), job.final_hands, job.metadata, staging)
-    publish(_decorate(games, job), job.final, job.metadata, staging)
+        publish(_decorate(hands, job), job.final_hands, metadata, staging)
+    publish(_decorate(games, job), job.final, metadata, staging)
     return {"cell": job.cell_id, "index": job.index, "games": job.count, "seconds": time.perf_counter() - t0}
