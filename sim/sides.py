@@ -2,9 +2,8 @@
 
 A *side* is what wins a game. With one seat per side (every game played today) side k is seat k;
 in a partnership game, seats 0 and 2 against 1 and 3, the map is ``(0, 1, 0, 1)``. Sides are
-numbered 0..S-1 in the order of their lowest seat. Each run takes its map as an input (today
-``SideMap.identity(players)``, set in ``sim.simulation.prepare``; the game registry is to supply
-it per game) and records it in the Parquet metadata as ``rummysim.sides`` (a JSON list).
+numbered 0..S-1 in the order of their lowest seat. Each run takes its map as an input (its game's
+``GameSpec.sides`` in the registry, read in ``rummysim.simulation.prepare``) and records it in the Parquet metadata as ``rummysim.sides`` (a JSON list).
 
 The side columns of game rows are defined here and nowhere else (:func:`side_columns`):
 

@@ -38,7 +38,7 @@ _SCORE_COLUMN = re.compile(r"^(score|side_score)_(\d+)$")
 @dataclass
 class RunConfig:
     """Everything that determines a run's results (the seed and the game count included), and
-    which seats win together (``sides``, see :mod:`sim.sides`)."""
+    which seats win together (``sides``, see :mod:`rummysim.sides`)."""
 
     rules: Rules
     players: int
@@ -72,9 +72,8 @@ def prepare(game: str, players: int, lineup: str, rule: Iterable[str] = (), rule
     resolved = resolve_rules(game, rule, rules)
     vector = encode_rules(resolved, players)
     names, ids, params = parse_lineup(lineup, players)
-    # every game has one seat per side until the game registry supplies partnership maps
-    return RunConfig(resolved, players, names, ids, params, vector, get_game(resolved.game),
-                     SideMap.identity(players))
+    spec = get_game(resolved.game)
+    return RunConfig(resolved, players, names, ids, params, vector, spec, SideMap(spec.sides(resolved, players)))
 
 
 def _chunks(total: int, size: int) -> Iterable[tuple[int, int]]:

@@ -57,7 +57,7 @@ class GameSpec:
     hand_end_reasons: dict[int, str]
     active_counters: Callable[[Mapping[str, object]], frozenset[str]]
     hand_counters: tuple[tuple[str, int], ...] = COMMON_COUNTERS
-    sides: Callable[[Rules, int], tuple[int, ...]] = lambda rules, players: tuple(range(players))
+    sides: Callable[[Rules, int], tuple[int, ...]] = lambda rules, players: tuple(range(players))  # SideMap.of_seat
 
     @property
     def flags(self) -> tuple[str, ...]:
