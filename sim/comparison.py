@@ -54,6 +54,7 @@ import polars as pl
 
 from rummysim.analysis.stats import Z95, mean_ci, wilson
 from rummysim.errors import InputError
+from rummysim.limits import check_seed
 from rummysim.output import run_metadata, write_parquet_atomic
 from rummysim.rules import Rules
 from rummysim.simulation import DEFAULT_CHUNK, RunConfig, play_game_chunk, prepare, set_threads
@@ -388,8 +389,7 @@ def _deals_frame(arr: dict[str, np.ndarray], n_seatings: int) -> pl.DataFrame:
 def _check_counts(games: int, seed: int) -> None:
     if games < 2:
         raise InputError(f"--games must be at least 2 (deals; the interval needs two), got {games}")
-    if seed < 0:
-        raise InputError(f"--seed must be a non-negative integer, got {seed}")
+    check_seed(seed)
 
 
 def _write(df: pl.DataFrame, out: str | Path, cfg: RunConfig, seed: int, **fields: object) -> None:

@@ -78,8 +78,11 @@ def simulate_command(
     progress: ProgressOpt = None,
 ) -> None:
     """Play many complete games (or hands) in parallel and summarise them."""
+    from rummysim.errors import InputError
     from rummysim.simulation import simulate
 
+    if hands and out is None:
+        raise InputError("--hands writes the hand rows to OUT.hands.parquet: give --out too")
     with progress_bar("simulating", show_progress(progress)) as update:
         res = simulate(game=game, players=players, lineup=lineup, games=games, seed=seed, rule=rule or (), unit=unit,
                        hands=hands, out=out, threads=threads, progress=update)

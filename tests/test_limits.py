@@ -1,0 +1,41 @@
+"""Numbers out of range get one line naming the range (issue 21, point 8), before any game is played."""
+
+from __future__ import annotations
+
+import pytest
+
+from rummysim.cli.main import main
+from rummysim.errors import InputError
+from rummysim.limits import INT64_MAX, check_game_index, check_seed
+
+
+def run_cli(capsys, *args: str) -> tuple[int, str]:
+    with pytest.raises(SystemExit) as exit_info:
+        main(list(args))
+    return exit_info.value.code, capsys.readouterr().err
+
+
+def test_seed_range_is_int64():
+    assert check_seed(0) == 0 and check_seed(INT64_MAX) == INT64_MAX
+    for bad in (-1, INT64_MAX + 1, 2**64, 1.5, True):
+        with pytest.raises(InputError, match=r"--seed must be a whole number between 0 and 2\^63 - 1"):
+            check_seed(bad)
+    with pytest.raises(InputError, match="--game-index"):
+        check_game_index(-1)
+
+
+@pytest.mark.parametrize("seed", [str(2**63), str(2**64), "-1"])
+def test_simulate_refuses_seeds_outside_int64(capsys, seed):
+    code, err = run_cli(capsys, "simulate", "--games", "5", "--seed", seed, "--no-progress")
+    assert code == 2 and err.strip().startswith("error: --seed must be a whole number between 0 and 2^63 - 1")
+    assert "Traceback" not in err
+
+
+def test_compare_refuses_a_seed_outside_int64(capsys):
+    code, err = run_cli(capsys, "compare", "greedy", "random", "--games", "10", "--seed", str(2**63))
+    assert code == 2 and "--seed must be a whole number" in err
+
+
+def test_hands_without_out_is_refused(capsys):
+    code, err = run_cli(capsys, "simulate", "--games", "5", "--hands", "--no-progress")
+    assert code == 2 and "--hands writes the hand rows" in err and "--out" in err
