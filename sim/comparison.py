@@ -55,7 +55,7 @@ import polars as pl
 from rummysim.analysis.stats import Z95, mean_ci, wilson
 from rummysim.errors import InputError
 from rummysim.limits import check_seed
-from rummysim.output import run_metadata, write_parquet_atomic
+from rummysim.output import OutputTarget, output_target, run_metadata, write_parquet_atomic
 from rummysim.rules import Rules
 from rummysim.simulation import DEFAULT_CHUNK, RunConfig, play_game_chunk, prepare, set_threads
 from rummysim.strategies.registry import STRATEGIES
@@ -392,10 +392,10 @@ def _check_counts(games: int, seed: int) -> None:
     check_seed(seed)
 
 
-def _write(df: pl.DataFrame, out: str | Path, cfg: RunConfig, seed: int, **fields: object) -> None:
+def _write(df: pl.DataFrame, target: OutputTarget, cfg: RunConfig, seed: int, **fields: object) -> None:
     meta = run_metadata(game=cfg.rules.game, players=cfg.players, seed=seed, unit="games", count=df.height,
                         rules=cfg.rules.as_dict(), sides=cfg.sides.to_json(), **fields)
-    write_parquet_atomic(df, Path(out), meta)
+    write_parquet_atomic(df, target, meta)
 
 
 def _run_info(cfg: RunConfig, seed: int, elapsed: float) -> dict:
@@ -458,6 +458,7 @@ def compare(
         if max_games < games:
             raise InputError(f"--max-games ({max_games}) must be at least --games ({games})")
     prepare(game, players, a, rule, rules)  # game, players and rules errors first
+    out_file = output_target(out) if out is not None else None
     patterns = [parse_pattern(lineup, a, b, players)] if lineup else balanced_patterns(players)
     seatings = _seatings(a, b, patterns, game, players, rule, rules)
     set_threads(threads)
@@ -509,8 +510,8 @@ def compare(
         }
     summary.update(_run_info(seatings[0].cfg, seed, time.perf_counter() - t0))
     games_df = tally.rows()
-    if out is not None:
-        _write(games_df, out, seatings[0].cfg, seed, command="compare", strategies=[a, b],
+    if out_file is not None:
+        _write(games_df, out_file, seatings[0].cfg, seed, command="compare", strategies=[a, b],
                seatings=summary["seatings"])
     return ComparisonResult(games_df, _deals_frame(arr, len(seatings)), summary)
 
@@ -600,6 +601,7 @@ def tournament(
         raise InputError(f"strategy {dup[0]!r} is listed more than once")
     _check_counts(games, seed)
     cfg0 = prepare(game, players, names[0], rule, rules)
+    out_file = output_target(out) if out is not None else None
     patterns = balanced_patterns(players)
     pairs = list(combinations(range(len(names)), 2))
     seatings = {(i, j): _seatings(names[i], names[j], patterns, game, players, rule, rules) for i, j in pairs}
@@ -664,8 +666,8 @@ def tournament(
                "lineup": [",".join(p) for p in patterns], "deals": games, "games": games_df.height,
                "seatings_per_pairing": len(next(iter(seatings.values())))}
     summary.update(_run_info(cfg0, seed, time.perf_counter() - t0))
-    if out is not None:
-        _write(games_df, out, cfg0, seed, command="tournament", strategies=names)
+    if out_file is not None:
+        _write(games_df, out_file, cfg0, seed, command="tournament", strategies=names)
     return TournamentResult(
         games_df,
         pl.DataFrame(matrix, schema=MATRIX_SCHEMA),

@@ -23,7 +23,7 @@ from rummysim.limits import check_range, check_seed
 from rummysim.games import GameSpec, encode_rules, get_game
 from rummysim.kernels.common import layout as C
 from rummysim.kernels.common import results as R
-from rummysim.output import hands_path, run_metadata, write_parquet_atomic
+from rummysim.output import OutputTarget, hands_path, output_target, run_metadata, write_parquet_atomic
 from rummysim.rules import PRESETS, Rules
 from rummysim.sides import SideMap, side_columns
 from rummysim.strategies.registry import parse_lineup
@@ -208,6 +208,7 @@ def simulate(
     if chunk_size < 1:
         raise InputError(f"chunk size must be at least 1, got {chunk_size}")
     cfg = prepare(game, players, lineup, rule, rules)
+    targets = _output_targets(out, hands and unit == "games")
     set_threads(threads)
     _warm_up(cfg, seed, unit)
 
@@ -242,17 +243,28 @@ def simulate(
     summary["games_per_s"] = games / elapsed if unit == "games" else None
     summary["hands_per_s"] = n_hands / elapsed
 
-    if out is not None:
+    if targets:
         meta = run_metadata(
             game=cfg.rules.game, players=players, lineup=cfg.strategies, seed=seed, unit=unit,
             count=games, rules=cfg.rules.as_dict(), sides=cfg.sides.to_json(),
         )
-        out = Path(out)
         main_df = games_df if unit == "games" else hands_df
-        if unit == "games" and hands_df is not None:
-            write_parquet_atomic(hands_df, hands_path(out), meta)
-        write_parquet_atomic(main_df, out, meta)
+        if len(targets) == 2:
+            write_parquet_atomic(hands_df, targets[1], meta)
+        write_parquet_atomic(main_df, targets[0], meta)
     return SimulationResult(games_df, hands_df if (hands or unit == "hands") else None, summary)
+
+
+def _output_targets(out: str | Path | None, hands_file: bool) -> list[OutputTarget]:
+    """The checked output files (the rows, then the hand rows), before any game is played."""
+    if out is None:
+        return []
+    main = output_target(out)
+    if not hands_file:
+        return [main]
+    if main.through:
+        raise InputError(f"--hands writes OUT.hands.parquet beside OUT: give a file path as --out, not {out}")
+    return [main, output_target(hands_path(Path(out)))]
 
 
 def _warm_up(cfg: RunConfig, seed: int, unit: str) -> None:

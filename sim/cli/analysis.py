@@ -19,6 +19,7 @@ from rummysim.analysis import fmt
 from rummysim.cli.console import out_console
 from rummysim.cli.options import out_option
 from rummysim.errors import InputError
+from rummysim.output import OutputTarget, output_target, write_parquet_atomic, write_text_atomic
 
 FORMATS = ("table", "csv", "json", "parquet")
 
@@ -168,24 +169,18 @@ def _print_matrix(console: Console, frame, by: list[str]) -> None:
     console.print(table)
 
 
-def _write(frame, output_format: str, out: Optional[Path], console: Console) -> None:
+def _write(frame, output_format: str, target: Optional[OutputTarget], console: Console) -> None:
+    """The table as parquet, csv or json: into ``target`` (checked up front) or onto the console."""
     from rummysim.analysis.tables import to_json
 
     if output_format == "parquet":
-        assert out is not None
-        frame.write_parquet(out)
-    elif output_format == "csv":
-        text = frame.write_csv()
-        if out is None:
-            console.out(text, end="", highlight=False)
-        else:
-            out.write_text(text)
+        write_parquet_atomic(frame, target, {})
+        return
+    text = frame.write_csv() if output_format == "csv" else to_json(frame) + "\n"
+    if target is None:
+        console.out(text, end="", highlight=False)
     else:
-        text = to_json(frame)
-        if out is None:
-            console.out(text, highlight=False)
-        else:
-            out.write_text(text + "\n")
+        write_text_atomic(text, target)
 
 
 def analyze_command(
@@ -214,6 +209,7 @@ def analyze_command(
         raise InputError("--format parquet needs --out FILE")
     if output_format == "table" and out is not None:
         raise InputError("--out needs --format csv, json or parquet")
+    target = output_target(out) if out is not None else None
 
     ds = open_source(path)
     by_cols = tables.resolve_by(ds, by)
@@ -235,8 +231,8 @@ def analyze_command(
     if output_format == "table":
         printer()
     else:
-        _write(frame, output_format, out, out_console)
-        if out is not None:
+        _write(frame, output_format, target, out_console)
+        if target is not None and not target.stdout:
             out_console.print(f"wrote {out}", highlight=False)
 
 
