@@ -1,4 +1,4 @@
-"""Thousands of kernel games replayed by the independent validator (sim/validate.py).
+"""Thousands of kernel games replayed by the independent validator (rummysim.validate).
 
 The validator knows only RULES.md and docs/trace-format.md; any disagreement with the kernels is a
 violation naming the rule ID. Also checks that random play reaches every kind of action.
