@@ -17,7 +17,6 @@ from rummysim.validate.flags import (
     norm_value,
 )
 
-
 #: ``game`` flag values this checker answers to -> "500" (500 Rum) or "std" (Standard Rummy)
 GAME_NAMES = {
     "500-rum": "500",

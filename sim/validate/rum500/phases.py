@@ -24,7 +24,6 @@ from rummysim.validate.trace import (
     TURN_START,
 )
 
-
 # Number of meaningful columns after column 0; the rest must be 0 ("unused columns are 0").
 # DECK and RESTOCK are special (unused card slots are -1) and are checked separately.
 USED_COLS: dict[int, int] = {
@@ -67,7 +66,6 @@ ACTION_KINDS = frozenset(
         FLOAT,
     }
 )
-
 
 # replay phases (what the next record may be)
 P_GAME_START = 0  # expecting GAME_START

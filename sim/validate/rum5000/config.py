@@ -20,7 +20,6 @@ from rummysim.validate.flags import (
     norm_value,
 )
 
-
 #: ``game`` flag values this checker answers to
 GAME_NAMES = frozenset({"5000-rummy", "5000_rummy", "r5k", "5000"})
 

@@ -25,7 +25,6 @@ from rummysim.validate.trace import (
     TURN_START,
 )
 
-
 # Number of meaningful columns after column 0 (the rest must be 0); DECK is checked separately.
 USED_COLS: dict[int, int] = {
     GAME_START: 5,

@@ -8,7 +8,6 @@ from collections import Counter
 from rummysim.validate.cards import NATURAL_IDS
 from rummysim.validate.trace import GROUP, SEQUENCE, WILD_GROUP
 
-
 PACK_SIZE = 104  # R5K-SETUP-2: two 52-card decks, no jokers
 QH, SEVEN_H = 16 * 2 + 12, 16 * 2 + 7  # V5K-12 money cards
 KIND_NAMES = {GROUP: "group", SEQUENCE: "sequence", WILD_GROUP: "wild-card group"}
