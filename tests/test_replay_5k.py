@@ -1,4 +1,4 @@
-"""Tests of the 5000 Rummy rendering of ``rummysim replay`` (sim/replay_text.py ``format_trace``).
+"""Tests of the 5000 Rummy rendering of ``rummysim replay`` (rummysim.replay ``format_trace``).
 
 One real traced game (kernels, random lineup) is checked against its own trace: every hand shows
 its wild rank (R5K-WILD-1), every seat its face-up card and hand size (R5K-DEAL-1), wild cards and
@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 
 from rummysim.checks import replay_game, traced_game
-from rummysim.replay_text import format_trace
+from rummysim.replay import format_trace
 from rummysim.simulation import prepare
-from rummysim.validate.rum500 import validate_trace
+from rummysim.validate import validate_trace
 from tests.tracebuild_5k import GAME, B5, value
 
 RANKS = "A23456789TJQK"

@@ -1,8 +1,8 @@
 """5000 Rummy kernel games replayed by the independent validator (issue #4, point 6).
 
 At least 2,000 random-strategy games of the base game and 300 per value of every play or scoring
-variation flag (V5K-2..8, V5K-10..12) go through ``rummysim.validate``, which knows only RULES.md and
-docs/trace-format.md; greedy and mixed lineups too. The variations not played yet are refused by
+variation flag (V5K-2..8, V5K-10..12) go through ``rummysim.validate``, which knows only RULES.md
+and docs/trace-format.md; greedy and mixed lineups too. The variations not played yet are refused by
 rule ID.
 """
 

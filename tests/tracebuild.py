@@ -1,4 +1,4 @@
-"""Hand-made traces for the tests of the independent rules checker (sim/validate.py).
+"""Hand-made traces for the tests of the independent rules checker (rummysim.validate).
 
 Every trace is written with the small ``B`` (builder) class from readable card strings ("4H",
 "TD", "X"; run positions as "AH@14" or "X@7").  The builder is a dumb recorder: it keeps just
@@ -18,7 +18,7 @@ from collections import Counter
 
 import numpy as np
 
-from rummysim.validate.rum500 import ValidationResult, validate_trace
+from rummysim.validate import ValidationResult, validate_trace
 
 SUITS = "CDHS"
 RANKS = "A23456789TJQK"

@@ -1,4 +1,4 @@
-"""Hand-made 5000 Rummy traces for the tests of the independent checker (sim/validate_5k.py).
+"""Hand-made 5000 Rummy traces for the tests of the independent checker (rummysim.validate.rum5000).
 
 ``B5`` is a dumb recorder like ``tests.tracebuild.B``: it writes the records of
 docs/trace-format.md ("5000 Rummy") from readable card strings and keeps just enough state (hands,

@@ -142,7 +142,7 @@ def _spec(name: str, encode, counters) -> GameSpec:
         hands_runner_at=f"{_ENTRY}:run_hands",
         traced_runner_at=f"{_ENTRY}:run_game_traced",
         validator_at="rummysim.validate.rum500:validate_trace",
-        replay_at="rummysim.replay_text:format_trace",
+        replay_at="rummysim.replay:format_trace",
         hand_end_reasons=_REASONS,
     )
 

@@ -51,8 +51,8 @@ SPECS = (
         games_runner_at=f"{_ENTRY}:run_games5",
         hands_runner_at=f"{_ENTRY}:run_hands5",
         traced_runner_at=f"{_ENTRY}:run_game_traced5",
-        validator_at="rummysim.validate.rum5000:validate_trace_5k",
-        replay_at="rummysim.replay_text:format_trace",
+        validator_at="rummysim.validate.rum5000:validate_trace",
+        replay_at="rummysim.replay:format_trace",
         hand_end_reasons={**COMMON_REASONS, L5.END_STALL: "stall"},  # R5K-DRAW-5
     ),
 )

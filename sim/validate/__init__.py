@@ -1,8 +1,51 @@
 """The independent rules validator: replays kernel traces and checks every action against RULES.md.
 
-It imports nothing from the kernels or the strategies (a second opinion, not a copy).
+It imports nothing from the kernels or the strategies (a second opinion, not a copy).  The common
+modules read what every game shares: ``trace`` (record kinds, trace rows, result types, the record
+loop), ``cards`` (card ids and names) and ``flags`` (the RULES.md §8.6 flag tables); each game has
+its checker, :mod:`rummysim.validate.rum500` (500 Rum and Standard Rummy) and
+:mod:`rummysim.validate.rum5000` (5000 Rummy), with the same ``validate_trace(trace, flags)``.
+
+:func:`validate_trace` here picks the checker from ``flags["game"]`` (:data:`VALIDATORS`) or, when
+the flags name no game, from the first GAME_START's game code (2: 5000 Rummy, else 500 Rum).
 """
 
-from rummysim.validate.rum500 import ValidationResult, Violation, validate_trace
+from __future__ import annotations
 
-__all__ = ["ValidationResult", "Violation", "validate_trace"]
+from typing import Callable, Mapping
+
+from rummysim.validate import rum500, rum5000
+from rummysim.validate.trace import GAME_CODE_5000, ValidationResult, Violation, first_game_code
+
+__all__ = ["VALIDATORS", "ValidationResult", "Violation", "validate_trace"]
+
+Validator = Callable[[object, "Mapping[str, object] | None"], ValidationResult]
+
+#: ``game`` flag value -> the checker of that game
+VALIDATORS: dict[str, Validator] = {
+    **dict.fromkeys(rum500.GAME_NAMES, rum500.validate_trace),
+    **dict.fromkeys(rum5000.GAME_NAMES, rum5000.validate_trace),
+}
+
+
+def _validator_for(flags: Mapping[str, object] | None, trace: object) -> Validator:
+    if flags and "game" in flags:
+        raw = flags["game"]
+        validator = VALIDATORS.get(raw) if isinstance(raw, str) else None
+        if validator is None:
+            raise ValueError(f"flag game: value {raw!r} is not checked (only '500-rum', "
+                             "'standard-rummy' and '5000-rummy')")
+        return validator
+    if first_game_code(trace) == GAME_CODE_5000:
+        return rum5000.validate_trace
+    return rum500.validate_trace
+
+
+def validate_trace(trace: object, flags: Mapping[str, object] | None = None) -> ValidationResult:
+    """Replay ``trace`` and check it against RULES.md under ``flags``, with the checker of the
+    game ``flags["game"]`` names (or, without a ``game`` flag, of the trace's GAME_START game code).
+
+    Raises ``ValueError`` only for flag values the checker does not implement; every problem with
+    the trace itself is reported as a :class:`Violation`.
+    """
+    return _validator_for(flags, trace)(trace, flags)

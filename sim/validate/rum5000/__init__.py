@@ -1,0 +1,49 @@
+"""Independent rules checker for 5000 Rummy traces (game code 2).
+
+:func:`validate_trace` replays a trace record by record against RULES.md §4 (base rules), §5
+(variations V5K-2..8, V5K-10..12), §8 (tables), §9 (AMB-28..37) and the "5000 Rummy" section of
+docs/trace-format.md.  Like the 500 Rum checker (:mod:`rummysim.validate.rum500`) it was written
+from those two documents alone, as a second opinion on the engine; the two share only the common
+modules of :mod:`rummysim.validate` (trace reading and record kinds, cards, flag tables, the record
+loop).
+
+Flags: ``r5k_target`` (auto or a positive int), ``r5k_must_go_out_to_win``, ``r5k_rummy``,
+``r5k_going_out``, ``r5k_michigan``, ``r5k_polish``, ``r5k_first_turn``, ``r5k_money_cards`` and
+``r5k_payoff`` (a stakes flag, V5K-1: play is unchanged, so every value is accepted), plus the
+engine caps.  V5K-9 Persian 5000 and the stakes layers V5K-13/14 are not checked: those flags, and
+every flag of another game, must hold their defaults, otherwise ``ValueError`` names the flag.
+
+Rule IDs in violations are RULES.md IDs plus ``C-CARD-CONSERVATION`` (a card is not where the trace
+moves it from; every one of the 104 cards is in exactly one place: stock, pile, a hand, a meld
+slot), ``TRACE-FORMAT`` and ``ENGINE-TURN-CAP`` / ``ENGINE-HAND-CAP``.  The readings this checker
+had to choose are listed in docs/rules-decisions.md (validator section, V15 onwards).
+
+Modules: ``config`` (flags), ``table`` (cards, values and table melds), ``phases`` (what may come
+next), ``replayer`` (the replayer and the deal) with its mixins ``draws``, ``plays``, ``turns`` and
+``scoring``.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from rummysim.validate.rum5000.config import GAME_NAMES, parse_flags
+from rummysim.validate.rum5000.replayer import Rum5000Replayer
+from rummysim.validate.trace import ValidationResult, result_of, trace_rows
+
+__all__ = ["GAME_NAMES", "validate_trace"]
+
+
+def validate_trace(trace: object, flags: Mapping[str, object] | None = None
+                   ) -> ValidationResult:
+    """Replay a 5000 Rummy ``trace`` and check it against RULES.md §4-5 under ``flags``.
+
+    Raises ``ValueError`` only for flag values the checker does not implement (a ``game`` flag
+    must name 5000 Rummy); every problem with the trace itself is a
+    :class:`~rummysim.validate.Violation`.
+    """
+    cfg = parse_flags(flags)
+    rows, error = trace_rows(trace)
+    if error is not None:
+        return error
+    return result_of(Rum5000Replayer(rows, cfg))
