@@ -14,6 +14,7 @@ import numpy as np
 
 from rummysim.kernels.common import results as R
 from rummysim.kernels.common import layout as C
+from rummysim.limits import check_game_index, check_range, check_seed
 from rummysim.rules import Rules
 from rummysim.simulation import RunConfig, prepare
 
@@ -69,6 +70,8 @@ def validate_run(
         >>> validate_run("500-rum", players=3, lineup="random", games=5, seed=1).ok
         True
     """
+    check_range(games, "--games", 1)
+    check_seed(seed)
     cfg = prepare(game, players, lineup, rule, rules)
     flags = _flags(cfg)
     report = ValidationReport()
@@ -121,6 +124,8 @@ def replay_game(
         >>> text.splitlines()[0].startswith("Game 3")
         True
     """
+    check_seed(seed)
+    check_game_index(game_index)
     cfg = prepare(game, players, lineup, rule, rules)
     trace, _, _ = traced_game(cfg, seed, game_index)
     return cfg.spec.replay()(trace)

@@ -39,3 +39,14 @@ def test_compare_refuses_a_seed_outside_int64(capsys):
 def test_hands_without_out_is_refused(capsys):
     code, err = run_cli(capsys, "simulate", "--games", "5", "--hands", "--no-progress")
     assert code == 2 and "--hands writes the hand rows" in err and "--out" in err
+
+
+@pytest.mark.parametrize("index", ["-1", "100000000000000000000"])
+def test_replay_refuses_a_game_index_outside_int64(capsys, index):
+    code, err = run_cli(capsys, "replay", "--players", "2", "--game-index", index)
+    assert code == 2 and "--game-index must be a whole number between 0 and 2^63 - 1" in err
+
+
+def test_validate_needs_at_least_one_game(capsys):
+    code, err = run_cli(capsys, "validate", "--games", "0", "--no-progress")
+    assert code == 2 and "--games must be a whole number between 1 and" in err

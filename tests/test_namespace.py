@@ -105,9 +105,16 @@ def test_a_game_kernel_package_imports_no_other_game():
 
 def test_wheel_holds_only_the_rummysim_package(tmp_path):
     """Point 1: ``pip wheel .`` builds a wheel with one top-level package and every subpackage."""
+    import shutil
     import zipfile
 
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", str(ROOT), "--no-deps", "-w", str(tmp_path)],
+    # built from a copy: pip builds in the source folder, and a build/ left there could hold stale modules
+    source = tmp_path / "src"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md", *FOLDERS):
+        copy = shutil.copytree if (ROOT / name).is_dir() else shutil.copy
+        copy(ROOT / name, source / name, **({"ignore": shutil.ignore_patterns("__pycache__")} if copy is shutil.copytree else {}))
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", str(source), "--no-deps", "-w", str(tmp_path)],
                    check=True, capture_output=True)
     (wheel,) = tmp_path.glob("rummysim-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
