@@ -9,7 +9,9 @@ violations and an abort (Ctrl-C) exits 130.
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 from typing import Optional
 
 import typer
@@ -41,19 +43,53 @@ def build_app() -> typer.Typer:
 app = build_app()
 
 
+class Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised like Ctrl-C so that every command stops the same way (a sweep
+    keeps its finished files, no partial output is left)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+_stop_signals: list[int] = []  # typer reports an interrupt only as exit code 130: remember which
+
+
+def _raise_stopped(signum: int, frame: object) -> None:
+    _stop_signals.append(signum)
+    raise Stopped(signum)
+
+
+def _stop_like_ctrl_c() -> None:
+    if threading.current_thread() is threading.main_thread():
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            signal.signal(signum, _raise_stopped)
+
+
+def _exit_stopped(signum: int) -> None:
+    print_error(f"stopped by {signal.Signals(signum).name}")
+    sys.exit(128 + signum)
+
+
 def main(argv: Optional[list[str]] = None) -> None:
-    """Console entry point: run the app and turn every user error into one line and exit code 2."""
+    """Console entry point: run the app and turn every user error into one line and exit code 2;
+    SIGTERM and SIGHUP stop a command like Ctrl-C, with exit code 128 + the signal."""
+    _stop_like_ctrl_c()
     try:
         code = app(args=argv, prog_name="rummysim", standalone_mode=False)
     except RummysimError as exc:
         print_error(str(exc))
         sys.exit(EXIT_USAGE)
-    except typer.Abort:
+    except (typer.Abort, KeyboardInterrupt):
+        if _stop_signals:
+            _exit_stopped(_stop_signals[0])
         print_error("aborted")
         sys.exit(EXIT_ABORTED)
     except TyperException as exc:  # click's usage errors (typer vendors click)
         print_error(exc.format_message() if hasattr(exc, "format_message") else str(exc))
         sys.exit(EXIT_USAGE)
+    if _stop_signals:
+        _exit_stopped(_stop_signals[0])
     sys.exit(code if isinstance(code, int) else 0)
 
 
