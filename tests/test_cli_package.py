@@ -106,3 +106,16 @@ def test_shared_options_are_declared_only_in_the_options_module():
                 if isinstance(arg, ast.Constant) and arg.value in SHARED_FLAGS:
                     declared.setdefault(arg.value, set()).add(name)
     assert declared and all(modules == {"options.py"} for modules in declared.values()), declared
+
+
+def test_version_and_short_help(capsys):
+    """Issue 22, point 5: ``--version``, and ``-h`` as ``--help`` on the app and its commands."""
+    from importlib.metadata import version
+
+    from rummysim.cli.main import main
+
+    for args, expected in ((["--version"], f"rummysim {version('rummysim')}"), (["-h"], "Usage: rummysim"),
+                           (["simulate", "-h"], "Usage: rummysim simulate"), (["rules", "-h"], "Usage: rummysim rules")):
+        with pytest.raises(SystemExit) as exit_info:
+            main(args)
+        assert exit_info.value.code == 0 and expected in capsys.readouterr().out

@@ -12,7 +12,7 @@ from __future__ import annotations
 import signal
 import sys
 import threading
-from typing import Optional
+from typing import Annotated, Optional
 
 import typer
 from typer.exceptions import TyperException
@@ -25,16 +25,33 @@ EXIT_USAGE = 2
 EXIT_ABORTED = 130
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        typer.echo(f"rummysim {version('rummysim')}")
+        raise typer.Exit()
+
+
+def _root_options(
+    version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """Options that come before the command (``rummysim --version``)."""
+
+
 def build_app() -> typer.Typer:
     """A fresh app with every command and command group attached."""
     app = typer.Typer(
         name="rummysim",
-        help="Monte Carlo simulator for the rummy family (500 Rum and its variations).",
-        add_completion=False,
+        help="Monte Carlo simulator for the rummy family: 500 Rum, Standard Rummy, 5000 Rummy and their variations.",
+        add_completion=True,
         no_args_is_help=True,
         pretty_exceptions_enable=False,
         rich_markup_mode=None,
+        context_settings={"help_option_names": ["-h", "--help"]},
     )
+    app.callback()(_root_options)
     for module in (simulate, analysis, bench, compare, sweep, rules):
         module.register(app)
     return app

@@ -78,10 +78,12 @@ def strategies_show_command(name: Annotated[str, typer.Argument(help="Strategy n
 
 def register(app: typer.Typer) -> None:
     """Attach the ``rules`` and ``strategies`` groups (``list`` and ``show`` each) to the app."""
-    rules_app = typer.Typer(help="List presets and show every rule flag.", no_args_is_help=True)
+    rules_app = typer.Typer(help="List presets and show every rule flag.", no_args_is_help=True,
+                              context_settings={"help_option_names": ["-h", "--help"]})
     rules_app.command("list")(rules_list_command)
     rules_app.command("show")(rules_show_command)
-    strategies_app = typer.Typer(help="List the strategies and their parameters.", no_args_is_help=True)
+    strategies_app = typer.Typer(help="List the strategies and their parameters.", no_args_is_help=True,
+                              context_settings={"help_option_names": ["-h", "--help"]})
     strategies_app.command("list")(strategies_list_command)
     strategies_app.command("show")(strategies_show_command)
     app.add_typer(rules_app, name="rules")
