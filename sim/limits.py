@@ -7,9 +7,34 @@ outside 0 .. 2^63 - 1 with one line naming the range.
 
 from __future__ import annotations
 
+import os
+
 from rummysim.errors import InputError
 
 INT64_MAX = 2**63 - 1
+# simulate keeps every game row in memory (about 60 bytes a game, more with hand rows): past this
+# a run is refused up front rather than failing for memory hours later; sweeps stream to disk.
+MAX_SIMULATE_GAMES = 10**9
+MAX_GAMES_ENV = "RUMMYSIM_MAX_GAMES"
+
+
+def max_simulate_games() -> int:
+    """The largest ``simulate --games``: ``MAX_SIMULATE_GAMES`` unless ``RUMMYSIM_MAX_GAMES`` says."""
+    text = os.environ.get(MAX_GAMES_ENV, "")
+    if not text:
+        return MAX_SIMULATE_GAMES
+    if not text.isdigit() or int(text) < 1:
+        raise InputError(f"{MAX_GAMES_ENV} must be a positive whole number, got {text!r}")
+    return int(text)
+
+
+def check_games(games: int, option: str = "--games") -> int:
+    """A ``simulate`` game count: 1 .. ``max_simulate_games()``, with the limit's name in the error."""
+    limit = max_simulate_games()
+    if isinstance(games, int) and not isinstance(games, bool) and games > limit:
+        raise InputError(f"{option} {games:,} is more than {limit:,} games, which simulate holds in memory: "
+                         f"use rummysim sweep (it writes as it plays) or raise {MAX_GAMES_ENV}")
+    return check_range(games, option, 1)
 
 
 def check_seed(seed: int, option: str = "--seed") -> int:

@@ -19,7 +19,7 @@ import polars as pl
 
 from rummysim.analysis.summary import summarize_games, summarize_hands
 from rummysim.errors import InputError
-from rummysim.limits import check_range, check_seed
+from rummysim.limits import check_games, check_seed
 from rummysim.games import GameSpec, encode_rules, get_game
 from rummysim.kernels.common import layout as C
 from rummysim.kernels.common import results as R
@@ -201,7 +201,7 @@ def simulate(
     """
     if unit not in UNITS:
         raise InputError(f"--unit must be one of {', '.join(UNITS)}, got {unit!r}")
-    check_range(games, "--games", 1)
+    check_games(games)
     check_seed(seed)
     if chunk_size is None:
         chunk_size = DEFAULT_CHUNK if hands else LARGE_CHUNK

@@ -50,3 +50,12 @@ def test_replay_refuses_a_game_index_outside_int64(capsys, index):
 def test_validate_needs_at_least_one_game(capsys):
     code, err = run_cli(capsys, "validate", "--games", "0", "--no-progress")
     assert code == 2 and "--games must be a whole number between 1 and" in err
+
+
+def test_simulate_refuses_more_games_than_memory_holds(capsys, monkeypatch):
+    """Issue 21, point 4: ``simulate --games 10^13`` is refused at once, naming the limit."""
+    code, err = run_cli(capsys, "simulate", "--games", str(10**13), "--no-progress")
+    assert code == 2 and "more than 1,000,000,000 games" in err and "rummysim sweep" in err
+    monkeypatch.setenv("RUMMYSIM_MAX_GAMES", "100")
+    code, err = run_cli(capsys, "simulate", "--games", "101", "--no-progress")
+    assert code == 2 and "more than 100 games" in err
