@@ -51,13 +51,13 @@ def spans(rows: np.ndarray) -> set[tuple[int, int]]:
 
 def draws(k: K5, seat: int, first_turn: bool = False) -> list[int]:
     n = draw_options5(k.g, seat, first_turn)
-    return [int(x) for x in k.g[14][:n]]
+    return [int(x) for x in k.g.opts[:n]]
 
 
 def claims(k: K5, seat: int) -> list[int]:
     """Pile indexes the seat could claim with a rummy call now (option 0, pass, left out)."""
     n = call_claims(k.g, seat)
-    return [int(x) for x in k.g[14][1:n]]
+    return [int(x) for x in k.g.opts[1:n]]
 
 
 def scores(k: K5, reason: int, out_seat: int) -> list[int]:
@@ -83,11 +83,11 @@ def test_R5K_DEAL_1_R5K_DEAL_2_dealt_hands_follow_the_face_up_cards_T20():
     wild_face_up = 0
     for hand in range(200):
         k.st[L5.S_DEALER] = hand % 5
-        seed_stream(k.g[10], 17, 0, STREAM_DEAL, hand)
-        k.g[12][:] = 0
+        seed_stream(k.g.rng_deal, 17, 0, STREAM_DEAL, hand)
+        k.g.tp[:] = 0
         start_hand5(k.g)
         wild = k.wild
-        face = [int(c) for c in k.g[17][:5]]
+        face = [int(c) for c in k.g.face[:5]]
         sizes = [int(k.hands[s].sum()) for s in range(5)]
         assert sizes == [hand_size_for(c) for c in face]
         assert all(k.hands[s, face[s]] > 0 for s in range(5))  # the face-up card belongs to the hand
@@ -331,7 +331,7 @@ def test_R5K_OUT_2_bonus_200_300_500_T26():
 
 def test_R5K_OUT_3_meld_out_without_drawing_scores_520_T26():
     k = make5(2, "J", {0: "3C 4C 5C 6C"}, pile="8D", stock="QS KS", lineup="greedy", played=0)
-    k.g[17][0] = cid("3C")
+    k.g.face[0] = cid("3C")
     assert L5.D_SKIP in draws(k, 0, first_turn=True)
     assert L5.D_SKIP not in draws(k, 0, first_turn=False)
     assert normal_turn(k.g, 0) == L.END_OUT
@@ -383,7 +383,7 @@ def test_R5K_DRAW_5_three_round_stall_ends_the_hand_T27():
     takes = k.records(L.T_TAKE_PILE)
     assert len(takes) == 9 and all(r[3] == 1 for r in takes)  # the top card alone, every turn
     assert len(k.records(L.T_DISCARD)) == 9 and not k.records(L.T_MELD)
-    hand_values = [int((k.hands[s] * k.g[18]).sum()) for s in range(3)]
+    hand_values = [int((k.hands[s] * k.g.vals).sum()) for s in range(3)]
     assert scores(k, L5.END_STALL, -1) == [-v for v in hand_values]  # no going-out bonus
     assert all(r[6] == 0 for r in k.records(L.T_SCORE))
 

@@ -10,6 +10,8 @@ by ``new_context5``; in trace mode every action is recorded as in ``docs/trace-f
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from rummysim.kernels.common._jit import njit
@@ -50,9 +52,16 @@ SEVEN_H = 39
 # ----------------------------------------------------------------------------- context
 
 
+Game5 = namedtuple(
+    "Game5",
+    "st hands pack pile melds rules grp lineup params rngs rng_deal trace tp obs opts cand ends face vals n_melds",
+)
+"""The state and work arrays of one game, as the flow functions take them (``g``)."""
+
+
 @njit
 def new_context5(rules, lineup, params, trace):
-    """All state and work arrays of one game, as the tuple the flow functions take."""
+    """All state and work arrays of one game (a ``Game5``)."""
     st = np.zeros(S_SIZE, dtype=np.int64)
     hands = np.zeros((MAX_SEATS, CARD_IDS), dtype=np.int64)
     pack = np.zeros(DECK5, dtype=np.int16)
@@ -69,40 +78,40 @@ def new_context5(rules, lineup, params, trace):
     face = np.zeros(MAX_SEATS, dtype=np.int64)
     vals = np.zeros(CARD_IDS, dtype=np.int64)
     nm_box = np.zeros(1, dtype=np.int64)
-    return (st, hands, pack, pile, melds, rules, grp, lineup, params, rngs, rng_deal, trace, tp,
-            obs, opts, cand, ends, face, vals, nm_box)
+    return Game5(st, hands, pack, pile, melds, rules, grp, lineup, params, rngs, rng_deal, trace, tp,
+                 obs, opts, cand, ends, face, vals, nm_box)
 
 
 @njit
 def rec(g, kind, a, b, c, d, e, f, h):
-    record5(g[11], g[12], kind, a, b, c, d, e, f, h)
+    record5(g.trace, g.tp, kind, a, b, c, d, e, f, h)
 
 
 @njit
 def stock_left(g):
-    return DECK5 - g[0][S_STOCK_POS]
+    return DECK5 - g.st[S_STOCK_POS]
 
 
 @njit
 def observe5(g, seat, must):
     """Public information plus the seat's own situation (C-INFO-1, R5K-INFO-1)."""
-    st = g[0]
-    obs = g[13]
+    st = g.st
+    obs = g.obs
     n = st[S_N]
     obs[:] = 0
     obs[O_SEAT] = seat
     obs[O_N] = n
     obs[O_STOCK] = stock_left(g)
     obs[O_PILE_LEN] = st[S_PILE_LEN]
-    obs[O_N_MELDS] = g[19][0]
+    obs[O_N_MELDS] = g.n_melds[0]
     obs[O_WILD] = st[S_WILD]
     obs[O_MUST] = must
     obs[O_TURN] = st[S_TURN]
     obs[O_FIRST_TURN] = 1 if st[S_PLAYED + seat] == 0 else 0
     for s in range(n):
-        obs[O_HAND_SIZE + s] = count_cards(g[1][s])
+        obs[O_HAND_SIZE + s] = count_cards(g.hands[s])
         obs[O_TOTAL + s] = st[S_TOTAL + s]
-        obs[O_FACE_UP + s] = g[17][s]
+        obs[O_FACE_UP + s] = g.face[s]
     return obs
 
 
@@ -123,12 +132,12 @@ def hand_size_for(card):
 @njit
 def start_hand5(g):
     """R5K-WILD-1 wild rank, shuffle, R5K-DEAL-1/2 (and V5K-10's extra card)."""
-    st, hands, pack, pile, melds, rules, grp = g[0], g[1], g[2], g[3], g[4], g[5], g[6]
-    rng_deal = g[10]
+    st, hands, pack, pile, melds, rules, grp = g.st, g.hands, g.pack, g.pile, g.melds, g.rules, g.grp
+    rng_deal = g.rng_deal
     n = st[S_N]
     wild = below(rng_deal, 13) + 1  # AMB-37: a uniform card of 104 has a uniform rank
     st[S_WILD] = wild
-    g[18][:] = value_table(wild)
+    g.vals[:] = value_table(wild)
     i = 0
     for _ in range(2):
         for s in range(4):
@@ -139,13 +148,13 @@ def start_hand5(g):
     hands[:, :] = 0
     grp[:, :] = -1
     melds[:, :] = 0
-    g[16][:] = 0
-    g[19][0] = 0
+    g.ends[:] = 0
+    g.n_melds[0] = 0
     dealer = st[S_DEALER]
     first = (dealer + 1) % n
     st[S_FIRST] = first
     rec(g, T_HAND_START, st[S_HAND_INDEX], dealer, DECK5, 0, first, wild, 0)
-    if g[11].shape[0] > 0:
+    if g.trace.shape[0] > 0:
         for off in range(0, DECK5, 6):
             row = np.full(6, -1, dtype=np.int64)
             for j in range(6):
@@ -159,7 +168,7 @@ def start_hand5(g):
         size = hand_size_for(up)
         if k == 0 and rules[R5_FIRST_TURN] == FT_EXTRA_CARD:
             size += 1
-        g[17][seat] = up
+        g.face[seat] = up
         for j in range(size):
             hands[seat, pack[pos + j]] += 1
         pos += size
@@ -197,25 +206,25 @@ def pile_counts(pile, k, upto):
 @njit
 def deep_take_legal(g, seat, k):
     """C-LEGAL-1 for R5K-DRAW-1 (c): after the take, some play puts the selected card down."""
-    st, hands, pile, melds = g[0], g[1], g[3], g[4]
+    st, hands, pile, melds = g.st, g.hands, g.pile, g.melds
     av = hands[seat] + pile_counts(pile, k, st[S_PILE_LEN])
-    n = enumerate_plays5(av, pile[k], melds, g[19][0], g[6][seat], seat, st[S_WILD], g[18], g[16], SC_DUTY, g[15], False)
+    n = enumerate_plays5(av, pile[k], melds, g.n_melds[0], g.grp[seat], seat, st[S_WILD], g.vals, g.ends, SC_DUTY, g.cand, False)
     return n > 0
 
 
 @njit
 def can_meld_out(g, seat):
     """R5K-OUT-3: can the seat put every card down this turn without drawing?"""
-    if g[5][R5_GOING_OUT] == GO_UNMELDABLE:
+    if g.rules[R5_GOING_OUT] == GO_UNMELDABLE:
         return False  # V5K-5b: melding the last card floats, so it is never going out
     path = np.empty((16, C_SIZE), dtype=np.int64)
-    return meld_out_path(g[1][seat], g[4], g[19][0], g[6][seat], seat, g[0][S_WILD], g[18], MELD_OUT_BUDGET, path) > 0
+    return meld_out_path(g.hands[seat], g.melds, g.n_melds[0], g.grp[seat], seat, g.st[S_WILD], g.vals, MELD_OUT_BUDGET, path) > 0
 
 
 @njit
 def draw_options5(g, seat, first_turn):
     """The draws open to the seat (R5K-DRAW-1, V5K-5c, V5K-8, R5K-OUT-3, R5K-STOCK-1 b)."""
-    st, hands, pile, rules, opts = g[0], g[1], g[3], g[5], g[14]
+    st, hands, pile, rules, opts = g.st, g.hands, g.pile, g.rules, g.opts
     n = 0
     if stock_left(g) > 0:
         opts[n] = D_STOCK
@@ -225,7 +234,7 @@ def draw_options5(g, seat, first_turn):
     top = st[S_PILE_LEN] - 1
     if top >= 0:
         floating = count_cards(hands[seat]) == 0
-        if not floating or card_placeable(pile[top], g[4], g[19][0], g[6][seat], seat, st[S_WILD], g[18], g[16], g[15]):
+        if not floating or card_placeable(pile[top], g.melds, g.n_melds[0], g.grp[seat], seat, st[S_WILD], g.vals, g.ends, g.cand):
             opts[n] = top
             n += 1
         for k in range(top):
@@ -243,7 +252,7 @@ def draw_options5(g, seat, first_turn):
 
 @njit
 def take_pile5(g, seat, k):
-    st, hands, pile = g[0], g[1], g[3]
+    st, hands, pile = g.st, g.hands, g.pile
     top = st[S_PILE_LEN]
     rec(g, T_TAKE_PILE, seat, k, top - k, pile[k], 0, 0, 0)
     for i in range(k, top):
@@ -253,10 +262,10 @@ def take_pile5(g, seat, k):
 
 @njit
 def draw_stock5(g, seat):
-    st = g[0]
-    c = np.int64(g[2][st[S_STOCK_POS]])
+    st = g.st
+    c = np.int64(g.pack[st[S_STOCK_POS]])
     st[S_STOCK_POS] += 1
-    g[1][seat, c] += 1
+    g.hands[seat, c] += 1
     rec(g, T_DRAW_STOCK, seat, c, 0, 0, 0, 0, 0)
 
 
@@ -267,21 +276,21 @@ def draw_stock5(g, seat):
 def apply_from(g, seat, act, av, must):
     """Apply a play using only the cards in ``av`` (a subset of the hand) and debit the hand."""
     before = av.copy()
-    placed = apply_play5(act, av, g[4], g[19], g[6][seat], seat, g[0][S_WILD], must, g[16], g[11], g[12])
-    g[1][seat] += av - before
+    placed = apply_play5(act, av, g.melds, g.n_melds, g.grp[seat], seat, g.st[S_WILD], must, g.ends, g.trace, g.tp)
+    g.hands[seat] += av - before
     return placed
 
 
 @njit
 def one_play(g, seat, av, must, scope, stop_ok):
     """Offer the canonical plays for ``av`` and carry out the chosen one; -1 means STOP."""
-    st = g[0]
-    cand = g[15]
-    n = enumerate_plays5(av, must, g[4], g[19][0], g[6][seat], seat, st[S_WILD], g[18], g[16], scope, cand, stop_ok)
+    st = g.st
+    cand = g.cand
+    n = enumerate_plays5(av, must, g.melds, g.n_melds[0], g.grp[seat], seat, st[S_WILD], g.vals, g.ends, scope, cand, stop_ok)
     if n == 0:
         return -1
     obs = observe5(g, seat, must)
-    i = choose5_play(g[7][seat], g[8][seat], obs, cand, n, g[9][seat])
+    i = choose5_play(g.lineup[seat], g.params[seat], obs, cand, n, g.rngs[seat])
     if cand[i, C_TYPE] == P_STOP:
         return -1
     placed = apply_from(g, seat, cand[i], av, must)
@@ -293,21 +302,21 @@ def one_play(g, seat, av, must, scope, stop_ok):
 def play_phase5(g, seat):
     """R5K-PLAY-1: any number of plays in any order; True if the hand is then empty."""
     for _ in range(MAX_PLAYS):
-        if count_cards(g[1][seat]) == 0:
+        if count_cards(g.hands[seat]) == 0:
             return True
-        if one_play(g, seat, g[1][seat].copy(), -1, SC_FULL, True) < 0:
+        if one_play(g, seat, g.hands[seat].copy(), -1, SC_FULL, True) < 0:
             break
-    return count_cards(g[1][seat]) == 0
+    return count_cards(g.hands[seat]) == 0
 
 
 @njit
 def meld_out_without_drawing(g, seat):
     """R5K-OUT-3: carry out the plays the search found (it is deterministic, so it finds them again)."""
-    st = g[0]
+    st = g.st
     path = np.empty((16, C_SIZE), dtype=np.int64)
-    k = meld_out_path(g[1][seat], g[4], g[19][0], g[6][seat], seat, st[S_WILD], g[18], MELD_OUT_BUDGET, path)
+    k = meld_out_path(g.hands[seat], g.melds, g.n_melds[0], g.grp[seat], seat, st[S_WILD], g.vals, MELD_OUT_BUDGET, path)
     for i in range(k):
-        st[S_PLACED] += apply_play5(path[i], g[1][seat], g[4], g[19], g[6][seat], seat, st[S_WILD], -1, g[16], g[11], g[12])
+        st[S_PLACED] += apply_play5(path[i], g.hands[seat], g.melds, g.n_melds, g.grp[seat], seat, st[S_WILD], -1, g.ends, g.trace, g.tp)
 
 
 # ----------------------------------------------------------------------------- discards and going out
@@ -316,14 +325,14 @@ def meld_out_without_drawing(g, seat):
 @njit
 def discard5(g, seat):
     """Choose and discard a card; returns its id."""
-    st, hands, pile, opts = g[0], g[1], g[3], g[14]
+    st, hands, pile, opts = g.st, g.hands, g.pile, g.opts
     n = 0
     for c in range(CARD_IDS):
         if hands[seat, c] > 0:
             opts[n] = c
             n += 1
     obs = observe5(g, seat, -1)
-    i = choose5_discard(g[7][seat], g[8][seat], obs, hands[seat], g[4], g[6][seat], g[18], opts, n, g[9][seat])
+    i = choose5_discard(g.lineup[seat], g.params[seat], obs, hands[seat], g.melds, g.grp[seat], g.vals, opts, n, g.rngs[seat])
     c = opts[i]
     hands[seat, c] -= 1
     pile[st[S_PILE_LEN]] = c
@@ -335,18 +344,18 @@ def discard5(g, seat):
 @njit
 def goes_out_by_discard(g, seat, card):
     """R5K-OUT-1 with V5K-5 (only an unplaceable last card) and V5K-6 (never)."""
-    mode = g[5][R5_GOING_OUT]
+    mode = g.rules[R5_GOING_OUT]
     if mode == GO_MELD_ALL:
         return False
     if mode == GO_UNMELDABLE:
-        st = g[0]
-        return not card_placeable(card, g[4], g[19][0], g[6][seat], seat, st[S_WILD], g[18], g[16], g[15])
+        st = g.st
+        return not card_placeable(card, g.melds, g.n_melds[0], g.grp[seat], seat, st[S_WILD], g.vals, g.ends, g.cand)
     return True
 
 
 @njit
 def float5(g, seat):
-    g[0][S_FLOATS] += 1
+    g.st[S_FLOATS] += 1
     rec(g, T_FLOAT, seat, 0, 0, 0, 0, 0, 0)
 
 
@@ -354,12 +363,12 @@ def float5(g, seat):
 def finish_turn(g, seat, emptied):
     """Discard (unless the hand is empty) and apply the going-out rules; True if the seat is out."""
     if emptied:
-        if g[5][R5_GOING_OUT] == GO_UNMELDABLE:  # V5K-5b: melding the last card floats
+        if g.rules[R5_GOING_OUT] == GO_UNMELDABLE:  # V5K-5b: melding the last card floats
             float5(g, seat)
             return False
         return True
     c = discard5(g, seat)
-    if count_cards(g[1][seat]) == 0:
+    if count_cards(g.hands[seat]) == 0:
         if goes_out_by_discard(g, seat, c):
             return True
         float5(g, seat)
@@ -369,7 +378,7 @@ def finish_turn(g, seat, emptied):
 @njit
 def out_bonus(g, seat, skipped):
     """R5K-OUT-2: 500 without drawing on the first turn, 300 on the first turn, else 200."""
-    if g[0][S_PLAYED + seat] == 0:
+    if g.st[S_PLAYED + seat] == 0:
         return 500 if skipped else 300
     return 200
 
@@ -379,17 +388,17 @@ def out_bonus(g, seat, skipped):
 
 @njit
 def begin_turn(g, seat, kind):
-    st = g[0]
+    st = g.st
     rec(g, T_TURN_START, seat, st[S_TURN], stock_left(g), st[S_PILE_LEN], kind, 0, 0)
     st[S_TURN] += 1
     st[S_PLACED] = 0
-    g[16][:] = 0
+    g.ends[:] = 0
 
 
 @njit
 def exchange_offers(g, first):
     """V5K-11: clockwise from the first player's left up to the dealer, the first swap ends it."""
-    st, hands, pile, opts = g[0], g[1], g[3], g[14]
+    st, hands, pile, opts = g.st, g.hands, g.pile, g.opts
     n = st[S_N]
     for j in range(1, n):
         s = (first + j) % n
@@ -400,7 +409,7 @@ def exchange_offers(g, first):
                 opts[k] = c
                 k += 1
         obs = observe5(g, s, -1)
-        i = choose5_exchange(g[7][s], g[8][s], obs, hands[s], pile, g[4], g[6][s], g[18], opts, k, g[9][s])
+        i = choose5_exchange(g.lineup[s], g.params[s], obs, hands[s], pile, g.melds, g.grp[s], g.vals, opts, k, g.rngs[s])
         if i > 0:
             given = opts[i]
             taken = pile[0]
@@ -414,7 +423,7 @@ def exchange_offers(g, first):
 @njit
 def end_of_turn_checks(g, seat, stall_card, stall_count_before, stock_out_at_start):
     """R5K-DRAW-5 stall and R5K-STOCK-1 (c) idle turns; returns a hand-end reason or 0."""
-    st = g[0]
+    st = g.st
     n = st[S_N]
     if stall_card >= 0:
         st[S_STALL] = stall_count_before + 1
@@ -434,7 +443,7 @@ def end_of_turn_checks(g, seat, stall_card, stall_count_before, stock_out_at_sta
 @njit
 def normal_turn(g, seat):
     """One turn of R5K-TURN-1; returns 0 to go on or a hand-end reason (END_OUT sets the bonus)."""
-    st, hands, rules = g[0], g[1], g[5]
+    st, hands, rules = g.st, g.hands, g.rules
     first_turn = st[S_PLAYED + seat] == 0
     stock_out_at_start = st[S_STOCK_OUT] == 1
     begin_turn(g, seat, TURN_NORMAL)
@@ -443,11 +452,11 @@ def normal_turn(g, seat):
         discard5(g, seat)
         st[S_PLAYED + seat] += 1
         return 0
-    opts = g[14]
+    opts = g.opts
     nopt = draw_options5(g, seat, first_turn)
     exchange = first_turn and seat == st[S_FIRST] and rules[R5_FIRST_TURN] == FT_EXCHANGE and st[S_TURN] == 1
     obs = observe5(g, seat, -1)
-    choice = opts[choose5_draw(g[7][seat], g[8][seat], obs, hands[seat], g[3], g[4], g[6][seat], g[18], opts, nopt, g[9][seat])]
+    choice = opts[choose5_draw(g.lineup[seat], g.params[seat], obs, hands[seat], g.pile, g.melds, g.grp[seat], g.vals, opts, nopt, g.rngs[seat])]
     stall_card = -1
     stall_before = st[S_STALL]
     skipped = False
@@ -468,11 +477,11 @@ def normal_turn(g, seat):
         elif choice == D_ALL:
             rec(g, T_TAKE_ALL, seat, st[S_PILE_LEN], 0, 0, 0, 0, 0)
             for i in range(st[S_PILE_LEN]):
-                hands[seat, g[3][i]] += 1
+                hands[seat, g.pile[i]] += 1
             st[S_PILE_LEN] = 0
         else:
             top = st[S_PILE_LEN] - 1
-            card = g[3][choice]
+            card = g.pile[choice]
             take_pile5(g, seat, choice)
             if choice < top:
                 st[S_DEEP] += 1
@@ -496,7 +505,7 @@ def normal_turn(g, seat):
 @njit
 def call_turn(g, seat, k):
     """A rummy call (V5K-3 top card, V5K-4 any cards): take, meld the claimed card, discard."""
-    st, hands, pile, rules = g[0], g[1], g[3], g[5]
+    st, hands, pile, rules = g.st, g.hands, g.pile, g.rules
     stock_out_at_start = st[S_STOCK_OUT] == 1
     begin_turn(g, seat, TURN_CALL)
     st[S_CALLS] += 1
@@ -525,7 +534,7 @@ def call_turn(g, seat, k):
 @njit
 def call_claims(g, seat):
     """Pile indexes ``seat`` could claim now (into opts[1:], opts[0] = pass); returns the count."""
-    st, pile, rules, opts = g[0], g[3], g[5], g[14]
+    st, pile, rules, opts = g.st, g.pile, g.rules, g.opts
     top = st[S_PILE_LEN] - 1
     n = 1
     opts[0] = -1
@@ -533,13 +542,13 @@ def call_claims(g, seat):
         return n
     wild = st[S_WILD]
     if rules[R5_RUMMY] == RUMMY_TOP:
-        if card_placeable(pile[top], g[4], g[19][0], g[6][seat], seat, wild, g[18], g[16], g[15]):
+        if card_placeable(pile[top], g.melds, g.n_melds[0], g.grp[seat], seat, wild, g.vals, g.ends, g.cand):
             opts[n] = top
             n += 1
         return n
     for k in range(top + 1):
         av = pile_counts(pile, k, top + 1)
-        if enumerate_plays5(av, pile[k], g[4], g[19][0], g[6][seat], seat, wild, g[18], g[16], SC_FULL, g[15], False) > 0:
+        if enumerate_plays5(av, pile[k], g.melds, g.n_melds[0], g.grp[seat], seat, wild, g.vals, g.ends, SC_FULL, g.cand, False) > 0:
             opts[n] = k
             n += 1
     return n
@@ -548,7 +557,7 @@ def call_claims(g, seat):
 @njit
 def rummy_windows(g, discarder, in_turn):
     """V5K-3/4: calls on a discard, clockwise from the in-turn seat; returns a hand-end reason."""
-    st = g[0]
+    st = g.st
     n = st[S_N]
     last = discarder
     for _ in range(MAX_CALLS):
@@ -562,10 +571,10 @@ def rummy_windows(g, discarder, in_turn):
             if nopt <= 1:
                 continue
             obs = observe5(g, s, -1)
-            i = choose5_call(g[7][s], g[8][s], obs, g[1][s], g[3], g[4], g[6][s], g[18], g[14], nopt, g[9][s])
+            i = choose5_call(g.lineup[s], g.params[s], obs, g.hands[s], g.pile, g.melds, g.grp[s], g.vals, g.opts, nopt, g.rngs[s])
             if i > 0:
                 caller = s
-                k = g[14][i]
+                k = g.opts[i]
                 break
         if caller < 0:
             return 0
@@ -587,15 +596,15 @@ def is_natural(card, wild):
 @njit
 def score_hand5(g, reason, out_seat):
     """R5K-SCORE-1 with R5K-OUT-2 bonuses, V5K-7 Michigan and V5K-12 money cards."""
-    st, hands, melds, rules = g[0], g[1], g[4], g[5]
+    st, hands, melds, rules = g.st, g.hands, g.melds, g.rules
     n = st[S_N]
-    vals = g[18]
+    vals = g.vals
     wild = st[S_WILD]
     money = rules[R5_MONEY] != 0
     table = np.zeros(MAX_SEATS, dtype=np.int64)
     queens = np.zeros(MAX_SEATS, dtype=np.int64)
     sevens = np.zeros(MAX_SEATS, dtype=np.int64)
-    for m in range(g[19][0]):
+    for m in range(g.n_melds[0]):
         if melds[m, M_ALIVE] == 0:
             continue
         for i in range(melds[m, M_LEN]):
@@ -636,7 +645,7 @@ def score_hand5(g, reason, out_seat):
 @njit
 def play_hand5(g):
     """One hand from the deal to scoring; returns (reason, out_seat, turns)."""
-    st, rules = g[0], g[5]
+    st, rules = g.st, g.rules
     n = st[S_N]
     seat = start_hand5(g)
     reason = 0
@@ -692,7 +701,7 @@ def game_result(st, n, target, must_go_out, out_seat):
 
 @njit
 def seed_game5(g, seed, game):
-    st, rules, rngs = g[0], g[5], g[9]
+    st, rules, rngs = g.st, g.rules, g.rngs
     n = rules[R_N_PLAYERS]
     for s in range(n):
         seed_stream(rngs[s], seed, game, STREAM_SEAT, s)
@@ -719,7 +728,7 @@ def store_hand_row5(row, st, n, dealer, reason, out_seat, turns):
 def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace):
     """Play one game of 5000 Rummy to its target (or the hand cap); fills out_game and out_hands."""
     g = new_context5(rules, lineup, params, trace)
-    st = g[0]
+    st = g.st
     n = rules[R_N_PLAYERS]
     seed_game5(g, seed, game)
     out_game[:] = 0
@@ -733,7 +742,7 @@ def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace):
     h = 0
     while h < rules[R_HAND_CAP]:
         st[S_HAND_INDEX] = h
-        seed_stream(g[10], seed, game, STREAM_DEAL, h)
+        seed_stream(g.rng_deal, seed, game, STREAM_DEAL, h)
         dealer = st[S_DEALER]
         reason, out_seat, hand_turns = play_hand5(g)
         turns += hand_turns
@@ -756,16 +765,16 @@ def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace):
     out_game[G_CAPPED_HANDS] = capped_hands
     for s in range(n):
         out_game[G_TOTAL + s] = st[S_TOTAL + s]
-    return g[12][0], g[12][1]
+    return g.tp[0], g.tp[1]
 
 
 @njit
 def play_single_hand5(rules, lineup, params, seed, index, out_hand):
     """``--unit hands``: one independent hand from zero totals with a random dealer."""
     g = new_context5(rules, lineup, params, np.zeros((0, TRACE_COLS), dtype=np.int32))
-    st = g[0]
+    st = g.st
     seed_game5(g, seed, index)
-    seed_stream(g[10], seed, index, STREAM_DEAL, 0)
+    seed_stream(g.rng_deal, seed, index, STREAM_DEAL, 0)
     dealer = st[S_DEALER]
     reason, out_seat, turns = play_hand5(g)
     store_hand_row5(out_hand, st, rules[R_N_PLAYERS], dealer, reason, out_seat, turns)
