@@ -143,10 +143,10 @@ class K5:
     def apply(self, seat: int, row: np.ndarray, must: int = -1) -> int:
         """Carry out a play from the seat's hand on the live table; returns the cards put down."""
         return int(apply_play5(row, self.hands[seat], self.melds, self.g.n_melds, self.grp[seat], seat, self.wild,
-                               must, self.ends, self.g.trace, self.g.tp))
+                               must, self.ends, self.g.trace, self.st))
 
     def trace(self) -> np.ndarray:
-        return self.g.trace[: self.g.tp[0]].copy()
+        return self.g.trace[: self.st[L5.S_TPOS]].copy()
 
     def records(self, kind: int) -> list[list[int]]:
         return [[int(x) for x in r] for r in self.trace() if r[0] == kind]

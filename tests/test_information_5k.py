@@ -20,7 +20,7 @@ from rummysim.strategies.registry import STRATEGIES
 
 def dealt_context(name: str, seed: int):
     cfg = prepare("5000-rummy", 3, name)
-    g = E.new_context5(cfg.vector, cfg.lineup, cfg.params, np.zeros((0, 8), dtype=np.int32))
+    g = E.new_context5(cfg.vector, cfg.lineup, cfg.params, None)
     E.seed_game5(g, seed, 0)
     seed_stream(g.rng_deal, seed, 0, STREAM_DEAL, 0)
     first = E.start_hand5(g)

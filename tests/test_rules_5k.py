@@ -84,7 +84,7 @@ def test_R5K_DEAL_1_R5K_DEAL_2_dealt_hands_follow_the_face_up_cards_T20():
     for hand in range(200):
         k.st[L5.S_DEALER] = hand % 5
         seed_stream(k.g.rng_deal, 17, 0, STREAM_DEAL, hand)
-        k.g.tp[:] = 0
+        k.st[L5.S_TPOS] = k.st[L5.S_TOVER] = 0
         start_hand5(k.g)
         wild = k.wild
         face = [int(c) for c in k.g.face[:5]]

@@ -21,20 +21,20 @@ from rummysim.kernels.rum5000.layout import (
     H_REASON, H_SCORE, H_TURNS, MAX_SEATS, R5_GOING_OUT, R5_MUST_GO_OUT, R5_RUMMY, R5_TARGET, R_HAND_CAP,
     R_N_PLAYERS, R_TURN_CAP, T_DECK, T_DISCARD, T_DRAW_STOCK, T_EXCHANGE, T_FACE_UP, T_FLOAT, T_GAME_END,
     T_GAME_START, T_HAND_END, T_HAND_START, T_NO_DRAW, T_SCORE, T_TAKE_ALL, T_TAKE_PILE, T_TURN_START,
-    TRACE_COLS,
     C_SIZE, C_TYPE, CARD_IDS, D_ALL, D_DECLINE, D_SKIP, D_STOCK, DECK5, END_STALL, FT_EXCHANGE,
     FT_EXTRA_CARD, GO_MELD_ALL, GO_UNMELDABLE, M_ALIVE, M_CARD, M_CRED, M_LEN, M_SIZE,
     MAX_CAND5, MAX_MELDS5, O_FACE_UP, O_FIRST_TURN, O_HAND_SIZE, O_MUST, O_N, O_N_MELDS,
     O_PILE_LEN, O_SEAT, O_SIZE, O_STOCK, O_TOTAL, O_TURN, O_WILD, P_STOP, R5_FIRST_TURN,
     R5_MICHIGAN, R5_MONEY, R5_POLISH, RUMMY_OFF, RUMMY_TOP, S_BONUS, S_CALLS, S_DEALER,
     S_DEEP, S_FIRST, S_FLOATS, S_HAND_INDEX, S_HAND_SCORE, S_IDLE, S_N, S_PILE_LEN, S_PLACED,
-    S_OUT, S_PLAYED, S_SIZE, S_STALL, S_STOCK_OUT, S_STOCK_POS, S_TOTAL, S_TURN, S_WILD, SC_CALL_TOP,
+    S_OUT, S_PLAYED, S_SIZE, S_STALL, S_STOCK_OUT, S_STOCK_POS, S_TOTAL, S_TOVER, S_TPOS, S_TURN, S_WILD, SC_CALL_TOP,
     SC_DUTY, SC_FULL,
 )
 from rummysim.kernels.common.rng import STREAM_DEAL, STREAM_GAME, STREAM_SEAT, below, seed_stream, shuffle_int16
 from rummysim.kernels.rum5000.melds import (
-    apply_play5, card_placeable, meld_out_path, count_cards, enumerate_plays5, record5, value_table,
+    apply_play5, card_placeable, meld_out_path, count_cards, enumerate_plays5, value_table,
 )
+from rummysim.kernels.common.trace import record, record_cards
 from rummysim.strategies.rum5000.dispatch import choose5_call, choose5_discard, choose5_draw, choose5_exchange, choose5_play
 
 NO_DRAW_DECLINE = 0
@@ -54,7 +54,7 @@ SEVEN_H = 39
 
 Game5 = namedtuple(
     "Game5",
-    "st hands pack pile melds rules grp lineup params rngs rng_deal trace tp obs opts cand ends face vals n_melds",
+    "st hands pack pile melds rules grp lineup params rngs rng_deal trace obs opts cand ends face vals n_melds",
 )
 """The state and work arrays of one game, as the flow functions take them (``g``)."""
 
@@ -70,7 +70,6 @@ def new_context5(rules, lineup, params, trace):
     grp = np.full((MAX_SEATS, 14), -1, dtype=np.int64)
     rngs = np.zeros((MAX_SEATS, 4), dtype=np.uint64)
     rng_deal = np.zeros(4, dtype=np.uint64)
-    tp = np.zeros(2, dtype=np.int64)
     obs = np.zeros(O_SIZE, dtype=np.int64)
     opts = np.zeros(DECK5 + 4, dtype=np.int64)
     cand = np.empty((MAX_CAND5, 12), dtype=np.int64)
@@ -78,13 +77,8 @@ def new_context5(rules, lineup, params, trace):
     face = np.zeros(MAX_SEATS, dtype=np.int64)
     vals = np.zeros(CARD_IDS, dtype=np.int64)
     nm_box = np.zeros(1, dtype=np.int64)
-    return Game5(st, hands, pack, pile, melds, rules, grp, lineup, params, rngs, rng_deal, trace, tp,
+    return Game5(st, hands, pack, pile, melds, rules, grp, lineup, params, rngs, rng_deal, trace,
                  obs, opts, cand, ends, face, vals, nm_box)
-
-
-@njit
-def rec(g, kind, a, b, c, d, e, f, h):
-    record5(g.trace, g.tp, kind, a, b, c, d, e, f, h)
 
 
 @njit
@@ -153,14 +147,8 @@ def start_hand5(g):
     dealer = st[S_DEALER]
     first = (dealer + 1) % n
     st[S_FIRST] = first
-    rec(g, T_HAND_START, st[S_HAND_INDEX], dealer, DECK5, 0, first, wild, 0)
-    if g.trace.shape[0] > 0:
-        for off in range(0, DECK5, 6):
-            row = np.full(6, -1, dtype=np.int64)
-            for j in range(6):
-                if off + j < DECK5:
-                    row[j] = pack[off + j]
-            rec(g, T_DECK, off, row[0], row[1], row[2], row[3], row[4], row[5])
+    record(g.trace, g.st, T_HAND_START, st[S_HAND_INDEX], dealer, DECK5, 0, first, wild, 0)
+    record_cards(g.trace, st, T_DECK, 0, pack, DECK5)
     pos = 0
     for k in range(n):
         seat = (dealer + 1 + k) % n
@@ -172,7 +160,7 @@ def start_hand5(g):
         for j in range(size):
             hands[seat, pack[pos + j]] += 1
         pos += size
-        rec(g, T_FACE_UP, seat, up, size, 0, 0, 0, 0)
+        record(g.trace, g.st, T_FACE_UP, seat, up, size, 0, 0, 0, 0)
     st[S_PILE_LEN] = 0
     if rules[R5_FIRST_TURN] != FT_EXTRA_CARD:
         pile[0] = pack[pos]  # R5K-DEAL-2: the upcard
@@ -254,7 +242,7 @@ def draw_options5(g, seat, first_turn):
 def take_pile5(g, seat, k):
     st, hands, pile = g.st, g.hands, g.pile
     top = st[S_PILE_LEN]
-    rec(g, T_TAKE_PILE, seat, k, top - k, pile[k], 0, 0, 0)
+    record(g.trace, g.st, T_TAKE_PILE, seat, k, top - k, pile[k], 0, 0, 0)
     for i in range(k, top):
         hands[seat, pile[i]] += 1
     st[S_PILE_LEN] = k
@@ -266,7 +254,7 @@ def draw_stock5(g, seat):
     c = np.int64(g.pack[st[S_STOCK_POS]])
     st[S_STOCK_POS] += 1
     g.hands[seat, c] += 1
-    rec(g, T_DRAW_STOCK, seat, c, 0, 0, 0, 0, 0)
+    record(g.trace, g.st, T_DRAW_STOCK, seat, c, 0, 0, 0, 0, 0)
 
 
 # ----------------------------------------------------------------------------- plays
@@ -276,7 +264,7 @@ def draw_stock5(g, seat):
 def apply_from(g, seat, act, av, must):
     """Apply a play using only the cards in ``av`` (a subset of the hand) and debit the hand."""
     before = av.copy()
-    placed = apply_play5(act, av, g.melds, g.n_melds, g.grp[seat], seat, g.st[S_WILD], must, g.ends, g.trace, g.tp)
+    placed = apply_play5(act, av, g.melds, g.n_melds, g.grp[seat], seat, g.st[S_WILD], must, g.ends, g.trace, g.st)
     g.hands[seat] += av - before
     return placed
 
@@ -316,7 +304,7 @@ def meld_out_without_drawing(g, seat):
     path = np.empty((16, C_SIZE), dtype=np.int64)
     k = meld_out_path(g.hands[seat], g.melds, g.n_melds[0], g.grp[seat], seat, st[S_WILD], g.vals, MELD_OUT_BUDGET, path)
     for i in range(k):
-        st[S_PLACED] += apply_play5(path[i], g.hands[seat], g.melds, g.n_melds, g.grp[seat], seat, st[S_WILD], -1, g.ends, g.trace, g.tp)
+        st[S_PLACED] += apply_play5(path[i], g.hands[seat], g.melds, g.n_melds, g.grp[seat], seat, st[S_WILD], -1, g.ends, g.trace, g.st)
 
 
 # ----------------------------------------------------------------------------- discards and going out
@@ -337,7 +325,7 @@ def discard5(g, seat):
     hands[seat, c] -= 1
     pile[st[S_PILE_LEN]] = c
     st[S_PILE_LEN] += 1
-    rec(g, T_DISCARD, seat, c, 0, 0, 0, 0, 0)
+    record(g.trace, g.st, T_DISCARD, seat, c, 0, 0, 0, 0, 0)
     return c
 
 
@@ -356,7 +344,7 @@ def goes_out_by_discard(g, seat, card):
 @njit
 def float5(g, seat):
     g.st[S_FLOATS] += 1
-    rec(g, T_FLOAT, seat, 0, 0, 0, 0, 0, 0)
+    record(g.trace, g.st, T_FLOAT, seat, 0, 0, 0, 0, 0, 0)
 
 
 @njit
@@ -389,7 +377,7 @@ def out_bonus(g, seat, skipped):
 @njit
 def begin_turn(g, seat, kind):
     st = g.st
-    rec(g, T_TURN_START, seat, st[S_TURN], stock_left(g), st[S_PILE_LEN], kind, 0, 0)
+    record(g.trace, g.st, T_TURN_START, seat, st[S_TURN], stock_left(g), st[S_PILE_LEN], kind, 0, 0)
     st[S_TURN] += 1
     st[S_PLACED] = 0
     g.ends[:] = 0
@@ -416,7 +404,7 @@ def exchange_offers(g, first):
             hands[s, given] -= 1
             hands[s, taken] += 1
             pile[0] = given
-            rec(g, T_EXCHANGE, s, given, taken, 0, 0, 0, 0)
+            record(g.trace, g.st, T_EXCHANGE, s, given, taken, 0, 0, 0, 0)
             return
 
 
@@ -448,7 +436,7 @@ def normal_turn(g, seat):
     stock_out_at_start = st[S_STOCK_OUT] == 1
     begin_turn(g, seat, TURN_NORMAL)
     if first_turn and seat == st[S_FIRST] and rules[R5_FIRST_TURN] == FT_EXTRA_CARD:
-        rec(g, T_NO_DRAW, seat, NO_DRAW_EXTRA, 0, 0, 0, 0, 0)  # V5K-10: just discards
+        record(g.trace, g.st, T_NO_DRAW, seat, NO_DRAW_EXTRA, 0, 0, 0, 0, 0)  # V5K-10: just discards
         discard5(g, seat)
         st[S_PLAYED + seat] += 1
         return 0
@@ -461,11 +449,11 @@ def normal_turn(g, seat):
     stall_before = st[S_STALL]
     skipped = False
     if choice == D_DECLINE:
-        rec(g, T_NO_DRAW, seat, NO_DRAW_DECLINE, 0, 0, 0, 0, 0)
+        record(g.trace, g.st, T_NO_DRAW, seat, NO_DRAW_DECLINE, 0, 0, 0, 0, 0)
         st[S_PLAYED + seat] += 1
         return END_STOCK
     if choice == D_SKIP:
-        rec(g, T_NO_DRAW, seat, NO_DRAW_SKIP, 0, 0, 0, 0, 0)
+        record(g.trace, g.st, T_NO_DRAW, seat, NO_DRAW_SKIP, 0, 0, 0, 0, 0)
         meld_out_without_drawing(g, seat)
         skipped = True
         emptied = True
@@ -475,7 +463,7 @@ def normal_turn(g, seat):
                 exchange_offers(g, seat)
             draw_stock5(g, seat)
         elif choice == D_ALL:
-            rec(g, T_TAKE_ALL, seat, st[S_PILE_LEN], 0, 0, 0, 0, 0)
+            record(g.trace, g.st, T_TAKE_ALL, seat, st[S_PILE_LEN], 0, 0, 0, 0, 0)
             for i in range(st[S_PILE_LEN]):
                 hands[seat, g.pile[i]] += 1
             st[S_PILE_LEN] = 0
@@ -634,12 +622,12 @@ def score_hand5(g, reason, out_seat):
     if money:
         for s in range(n):
             bonus[s] += 100 * min(queens[s], sevens[s], 2)
-    rec(g, T_HAND_END, reason, out_seat, st[S_TURN], 0, 0, 0, 0)
+    record(g.trace, g.st, T_HAND_END, reason, out_seat, st[S_TURN], 0, 0, 0, 0)
     for s in range(n):
         score = bonus[s] + table[s] - held[s]
         st[S_HAND_SCORE + s] = score
         st[S_TOTAL + s] += score
-        rec(g, T_SCORE, s, score, st[S_TOTAL + s], table[s], held[s], bonus[s], 0)
+        record(g.trace, g.st, T_SCORE, s, score, st[S_TOTAL + s], table[s], held[s], bonus[s], 0)
 
 
 @njit
@@ -733,7 +721,7 @@ def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace):
     seed_game5(g, seed, game)
     out_game[:] = 0
     out_game[G_FIRST_DEALER] = st[S_DEALER]
-    rec(g, T_GAME_START, n, st[S_DEALER], game & 0x7FFFFFFF, rules[R5_TARGET], 2, 0, 0)
+    record(g.trace, g.st, T_GAME_START, n, st[S_DEALER], game & 0x7FFFFFFF, rules[R5_TARGET], 2, 0, 0)
     winner = -1
     tied = 0
     turns = 0
@@ -756,7 +744,7 @@ def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace):
         if finished:
             break
     capped = 0 if finished else 1
-    rec(g, T_GAME_END, winner, h, capped, tied, 0, 0, 0)
+    record(g.trace, g.st, T_GAME_END, winner, h, capped, tied, 0, 0, 0)
     out_game[G_WINNER] = winner
     out_game[G_TIED] = tied
     out_game[G_HANDS] = h
@@ -765,13 +753,13 @@ def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace):
     out_game[G_CAPPED_HANDS] = capped_hands
     for s in range(n):
         out_game[G_TOTAL + s] = st[S_TOTAL + s]
-    return g.tp[0], g.tp[1]
+    return st[S_TPOS], st[S_TOVER]
 
 
 @njit
 def play_single_hand5(rules, lineup, params, seed, index, out_hand):
     """``--unit hands``: one independent hand from zero totals with a random dealer."""
-    g = new_context5(rules, lineup, params, np.zeros((0, TRACE_COLS), dtype=np.int32))
+    g = new_context5(rules, lineup, params, None)
     st = g.st
     seed_game5(g, seed, index)
     seed_stream(g.rng_deal, seed, index, STREAM_DEAL, 0)

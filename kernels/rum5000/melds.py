@@ -12,8 +12,9 @@ from __future__ import annotations
 import numpy as np
 
 from rummysim.kernels.common._jit import njit
+from rummysim.kernels.common.trace import record
 from rummysim.kernels.rum5000.layout import (
-    T_CARD, T_JOIN, T_LAYOFF, T_MELD, T_TRADE, TRACE_COLS,
+    T_CARD, T_JOIN, T_LAYOFF, T_MELD, T_TRADE,
     C_CARD, C_HI, C_KEY, C_LO, C_MELD, C_MELD2, C_NCARDS, C_NNAT, C_NWILD, C_POS, C_SIZE, C_TYPE,
     C_VALUE, CARD_IDS, K_GROUP, K_SEQ, K_WILD, M_ALIVE, M_CARD, M_CREATOR, M_CRED, M_KEY, M_KIND,
     M_LEN, M_LO, MAX_CAND5, MAX_MELDS5, MAX_SEQ, P_ADD_GROUP, P_ADD_SEQ, P_ADD_WILD, P_JOIN,
@@ -405,31 +406,11 @@ def card_placeable(card, melds, nm, grp_seat, seat, wild, vals, ends, cand):
 
 
 @njit
-def record5(trace, st_pos, kind, a, b, c, d, e, f, g):
-    """Append one trace row; ``st_pos`` is int64[2] = (next row, overflow flag)."""
-    if trace.shape[0] == 0:
-        return
-    i = st_pos[0]
-    if i >= trace.shape[0]:
-        st_pos[1] = 1
-        return
-    trace[i, 0] = kind
-    trace[i, 1] = a
-    trace[i, 2] = b
-    trace[i, 3] = c
-    trace[i, 4] = d
-    trace[i, 5] = e
-    trace[i, 6] = f
-    trace[i, 7] = g
-    st_pos[0] = i + 1
-
-
-@njit
-def put_slot(melds, m, i, card, seat, hand, trace, tp, pos):
+def put_slot(melds, m, i, card, seat, hand, trace, st, pos):
     melds[m, M_CARD + i] = card
     melds[m, M_CRED + i] = seat
     hand[card] -= 1
-    record5(trace, tp, T_CARD, seat, m, card, pos, 0, 0, 0)
+    record(trace, st, T_CARD, seat, m, card, pos, 0, 0, 0)
 
 
 @njit
@@ -441,17 +422,17 @@ def take_card(hand, wild, must, rank_or_minus):
 
 
 @njit
-def fill_group(melds, m, hand, rank, nnat, nwild, wild, must, seat, trace, tp):
+def fill_group(melds, m, hand, rank, nnat, nwild, wild, must, seat, trace, st):
     i = melds[m, M_LEN]
     left = nnat
     for s in range(4):
         c = 16 * s + rank
         while left > 0 and hand[c] > 0:
-            put_slot(melds, m, i, c, seat, hand, trace, tp, 0)
+            put_slot(melds, m, i, c, seat, hand, trace, st, 0)
             i += 1
             left -= 1
     for _ in range(nwild):
-        put_slot(melds, m, i, pick_wild(hand, wild, must), seat, hand, trace, tp, 0)
+        put_slot(melds, m, i, pick_wild(hand, wild, must), seat, hand, trace, st, 0)
         i += 1
     melds[m, M_LEN] = i
 
@@ -466,7 +447,7 @@ def seq_card(hand, suit, pos, wild, must):
 
 
 @njit
-def fill_positions(melds, m, first_slot, suit, lo, hi, hand, wild, must, seat, trace, tp):
+def fill_positions(melds, m, first_slot, suit, lo, hi, hand, wild, must, seat, trace, st):
     """Put cards for positions lo..hi into slots first_slot.. (decided before any card moves)."""
     cards = np.empty(hi - lo + 1, dtype=np.int64)
     plan = hand.copy()
@@ -475,7 +456,7 @@ def fill_positions(melds, m, first_slot, suit, lo, hi, hand, wild, must, seat, t
         cards[p - lo] = c
         plan[c] -= 1
     for p in range(lo, hi + 1):
-        put_slot(melds, m, first_slot + p - lo, cards[p - lo], seat, hand, trace, tp, p)
+        put_slot(melds, m, first_slot + p - lo, cards[p - lo], seat, hand, trace, st, p)
 
 
 @njit
@@ -497,7 +478,7 @@ def shift_up(melds, m, k):
 
 
 @njit
-def apply_play5(act, hand, melds, nm_box, grp_seat, seat, wild, must, ends, trace, tp):
+def apply_play5(act, hand, melds, nm_box, grp_seat, seat, wild, must, ends, trace, st):
     """Carry out candidate row ``act`` for ``seat``; returns the number of cards put down.
 
     ``nm_box`` is int64[1] holding the number of meld ids used; ``ends`` flags, per meld, the
@@ -512,22 +493,22 @@ def apply_play5(act, hand, melds, nm_box, grp_seat, seat, wild, must, ends, trac
         nm_box[0] = m + 1
         if typ == P_NEW_GROUP:
             new_meld(melds, m, K_GROUP, act[C_KEY], 0, seat)
-            record5(trace, tp, T_MELD, seat, m, K_GROUP, act[C_KEY], 0, act[C_NCARDS], 0)
-            fill_group(melds, m, hand, act[C_KEY], act[C_NNAT], act[C_NWILD], wild, must, seat, trace, tp)
+            record(trace, st, T_MELD, seat, m, K_GROUP, act[C_KEY], 0, act[C_NCARDS], 0)
+            fill_group(melds, m, hand, act[C_KEY], act[C_NNAT], act[C_NWILD], wild, must, seat, trace, st)
             grp_seat[act[C_KEY]] = m
         elif typ == P_NEW_WILD:
             new_meld(melds, m, K_WILD, 0, 0, seat)
-            record5(trace, tp, T_MELD, seat, m, K_WILD, 0, 0, act[C_NCARDS], 0)
-            fill_group(melds, m, hand, 0, 0, act[C_NWILD], wild, must, seat, trace, tp)
+            record(trace, st, T_MELD, seat, m, K_WILD, 0, 0, act[C_NCARDS], 0)
+            fill_group(melds, m, hand, 0, 0, act[C_NWILD], wild, must, seat, trace, st)
         else:
             new_meld(melds, m, K_SEQ, act[C_KEY], act[C_LO], seat)
-            record5(trace, tp, T_MELD, seat, m, K_SEQ, act[C_KEY], act[C_LO], act[C_NCARDS], 0)
-            fill_positions(melds, m, 0, act[C_KEY], act[C_LO], act[C_HI], hand, wild, must, seat, trace, tp)
+            record(trace, st, T_MELD, seat, m, K_SEQ, act[C_KEY], act[C_LO], act[C_NCARDS], 0)
+            fill_positions(melds, m, 0, act[C_KEY], act[C_LO], act[C_HI], hand, wild, must, seat, trace, st)
             melds[m, M_LEN] = act[C_NCARDS]
         return act[C_NCARDS]
     if typ == P_ADD_GROUP or typ == P_ADD_WILD:
-        record5(trace, tp, T_LAYOFF, seat, m, act[C_NCARDS], 0, 0, 0, 0)
-        fill_group(melds, m, hand, melds[m, M_KEY], act[C_NNAT], act[C_NWILD], wild, must, seat, trace, tp)
+        record(trace, st, T_LAYOFF, seat, m, act[C_NCARDS], 0, 0, 0, 0)
+        fill_group(melds, m, hand, melds[m, M_KEY], act[C_NNAT], act[C_NWILD], wild, must, seat, trace, st)
         if typ == P_ADD_GROUP:
             grp_seat[melds[m, M_KEY]] = m
         return act[C_NCARDS]
@@ -535,24 +516,24 @@ def apply_play5(act, hand, melds, nm_box, grp_seat, seat, wild, must, ends, trac
         k = act[C_NCARDS]
         lo = melds[m, M_LO]
         if act[C_LO] < lo:
-            record5(trace, tp, T_LAYOFF, seat, m, k, act[C_LO], 0, 0, 0)
+            record(trace, st, T_LAYOFF, seat, m, k, act[C_LO], 0, 0, 0)
             shift_up(melds, m, k)
             melds[m, M_LO] = act[C_LO]
-            fill_positions(melds, m, 0, melds[m, M_KEY], act[C_LO], act[C_HI], hand, wild, must, seat, trace, tp)
+            fill_positions(melds, m, 0, melds[m, M_KEY], act[C_LO], act[C_HI], hand, wild, must, seat, trace, st)
             ends[m] &= ~LOW_END
         else:
-            record5(trace, tp, T_LAYOFF, seat, m, k, lo, 0, 0, 0)
-            fill_positions(melds, m, melds[m, M_LEN], melds[m, M_KEY], act[C_LO], act[C_HI], hand, wild, must, seat, trace, tp)
+            record(trace, st, T_LAYOFF, seat, m, k, lo, 0, 0, 0)
+            fill_positions(melds, m, melds[m, M_LEN], melds[m, M_KEY], act[C_LO], act[C_HI], hand, wild, must, seat, trace, st)
             ends[m] &= ~HIGH_END
         melds[m, M_LEN] += k
         return k
     if typ == P_JOIN:
         b = act[C_MELD2]
         k = act[C_NCARDS]
-        record5(trace, tp, T_JOIN, seat, m, b, k, 0, 0, 0)
+        record(trace, st, T_JOIN, seat, m, b, k, 0, 0, 0)
         start = melds[m, M_LEN]
         if k > 0:
-            fill_positions(melds, m, start, melds[m, M_KEY], act[C_LO], act[C_HI], hand, wild, must, seat, trace, tp)
+            fill_positions(melds, m, start, melds[m, M_KEY], act[C_LO], act[C_HI], hand, wild, must, seat, trace, st)
         for i in range(melds[b, M_LEN]):
             melds[m, M_CARD + start + k + i] = melds[b, M_CARD + i]
             melds[m, M_CRED + start + k + i] = melds[b, M_CRED + i]
@@ -566,7 +547,7 @@ def apply_play5(act, hand, melds, nm_box, grp_seat, seat, wild, must, ends, trac
         c = act[C_CARD]
         taken = melds[m, M_CARD + i]
         pos = melds[m, M_LO] + i if melds[m, M_KIND] == K_SEQ else 0
-        record5(trace, tp, T_TRADE, seat, m, c, taken, pos, 0, 0)
+        record(trace, st, T_TRADE, seat, m, c, taken, pos, 0, 0)
         melds[m, M_CARD + i] = c
         melds[m, M_CRED + i] = seat
         hand[c] -= 1
@@ -646,8 +627,6 @@ def meld_out_path(hand, melds, nm, grp_seat, seat, wild, vals, budget, path):
     ms[0] = melds
     gs[0] = grp_seat
     nms[0, 0] = nm
-    trace = np.zeros((0, TRACE_COLS), dtype=np.int32)
-    tp = np.zeros(2, dtype=np.int64)
     depth = 0
     expand = True
     while depth >= 0:
@@ -668,7 +647,7 @@ def meld_out_path(hand, melds, nm, grp_seat, seat, wild, vals, budget, path):
         gs[depth + 1] = gs[depth]
         nms[depth + 1] = nms[depth]
         es[depth + 1] = es[depth]
-        apply_play5(act, hs[depth + 1], ms[depth + 1], nms[depth + 1], gs[depth + 1], seat, wild, -1, es[depth + 1], trace, tp)
+        apply_play5(act, hs[depth + 1], ms[depth + 1], nms[depth + 1], gs[depth + 1], seat, wild, -1, es[depth + 1], None, None)
         path[depth] = act
         if count_cards(hs[depth + 1]) == 0:
             return depth + 1
@@ -677,7 +656,3 @@ def meld_out_path(hand, melds, nm, grp_seat, seat, wild, vals, budget, path):
             expand = True
     return -1
 
-
-@njit
-def empty_trace():
-    return np.zeros((0, TRACE_COLS), dtype=np.int32)

@@ -22,7 +22,7 @@ from rummysim.kernels.rum5000.layout import (
     C_NCARDS, C_TYPE, C_VALUE, CARD_IDS, D_ALL, D_DECLINE, D_SKIP, D_STOCK, MAX_CAND5, MAX_MELDS5,
     O_HAND_SIZE, O_N, O_N_MELDS, O_SEAT, O_STOCK, O_WILD, P_STOP, SC_FULL,
 )
-from rummysim.kernels.rum5000.melds import apply_play5, card_placeable, count_cards, empty_trace, enumerate_plays5, is_wild
+from rummysim.kernels.rum5000.melds import apply_play5, card_placeable, count_cards, enumerate_plays5, is_wild
 from rummysim.strategies.ids import CAUTIOUS, DIGGER, GREEDY, HEURISTIC, RANDOM
 from rummysim.strategies.random_play import random_choice
 
@@ -60,8 +60,6 @@ def playout_points(av, must, melds, nm, grp_seat, seat, wild, vals):
     ends = np.zeros(MAX_MELDS5, dtype=np.int64)
     nm_box = np.array([nm], dtype=np.int64)
     cand = np.empty((MAX_CAND5, 12), dtype=np.int64)
-    tp = np.zeros(2, dtype=np.int64)
-    trace = empty_trace()
     placed = 0
     for _ in range(40):
         n = enumerate_plays5(hand, must, table, nm_box[0], grp, seat, wild, vals, ends, SC_FULL, cand, True)
@@ -69,7 +67,7 @@ def playout_points(av, must, melds, nm, grp_seat, seat, wild, vals):
         if cand[i, C_TYPE] == P_STOP:
             break
         placed += cand[i, C_VALUE]
-        apply_play5(cand[i], hand, table, nm_box, grp, seat, wild, must, ends, trace, tp)
+        apply_play5(cand[i], hand, table, nm_box, grp, seat, wild, must, ends, None, None)
         must = -1
         if count_cards(hand) == 0:
             break
