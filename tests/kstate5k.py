@@ -16,7 +16,7 @@ import numpy as np
 from rummysim.kernels.rum500 import layout as L
 from rummysim.kernels.rum5000 import layout as L5
 from rummysim.kernels.rum5000.engine import Game5, new_context5
-from rummysim.kernels.rum5000.melds import apply_play5, enumerate_plays5, value_table
+from rummysim.kernels.rum5000.melds import Table5, apply_play5, enumerate_plays5, fill_values
 from rummysim.simulation import prepare
 from tests.cardtext import RANKS, cid, ids
 
@@ -27,6 +27,13 @@ KINDS = {"group": L5.K_GROUP, "seq": L5.K_SEQ, "wild": L5.K_WILD}
 def rank_of(text: str) -> int:
     """Rank number of "J" or of a card "JC": A = 1 ... K = 13."""
     return RANKS.index(text[0]) + 1
+
+
+def value_table(wild: int) -> np.ndarray:
+    """Card values (R5K-VAL-1/2) per card id when ``wild`` is the wild rank."""
+    vals = np.zeros(L5.CARD_IDS, dtype=np.int64)
+    fill_values(vals, wild)
+    return vals
 
 
 @dataclass
@@ -128,6 +135,10 @@ class K5:
     def meld_credits(self, m: int) -> list[int]:
         return [int(c) for c in self.melds[m, L5.M_CRED : L5.M_CRED + self.melds[m, L5.M_LEN]]]
 
+    def table(self, seat: int) -> Table5:
+        """The live table as ``seat`` plays on it."""
+        return Table5(self.melds, self.g.n_melds, self.grp[seat], self.ends, self.wild, self.g.vals)
+
     def plays(self, seat: int, cards: str | None = None, must: int = -1, scope: int = L5.SC_FULL) -> np.ndarray:
         """Every canonical play for ``seat`` (its hand, or ``cards`` instead), without STOP."""
         av = self.hands[seat].copy()
@@ -136,14 +147,12 @@ class K5:
             for c in ids(cards):
                 av[c] += 1
         cand = np.zeros((L5.MAX_CAND5, L5.C_SIZE), dtype=np.int64)
-        n = enumerate_plays5(av, must, self.melds, self.n_melds, self.grp[seat], seat, self.wild, self.g.vals,
-                             self.ends, scope, cand, False)
+        n = enumerate_plays5(av, must, self.table(seat), seat, scope, cand, False)
         return cand[:n].copy()
 
     def apply(self, seat: int, row: np.ndarray, must: int = -1) -> int:
         """Carry out a play from the seat's hand on the live table; returns the cards put down."""
-        return int(apply_play5(row, self.hands[seat], self.melds, self.g.n_melds, self.grp[seat], seat, self.wild,
-                               must, self.ends, self.g.trace, self.st))
+        return int(apply_play5(row, self.hands[seat], self.table(seat), seat, must, self.g.trace, self.st))
 
     def trace(self) -> np.ndarray:
         return self.g.trace[: self.st[L5.S_TPOS]].copy()

@@ -13,6 +13,7 @@ import pytest
 from rummysim.kernels.rum5000 import engine as E
 from rummysim.kernels.rum5000 import layout as L5
 from rummysim.kernels.common.rng import STREAM_DEAL, seed_stream
+from rummysim.kernels.rum5000.melds import Table5
 from rummysim.simulation import prepare
 from rummysim.strategies.rum5000 import dispatch as S
 from rummysim.strategies.registry import STRATEGIES
@@ -49,15 +50,16 @@ def decisions(g, seat: int) -> tuple[int, int, int]:
     rng = g.rngs[seat].copy()
     opts = g.opts
     nopt = E.draw_options5(g, seat, True)
-    obs = E.observe5(g, seat, -1)
+    E.observe5(g, seat, -1)
+    obs = g.obs
     sid, params = g.lineup[seat], g.params[seat]
-    draw = S.choose5_draw(sid, params, obs, g.hands[seat], g.pile, g.melds, g.grp[seat], g.vals, opts, nopt, rng)
+    table = Table5(g.melds, g.n_melds, g.grp[seat], g.ends, g.st[L5.S_WILD], g.vals)
+    draw = S.choose5_draw(sid, params, obs, g.hands[seat], g.pile, table, opts, nopt, rng, g.work)
     cand = g.cand
-    n = E.enumerate_plays5(g.hands[seat].copy(), -1, g.melds, g.n_melds[0], g.grp[seat], seat, g.st[L5.S_WILD], g.vals, g.ends,
-                           L5.SC_FULL, cand, True)
+    n = E.enumerate_plays5(g.hands[seat].copy(), -1, table, seat, L5.SC_FULL, cand, True)
     play = S.choose5_play(sid, params, obs, cand, n, rng)
     cards = np.array([c for c in range(L5.CARD_IDS) if g.hands[seat, c] > 0], dtype=np.int64)
-    discard = S.choose5_discard(sid, params, obs, g.hands[seat], g.melds, g.grp[seat], g.vals, cards, len(cards), rng)
+    discard = S.choose5_discard(sid, params, obs, g.hands[seat], table, cards, len(cards), rng, g.work)
     return int(draw), int(play), int(discard)
 
 

@@ -24,11 +24,10 @@ from rummysim.kernels.rum5000.engine import (
 )
 from rummysim.kernels.common.rng import STREAM_DEAL, seed_stream
 from rummysim.kernels.rum5000.layout import T_JOIN, T_TRADE
-from rummysim.kernels.rum5000.melds import value_table
 from rummysim.checks import traced_game
 from rummysim.simulation import prepare
 from tests.cardtext import cid, ids
-from tests.kstate5k import K5, make5, rank_of
+from tests.kstate5k import K5, make5, rank_of, value_table
 
 TOP_CARD = ("r5k_rummy=top_card",)
 ANY_CARDS = ("r5k_rummy=any_cards",)
@@ -94,7 +93,8 @@ def test_R5K_DEAL_1_R5K_DEAL_2_dealt_hands_follow_the_face_up_cards_T20():
         order = [(hand % 5 + 1 + i) % 5 for i in range(5)]  # R5K-DEAL-1: from the dealer's left
         assert [r[1:4] for r in k.records(T_FACE_UP)] == [[s, face[s], sizes[s]] for s in order]
         for s in range(5):  # C-INFO-1: every seat sees every face-up card
-            assert list(observe5(k.g, s, -1)[L5.O_FACE_UP : L5.O_FACE_UP + 5]) == face
+            observe5(k.g, s, -1)
+            assert list(k.g.obs[L5.O_FACE_UP : L5.O_FACE_UP + 5]) == face
         assert k.st[L5.S_PILE_LEN] == 1  # R5K-DEAL-2: the upcard
         stock = L5.DECK5 - int(k.st[L5.S_STOCK_POS])
         assert sum(sizes) + 1 + stock == L5.DECK5 and stock >= 43
@@ -323,10 +323,10 @@ def test_R5K_GROUP_1_ten_card_group_with_duplicates_T25():
 
 def test_R5K_OUT_2_bonus_200_300_500_T26():
     k = make5(2, "J", played=3)
-    assert out_bonus(k.g, 0, False) == 200  # fourth turn
+    assert out_bonus(k.st, 0, False) == 200  # fourth turn
     k = make5(2, "J", played=0)
-    assert out_bonus(k.g, 0, False) == 300  # first turn, after drawing
-    assert out_bonus(k.g, 0, True) == 500  # first turn without drawing
+    assert out_bonus(k.st, 0, False) == 300  # first turn, after drawing
+    assert out_bonus(k.st, 0, True) == 500  # first turn without drawing
 
 
 def test_R5K_OUT_3_meld_out_without_drawing_scores_520_T26():

@@ -1,11 +1,15 @@
 """The 5000 Rummy engine (RULES.md §4 and the play/scoring variations of §5).
 
 Deal with a wild rank and face-up cards, the three draws (and Polish's fourth), plays through
-``kernels.table5k``, discards, rummy calls, floating, the stall and end-of-stock endings, scoring
-with bonuses, and the game to its target. Decisions go to ``strategies.play5k`` with the seat's own
-cards and public information only (C-INFO-1). The flow functions take the game context ``g`` built
-by ``new_context5``; in trace mode every action is recorded as in ``docs/trace-format.md``
-("5000 Rummy"), which ``sim/validate.py`` checks independently.
+``kernels.rum5000.melds``, discards, rummy calls, floating, the stall and end-of-stock endings,
+scoring with bonuses, and the game to its target. Decisions go to ``strategies.rum5000.dispatch``
+with the seat's own cards and public information only (C-INFO-1).
+
+The flow functions take the game context ``g``, a ``Game5`` of the state arrays, the rules and the
+work buffers built by ``new_context5``. Only the context's makers allocate, so everything else is
+compiled without reference counting (``kernels.common._jit``). ``g.trace`` is None outside trace
+mode, which compiles every record away; in trace mode every action is recorded as in
+``docs/trace-format.md`` ("5000 Rummy"), which ``sim/validate/rum5000.py`` checks independently.
 """
 
 from __future__ import annotations
@@ -14,28 +18,30 @@ from collections import namedtuple
 
 import numpy as np
 
-from rummysim.kernels.common._jit import njit
-from rummysim.kernels.rum5000.layout import (
-    END_IDLE, END_OUT, END_STOCK, END_TURN_CAP, G_CAPPED, G_CAPPED_HANDS, G_FIRST_DEALER, G_HANDS,
-    G_TIED, G_TOTAL, G_TURNS, G_WINNER, H_CALLS, H_DEALER, H_DEEP_TAKES, H_FLOATS, H_OUT_SEAT,
-    H_REASON, H_SCORE, H_TURNS, MAX_SEATS, R5_GOING_OUT, R5_MUST_GO_OUT, R5_RUMMY, R5_TARGET, R_HAND_CAP,
-    R_N_PLAYERS, R_TURN_CAP, T_DECK, T_DISCARD, T_DRAW_STOCK, T_EXCHANGE, T_FACE_UP, T_FLOAT, T_GAME_END,
-    T_GAME_START, T_HAND_END, T_HAND_START, T_NO_DRAW, T_SCORE, T_TAKE_ALL, T_TAKE_PILE, T_TURN_START,
-    C_SIZE, C_TYPE, CARD_IDS, D_ALL, D_DECLINE, D_SKIP, D_STOCK, DECK5, END_STALL, FT_EXCHANGE,
-    FT_EXTRA_CARD, GO_MELD_ALL, GO_UNMELDABLE, M_ALIVE, M_CARD, M_CRED, M_LEN, M_SIZE,
-    MAX_CAND5, MAX_MELDS5, O_FACE_UP, O_FIRST_TURN, O_HAND_SIZE, O_MUST, O_N, O_N_MELDS,
-    O_PILE_LEN, O_SEAT, O_SIZE, O_STOCK, O_TOTAL, O_TURN, O_WILD, P_STOP, R5_FIRST_TURN,
-    R5_MICHIGAN, R5_MONEY, R5_POLISH, RUMMY_OFF, RUMMY_TOP, S_BONUS, S_CALLS, S_DEALER,
-    S_DEEP, S_FIRST, S_FLOATS, S_HAND_INDEX, S_HAND_SCORE, S_IDLE, S_N, S_PILE_LEN, S_PLACED,
-    S_OUT, S_PLAYED, S_SIZE, S_STALL, S_STOCK_OUT, S_STOCK_POS, S_TOTAL, S_TOVER, S_TPOS, S_TURN, S_WILD, SC_CALL_TOP,
-    SC_DUTY, SC_FULL,
-)
+from rummysim.kernels.common._jit import njit, njit_inline, njit_noalloc
 from rummysim.kernels.common.rng import STREAM_DEAL, STREAM_GAME, STREAM_SEAT, below, seed_stream, shuffle_int16
-from rummysim.kernels.rum5000.melds import (
-    apply_play5, card_placeable, meld_out_path, count_cards, enumerate_plays5, value_table,
-)
 from rummysim.kernels.common.trace import record, record_cards
-from rummysim.strategies.rum5000.dispatch import choose5_call, choose5_discard, choose5_draw, choose5_exchange, choose5_play
+from rummysim.kernels.rum5000.layout import (
+    CARD_IDS, C_SIZE, C_TYPE, DECK5, D_ALL, D_DECLINE, D_SKIP, D_STOCK, END_IDLE, END_OUT, END_STALL,
+    END_STOCK, END_TURN_CAP, FT_EXCHANGE, FT_EXTRA_CARD, GO_MELD_ALL, GO_UNMELDABLE, G_CAPPED, G_CAPPED_HANDS,
+    G_FIRST_DEALER, G_HANDS, G_TIED, G_TOTAL, G_TURNS, G_WINNER, H_CALLS, H_DEALER, H_DEEP_TAKES, H_FLOATS,
+    H_OUT_SEAT, H_REASON, H_SCORE, H_TURNS, MAX_CAND5, MAX_MELDS5, MAX_SEATS, M_ALIVE, M_CARD, M_CRED, M_LEN,
+    M_SIZE, O_FACE_UP, O_FIRST_TURN, O_HAND_SIZE, O_MUST, O_N, O_N_MELDS, O_PILE_LEN, O_SEAT, O_SIZE, O_STOCK,
+    O_TOTAL, O_TURN, O_WILD, P_STOP, R5_FIRST_TURN, R5_GOING_OUT, R5_MICHIGAN, R5_MONEY, R5_MUST_GO_OUT,
+    R5_POLISH, R5_RUMMY, R5_TARGET, RUMMY_OFF, RUMMY_TOP, R_HAND_CAP, R_N_PLAYERS, R_TURN_CAP, SC_CALL_TOP,
+    SC_DUTY, SC_FULL, S_BONUS, S_CALLS, S_DEALER, S_DEEP, S_FIRST, S_FLOATS, S_HAND_INDEX, S_HAND_SCORE,
+    S_IDLE, S_N, S_OUT, S_PILE_LEN, S_PLACED, S_PLAYED, S_SIZE, S_STALL, S_STOCK_OUT, S_STOCK_POS, S_TOTAL,
+    S_TOVER, S_TPOS, S_TURN, S_WILD, T_DECK, T_DISCARD, T_DRAW_STOCK, T_EXCHANGE, T_FACE_UP, T_FLOAT,
+    T_GAME_END, T_GAME_START, T_HAND_END, T_HAND_START, T_NO_DRAW, T_SCORE, T_TAKE_ALL, T_TAKE_PILE,
+    T_TURN_START,
+)
+from rummysim.kernels.rum5000.melds import (
+    Table5, apply_play5, card_placeable, copy_vector, count_cards, enumerate_plays5, fill_values, meld_out_path,
+    new_search5,
+)
+from rummysim.strategies.rum5000.dispatch import (
+    choose5_call, choose5_discard, choose5_draw, choose5_exchange, choose5_play, new_ahead5,
+)
 
 NO_DRAW_DECLINE = 0
 NO_DRAW_SKIP = 2
@@ -47,6 +53,7 @@ MELD_OUT_BUDGET = 400  # plays tried by the R5K-OUT-3 search before it gives up
 MAX_CALLS = 64  # per discard chain (V5K-3d, V5K-4d); each call puts pile cards on the table
 QH = 44
 SEVEN_H = 39
+TALLY_ROWS = 5  # score_hand5's per-seat rows: table, queens, sevens, held, bonus
 
 
 # ----------------------------------------------------------------------------- context
@@ -54,48 +61,70 @@ SEVEN_H = 39
 
 Game5 = namedtuple(
     "Game5",
-    "st hands pack pile melds rules grp lineup params rngs rng_deal trace obs opts cand ends face vals n_melds",
+    "st hands pack pile melds rules grp lineup params rngs rng_deal trace obs opts cand ends face vals n_melds "
+    "avail before single tally search work",
 )
-"""The state and work arrays of one game, as the flow functions take them (``g``)."""
+"""The state and work arrays of one game, as the flow functions take them (``g``).
+
+Work buffers beside the state: ``avail`` the cards a play may use, ``before`` a copy of them while
+it is applied, ``single`` the one card ``card_placeable`` tests, ``tally`` the per-seat rows of
+scoring, ``search`` the R5K-OUT-3 search's arrays (``melds.Search5``) and ``work`` the strategies'
+play-ahead workspace (``dispatch.Ahead5``)."""
 
 
 @njit
 def new_context5(rules, lineup, params, trace):
-    """All state and work arrays of one game (a ``Game5``)."""
-    st = np.zeros(S_SIZE, dtype=np.int64)
-    hands = np.zeros((MAX_SEATS, CARD_IDS), dtype=np.int64)
-    pack = np.zeros(DECK5, dtype=np.int16)
-    pile = np.zeros(DECK5, dtype=np.int64)
-    melds = np.zeros((MAX_MELDS5, M_SIZE), dtype=np.int64)
-    grp = np.full((MAX_SEATS, 14), -1, dtype=np.int64)
-    rngs = np.zeros((MAX_SEATS, 4), dtype=np.uint64)
-    rng_deal = np.zeros(4, dtype=np.uint64)
-    obs = np.zeros(O_SIZE, dtype=np.int64)
-    opts = np.zeros(DECK5 + 4, dtype=np.int64)
-    cand = np.empty((MAX_CAND5, 12), dtype=np.int64)
-    ends = np.zeros(MAX_MELDS5, dtype=np.int64)
-    face = np.zeros(MAX_SEATS, dtype=np.int64)
-    vals = np.zeros(CARD_IDS, dtype=np.int64)
-    nm_box = np.zeros(1, dtype=np.int64)
-    return Game5(st, hands, pack, pile, melds, rules, grp, lineup, params, rngs, rng_deal, trace,
-                 obs, opts, cand, ends, face, vals, nm_box)
+    """All state and work arrays of one game (a ``Game5``); ``trace`` is None outside trace mode."""
+    return Game5(
+        np.zeros(S_SIZE, dtype=np.int64),  # st
+        np.zeros((MAX_SEATS, CARD_IDS), dtype=np.int64),  # hands
+        np.zeros(DECK5, dtype=np.int16),  # pack
+        np.zeros(DECK5, dtype=np.int64),  # pile
+        np.zeros((MAX_MELDS5, M_SIZE), dtype=np.int64),  # melds
+        rules,
+        np.full((MAX_SEATS, 14), -1, dtype=np.int64),  # grp
+        lineup,
+        params,
+        np.zeros((MAX_SEATS, 4), dtype=np.uint64),  # rngs
+        np.zeros(4, dtype=np.uint64),  # rng_deal
+        trace,
+        np.zeros(O_SIZE, dtype=np.int64),  # obs
+        np.zeros(DECK5 + 4, dtype=np.int64),  # opts
+        np.empty((MAX_CAND5, C_SIZE), dtype=np.int64),  # cand
+        np.zeros(MAX_MELDS5, dtype=np.int64),  # ends
+        np.zeros(MAX_SEATS, dtype=np.int64),  # face
+        np.zeros(CARD_IDS, dtype=np.int64),  # vals
+        np.zeros(1, dtype=np.int64),  # n_melds
+        np.zeros(CARD_IDS, dtype=np.int64),  # avail
+        np.zeros(CARD_IDS, dtype=np.int64),  # before
+        np.zeros(CARD_IDS, dtype=np.int64),  # single
+        np.zeros((TALLY_ROWS, MAX_SEATS), dtype=np.int64),  # tally
+        new_search5(),
+        new_ahead5(),
+    )
 
 
-@njit
-def stock_left(g):
-    return DECK5 - g.st[S_STOCK_POS]
+@njit_inline
+def seat_table(g, seat):
+    """The live table as ``seat`` plays on it (a ``melds.Table5`` of views into the context)."""
+    return Table5(g.melds, g.n_melds, g.grp[seat], g.ends, g.st[S_WILD], g.vals)
 
 
-@njit
+@njit_noalloc
+def stock_left(st):
+    return DECK5 - st[S_STOCK_POS]
+
+
+@njit_noalloc
 def observe5(g, seat, must):
-    """Public information plus the seat's own situation (C-INFO-1, R5K-INFO-1)."""
+    """Fill ``g.obs``: public information plus the seat's own situation (C-INFO-1, R5K-INFO-1)."""
     st = g.st
     obs = g.obs
     n = st[S_N]
     obs[:] = 0
     obs[O_SEAT] = seat
     obs[O_N] = n
-    obs[O_STOCK] = stock_left(g)
+    obs[O_STOCK] = stock_left(st)
     obs[O_PILE_LEN] = st[S_PILE_LEN]
     obs[O_N_MELDS] = g.n_melds[0]
     obs[O_WILD] = st[S_WILD]
@@ -106,13 +135,12 @@ def observe5(g, seat, must):
         obs[O_HAND_SIZE + s] = count_cards(g.hands[s])
         obs[O_TOTAL + s] = st[S_TOTAL + s]
         obs[O_FACE_UP + s] = g.face[s]
-    return obs
 
 
 # ----------------------------------------------------------------------------- deal
 
 
-@njit
+@njit_noalloc
 def hand_size_for(card):
     """R5K-DEAL-1: 12 cards for an ace, 11 for K/Q/J/10, rank + 1 for 2..9."""
     r = card % 16
@@ -123,15 +151,15 @@ def hand_size_for(card):
     return r + 1
 
 
-@njit
+@njit_noalloc
 def start_hand5(g):
     """R5K-WILD-1 wild rank, shuffle, R5K-DEAL-1/2 (and V5K-10's extra card)."""
-    st, hands, pack, pile, melds, rules, grp = g.st, g.hands, g.pack, g.pile, g.melds, g.rules, g.grp
+    st, hands, pack, pile, rules = g.st, g.hands, g.pack, g.pile, g.rules
     rng_deal = g.rng_deal
     n = st[S_N]
     wild = below(rng_deal, 13) + 1  # AMB-37: a uniform card of 104 has a uniform rank
     st[S_WILD] = wild
-    g.vals[:] = value_table(wild)
+    fill_values(g.vals, wild)
     i = 0
     for _ in range(2):
         for s in range(4):
@@ -140,14 +168,14 @@ def start_hand5(g):
                 i += 1
     shuffle_int16(rng_deal, pack, DECK5)
     hands[:, :] = 0
-    grp[:, :] = -1
-    melds[:, :] = 0
+    g.grp[:, :] = -1
+    g.melds[:, :] = 0
     g.ends[:] = 0
     g.n_melds[0] = 0
     dealer = st[S_DEALER]
     first = (dealer + 1) % n
     st[S_FIRST] = first
-    record(g.trace, g.st, T_HAND_START, st[S_HAND_INDEX], dealer, DECK5, 0, first, wild, 0)
+    record(g.trace, st, T_HAND_START, st[S_HAND_INDEX], dealer, DECK5, 0, first, wild, 0)
     record_cards(g.trace, st, T_DECK, 0, pack, DECK5)
     pos = 0
     for k in range(n):
@@ -160,7 +188,7 @@ def start_hand5(g):
         for j in range(size):
             hands[seat, pack[pos + j]] += 1
         pos += size
-        record(g.trace, g.st, T_FACE_UP, seat, up, size, 0, 0, 0, 0)
+        record(g.trace, st, T_FACE_UP, seat, up, size, 0, 0, 0, 0)
     st[S_PILE_LEN] = 0
     if rules[R5_FIRST_TURN] != FT_EXTRA_CARD:
         pile[0] = pack[pos]  # R5K-DEAL-2: the upcard
@@ -183,38 +211,43 @@ def start_hand5(g):
 # ----------------------------------------------------------------------------- draws
 
 
-@njit
-def pile_counts(pile, k, upto):
-    av = np.zeros(CARD_IDS, dtype=np.int64)
+@njit_noalloc
+def add_pile_cards(av, pile, k, upto):
+    """Count pile[k:upto] into ``av``."""
     for i in range(k, upto):
         av[pile[i]] += 1
-    return av
 
 
-@njit
+@njit_inline
 def deep_take_legal(g, seat, k):
     """C-LEGAL-1 for R5K-DRAW-1 (c): after the take, some play puts the selected card down."""
-    st, hands, pile, melds = g.st, g.hands, g.pile, g.melds
-    av = hands[seat] + pile_counts(pile, k, st[S_PILE_LEN])
-    n = enumerate_plays5(av, pile[k], melds, g.n_melds[0], g.grp[seat], seat, st[S_WILD], g.vals, g.ends, SC_DUTY, g.cand, False)
-    return n > 0
+    av = g.avail
+    copy_vector(av, g.hands[seat])
+    add_pile_cards(av, g.pile, k, g.st[S_PILE_LEN])
+    return enumerate_plays5(av, g.pile[k], seat_table(g, seat), seat, SC_DUTY, g.cand, False) > 0
 
 
-@njit
+@njit_noalloc
+def meld_out_plays(g, seat):
+    """R5K-OUT-3: plays that put every card down this turn without drawing, into
+    ``g.search.path``; returns their number, or -1 if the search finds none."""
+    return meld_out_path(g.hands[seat], seat_table(g, seat), seat, MELD_OUT_BUDGET, g.search)
+
+
+@njit_noalloc
 def can_meld_out(g, seat):
     """R5K-OUT-3: can the seat put every card down this turn without drawing?"""
     if g.rules[R5_GOING_OUT] == GO_UNMELDABLE:
         return False  # V5K-5b: melding the last card floats, so it is never going out
-    path = np.empty((16, C_SIZE), dtype=np.int64)
-    return meld_out_path(g.hands[seat], g.melds, g.n_melds[0], g.grp[seat], seat, g.st[S_WILD], g.vals, MELD_OUT_BUDGET, path) > 0
+    return meld_out_plays(g, seat) > 0
 
 
-@njit
+@njit_noalloc
 def draw_options5(g, seat, first_turn):
     """The draws open to the seat (R5K-DRAW-1, V5K-5c, V5K-8, R5K-OUT-3, R5K-STOCK-1 b)."""
     st, hands, pile, rules, opts = g.st, g.hands, g.pile, g.rules, g.opts
     n = 0
-    if stock_left(g) > 0:
+    if stock_left(st) > 0:
         opts[n] = D_STOCK
     else:
         opts[n] = D_DECLINE
@@ -222,7 +255,7 @@ def draw_options5(g, seat, first_turn):
     top = st[S_PILE_LEN] - 1
     if top >= 0:
         floating = count_cards(hands[seat]) == 0
-        if not floating or card_placeable(pile[top], g.melds, g.n_melds[0], g.grp[seat], seat, st[S_WILD], g.vals, g.ends, g.cand):
+        if not floating or card_placeable(pile[top], seat_table(g, seat), seat, g.single, g.cand):
             opts[n] = top
             n += 1
         for k in range(top):
@@ -238,79 +271,97 @@ def draw_options5(g, seat, first_turn):
     return n
 
 
-@njit
+@njit_noalloc
 def take_pile5(g, seat, k):
     st, hands, pile = g.st, g.hands, g.pile
     top = st[S_PILE_LEN]
-    record(g.trace, g.st, T_TAKE_PILE, seat, k, top - k, pile[k], 0, 0, 0)
+    record(g.trace, st, T_TAKE_PILE, seat, k, top - k, pile[k], 0, 0, 0)
     for i in range(k, top):
         hands[seat, pile[i]] += 1
     st[S_PILE_LEN] = k
 
 
-@njit
+@njit_inline
 def draw_stock5(g, seat):
     st = g.st
     c = np.int64(g.pack[st[S_STOCK_POS]])
     st[S_STOCK_POS] += 1
     g.hands[seat, c] += 1
-    record(g.trace, g.st, T_DRAW_STOCK, seat, c, 0, 0, 0, 0, 0)
+    record(g.trace, st, T_DRAW_STOCK, seat, c, 0, 0, 0, 0, 0)
+
+
+@njit_inline
+def take_whole_pile(g, seat):
+    """V5K-8: the whole pile into the hand."""
+    st = g.st
+    record(g.trace, st, T_TAKE_ALL, seat, st[S_PILE_LEN], 0, 0, 0, 0, 0)
+    for i in range(st[S_PILE_LEN]):
+        g.hands[seat, g.pile[i]] += 1
+    st[S_PILE_LEN] = 0
 
 
 # ----------------------------------------------------------------------------- plays
 
 
-@njit
+@njit_inline
 def apply_from(g, seat, act, av, must):
     """Apply a play using only the cards in ``av`` (a subset of the hand) and debit the hand."""
-    before = av.copy()
-    placed = apply_play5(act, av, g.melds, g.n_melds, g.grp[seat], seat, g.st[S_WILD], must, g.ends, g.trace, g.st)
-    g.hands[seat] += av - before
+    before = g.before
+    copy_vector(before, av)
+    placed = apply_play5(act, av, seat_table(g, seat), seat, must, g.trace, g.st)
+    hand = g.hands[seat]
+    for c in range(CARD_IDS):
+        hand[c] += av[c] - before[c]
     return placed
 
 
-@njit
+@njit_noalloc
 def one_play(g, seat, av, must, scope, stop_ok):
     """Offer the canonical plays for ``av`` and carry out the chosen one; -1 means STOP."""
-    st = g.st
     cand = g.cand
-    n = enumerate_plays5(av, must, g.melds, g.n_melds[0], g.grp[seat], seat, st[S_WILD], g.vals, g.ends, scope, cand, stop_ok)
+    n = enumerate_plays5(av, must, seat_table(g, seat), seat, scope, cand, stop_ok)
     if n == 0:
         return -1
-    obs = observe5(g, seat, must)
-    i = choose5_play(g.lineup[seat], g.params[seat], obs, cand, n, g.rngs[seat])
+    observe5(g, seat, must)
+    i = choose5_play(g.lineup[seat], g.params[seat], g.obs, cand, n, g.rngs[seat])
     if cand[i, C_TYPE] == P_STOP:
         return -1
     placed = apply_from(g, seat, cand[i], av, must)
-    st[S_PLACED] += placed
+    g.st[S_PLACED] += placed
     return placed
 
 
-@njit
+@njit_noalloc
+def play_from_hand(g, seat, must, scope, stop_ok):
+    """``one_play`` with every card of the seat's hand."""
+    copy_vector(g.avail, g.hands[seat])
+    return one_play(g, seat, g.avail, must, scope, stop_ok)
+
+
+@njit_noalloc
 def play_phase5(g, seat):
     """R5K-PLAY-1: any number of plays in any order; True if the hand is then empty."""
     for _ in range(MAX_PLAYS):
         if count_cards(g.hands[seat]) == 0:
             return True
-        if one_play(g, seat, g.hands[seat].copy(), -1, SC_FULL, True) < 0:
+        if play_from_hand(g, seat, -1, SC_FULL, True) < 0:
             break
     return count_cards(g.hands[seat]) == 0
 
 
-@njit
+@njit_inline
 def meld_out_without_drawing(g, seat):
     """R5K-OUT-3: carry out the plays the search found (it is deterministic, so it finds them again)."""
     st = g.st
-    path = np.empty((16, C_SIZE), dtype=np.int64)
-    k = meld_out_path(g.hands[seat], g.melds, g.n_melds[0], g.grp[seat], seat, st[S_WILD], g.vals, MELD_OUT_BUDGET, path)
+    k = meld_out_plays(g, seat)
     for i in range(k):
-        st[S_PLACED] += apply_play5(path[i], g.hands[seat], g.melds, g.n_melds, g.grp[seat], seat, st[S_WILD], -1, g.ends, g.trace, g.st)
+        st[S_PLACED] += apply_play5(g.search.path[i], g.hands[seat], seat_table(g, seat), seat, -1, g.trace, st)
 
 
 # ----------------------------------------------------------------------------- discards and going out
 
 
-@njit
+@njit_noalloc
 def discard5(g, seat):
     """Choose and discard a card; returns its id."""
     st, hands, pile, opts = g.st, g.hands, g.pile, g.opts
@@ -319,35 +370,35 @@ def discard5(g, seat):
         if hands[seat, c] > 0:
             opts[n] = c
             n += 1
-    obs = observe5(g, seat, -1)
-    i = choose5_discard(g.lineup[seat], g.params[seat], obs, hands[seat], g.melds, g.grp[seat], g.vals, opts, n, g.rngs[seat])
+    observe5(g, seat, -1)
+    i = choose5_discard(g.lineup[seat], g.params[seat], g.obs, hands[seat], seat_table(g, seat), opts, n,
+                        g.rngs[seat], g.work)
     c = opts[i]
     hands[seat, c] -= 1
     pile[st[S_PILE_LEN]] = c
     st[S_PILE_LEN] += 1
-    record(g.trace, g.st, T_DISCARD, seat, c, 0, 0, 0, 0, 0)
+    record(g.trace, st, T_DISCARD, seat, c, 0, 0, 0, 0, 0)
     return c
 
 
-@njit
+@njit_noalloc
 def goes_out_by_discard(g, seat, card):
     """R5K-OUT-1 with V5K-5 (only an unplaceable last card) and V5K-6 (never)."""
     mode = g.rules[R5_GOING_OUT]
     if mode == GO_MELD_ALL:
         return False
     if mode == GO_UNMELDABLE:
-        st = g.st
-        return not card_placeable(card, g.melds, g.n_melds[0], g.grp[seat], seat, st[S_WILD], g.vals, g.ends, g.cand)
+        return not card_placeable(card, seat_table(g, seat), seat, g.single, g.cand)
     return True
 
 
-@njit
+@njit_noalloc
 def float5(g, seat):
     g.st[S_FLOATS] += 1
     record(g.trace, g.st, T_FLOAT, seat, 0, 0, 0, 0, 0, 0)
 
 
-@njit
+@njit_noalloc
 def finish_turn(g, seat, emptied):
     """Discard (unless the hand is empty) and apply the going-out rules; True if the seat is out."""
     if emptied:
@@ -363,10 +414,10 @@ def finish_turn(g, seat, emptied):
     return False
 
 
-@njit
-def out_bonus(g, seat, skipped):
+@njit_noalloc
+def out_bonus(st, seat, skipped):
     """R5K-OUT-2: 500 without drawing on the first turn, 300 on the first turn, else 200."""
-    if g.st[S_PLAYED + seat] == 0:
+    if st[S_PLAYED + seat] == 0:
         return 500 if skipped else 300
     return 200
 
@@ -374,16 +425,16 @@ def out_bonus(g, seat, skipped):
 # ----------------------------------------------------------------------------- turns
 
 
-@njit
+@njit_noalloc
 def begin_turn(g, seat, kind):
     st = g.st
-    record(g.trace, g.st, T_TURN_START, seat, st[S_TURN], stock_left(g), st[S_PILE_LEN], kind, 0, 0)
+    record(g.trace, st, T_TURN_START, seat, st[S_TURN], stock_left(st), st[S_PILE_LEN], kind, 0, 0)
     st[S_TURN] += 1
     st[S_PLACED] = 0
     g.ends[:] = 0
 
 
-@njit
+@njit_inline
 def exchange_offers(g, first):
     """V5K-11: clockwise from the first player's left up to the dealer, the first swap ends it."""
     st, hands, pile, opts = g.st, g.hands, g.pile, g.opts
@@ -396,22 +447,22 @@ def exchange_offers(g, first):
             if hands[s, c] > 0:
                 opts[k] = c
                 k += 1
-        obs = observe5(g, s, -1)
-        i = choose5_exchange(g.lineup[s], g.params[s], obs, hands[s], pile, g.melds, g.grp[s], g.vals, opts, k, g.rngs[s])
+        observe5(g, s, -1)
+        i = choose5_exchange(g.lineup[s], g.params[s], g.obs, hands[s], pile, seat_table(g, s), opts, k, g.rngs[s],
+                             g.work)
         if i > 0:
             given = opts[i]
             taken = pile[0]
             hands[s, given] -= 1
             hands[s, taken] += 1
             pile[0] = given
-            record(g.trace, g.st, T_EXCHANGE, s, given, taken, 0, 0, 0, 0)
+            record(g.trace, st, T_EXCHANGE, s, given, taken, 0, 0, 0, 0)
             return
 
 
-@njit
-def end_of_turn_checks(g, seat, stall_card, stall_count_before, stock_out_at_start):
+@njit_inline
+def end_of_turn_checks(st, stall_card, stall_count_before, stock_out_at_start):
     """R5K-DRAW-5 stall and R5K-STOCK-1 (c) idle turns; returns a hand-end reason or 0."""
-    st = g.st
     n = st[S_N]
     if stall_card >= 0:
         st[S_STALL] = stall_count_before + 1
@@ -421,14 +472,14 @@ def end_of_turn_checks(g, seat, stall_card, stall_count_before, stock_out_at_sta
         st[S_IDLE] = 0 if st[S_PLACED] > 0 else st[S_IDLE] + 1
         if st[S_IDLE] >= n:
             return END_IDLE
-    if stock_left(g) == 0:
+    if stock_left(st) == 0:
         st[S_STOCK_OUT] = 1
-    if st[S_STALL] >= 3 * n and stock_left(g) > 0:
+    if st[S_STALL] >= 3 * n and stock_left(st) > 0:
         return END_STALL
     return 0
 
 
-@njit
+@njit_noalloc
 def normal_turn(g, seat):
     """One turn of R5K-TURN-1; returns 0 to go on or a hand-end reason (END_OUT sets the bonus)."""
     st, hands, rules = g.st, g.hands, g.rules
@@ -436,24 +487,25 @@ def normal_turn(g, seat):
     stock_out_at_start = st[S_STOCK_OUT] == 1
     begin_turn(g, seat, TURN_NORMAL)
     if first_turn and seat == st[S_FIRST] and rules[R5_FIRST_TURN] == FT_EXTRA_CARD:
-        record(g.trace, g.st, T_NO_DRAW, seat, NO_DRAW_EXTRA, 0, 0, 0, 0, 0)  # V5K-10: just discards
+        record(g.trace, st, T_NO_DRAW, seat, NO_DRAW_EXTRA, 0, 0, 0, 0, 0)  # V5K-10: just discards
         discard5(g, seat)
         st[S_PLAYED + seat] += 1
         return 0
     opts = g.opts
     nopt = draw_options5(g, seat, first_turn)
     exchange = first_turn and seat == st[S_FIRST] and rules[R5_FIRST_TURN] == FT_EXCHANGE and st[S_TURN] == 1
-    obs = observe5(g, seat, -1)
-    choice = opts[choose5_draw(g.lineup[seat], g.params[seat], obs, hands[seat], g.pile, g.melds, g.grp[seat], g.vals, opts, nopt, g.rngs[seat])]
+    observe5(g, seat, -1)
+    choice = opts[choose5_draw(g.lineup[seat], g.params[seat], g.obs, hands[seat], g.pile, seat_table(g, seat), opts,
+                               nopt, g.rngs[seat], g.work)]
     stall_card = -1
     stall_before = st[S_STALL]
     skipped = False
     if choice == D_DECLINE:
-        record(g.trace, g.st, T_NO_DRAW, seat, NO_DRAW_DECLINE, 0, 0, 0, 0, 0)
+        record(g.trace, st, T_NO_DRAW, seat, NO_DRAW_DECLINE, 0, 0, 0, 0, 0)
         st[S_PLAYED + seat] += 1
         return END_STOCK
     if choice == D_SKIP:
-        record(g.trace, g.st, T_NO_DRAW, seat, NO_DRAW_SKIP, 0, 0, 0, 0, 0)
+        record(g.trace, st, T_NO_DRAW, seat, NO_DRAW_SKIP, 0, 0, 0, 0, 0)
         meld_out_without_drawing(g, seat)
         skipped = True
         emptied = True
@@ -463,18 +515,15 @@ def normal_turn(g, seat):
                 exchange_offers(g, seat)
             draw_stock5(g, seat)
         elif choice == D_ALL:
-            record(g.trace, g.st, T_TAKE_ALL, seat, st[S_PILE_LEN], 0, 0, 0, 0, 0)
-            for i in range(st[S_PILE_LEN]):
-                hands[seat, g.pile[i]] += 1
-            st[S_PILE_LEN] = 0
+            take_whole_pile(g, seat)
         else:
             top = st[S_PILE_LEN] - 1
             card = g.pile[choice]
             take_pile5(g, seat, choice)
             if choice < top:
                 st[S_DEEP] += 1
-                one_play(g, seat, hands[seat].copy(), card, SC_DUTY, False)  # R5K-DRAW-2, C-TURN-4
-            elif stock_left(g) > 0:
+                play_from_hand(g, seat, card, SC_DUTY, False)  # R5K-DRAW-2, C-TURN-4
+            elif stock_left(st) > 0:
                 stall_card = card
         held = hands[seat, stall_card] if stall_card >= 0 else 0
         emptied = play_phase5(g, seat)
@@ -482,24 +531,25 @@ def normal_turn(g, seat):
             stall_card = -1  # the drawn card was melded (R5K-DRAW-5)
     out = finish_turn(g, seat, emptied)
     if out:
-        st[S_BONUS + seat] = out_bonus(g, seat, skipped)
+        st[S_BONUS + seat] = out_bonus(st, seat, skipped)
         st[S_OUT] = seat
         st[S_PLAYED + seat] += 1
         return END_OUT
     st[S_PLAYED + seat] += 1
-    return end_of_turn_checks(g, seat, stall_card, stall_before, stock_out_at_start)
+    return end_of_turn_checks(st, stall_card, stall_before, stock_out_at_start)
 
 
-@njit
+@njit_noalloc
 def call_turn(g, seat, k):
     """A rummy call (V5K-3 top card, V5K-4 any cards): take, meld the claimed card, discard."""
     st, hands, pile, rules = g.st, g.hands, g.pile, g.rules
     stock_out_at_start = st[S_STOCK_OUT] == 1
     begin_turn(g, seat, TURN_CALL)
     st[S_CALLS] += 1
-    top = st[S_PILE_LEN]
     card = pile[k]
-    taken = pile_counts(pile, k, top)
+    taken = g.avail
+    taken[:] = 0
+    add_pile_cards(taken, pile, k, st[S_PILE_LEN])
     take_pile5(g, seat, k)
     if rules[R5_RUMMY] == RUMMY_TOP:
         one_play(g, seat, taken, card, SC_CALL_TOP, False)  # V5K-3c: that card alone, nothing else
@@ -519,7 +569,7 @@ def call_turn(g, seat, k):
     return 0
 
 
-@njit
+@njit_noalloc
 def call_claims(g, seat):
     """Pile indexes ``seat`` could claim now (into opts[1:], opts[0] = pass); returns the count."""
     st, pile, rules, opts = g.st, g.pile, g.rules, g.opts
@@ -528,25 +578,26 @@ def call_claims(g, seat):
     opts[0] = -1
     if top < 0:
         return n
-    wild = st[S_WILD]
+    tab = seat_table(g, seat)
     if rules[R5_RUMMY] == RUMMY_TOP:
-        if card_placeable(pile[top], g.melds, g.n_melds[0], g.grp[seat], seat, wild, g.vals, g.ends, g.cand):
+        if card_placeable(pile[top], tab, seat, g.single, g.cand):
             opts[n] = top
             n += 1
         return n
+    av = g.avail
     for k in range(top + 1):
-        av = pile_counts(pile, k, top + 1)
-        if enumerate_plays5(av, pile[k], g.melds, g.n_melds[0], g.grp[seat], seat, wild, g.vals, g.ends, SC_FULL, g.cand, False) > 0:
+        av[:] = 0
+        add_pile_cards(av, pile, k, top + 1)
+        if enumerate_plays5(av, pile[k], tab, seat, SC_FULL, g.cand, False) > 0:
             opts[n] = k
             n += 1
     return n
 
 
-@njit
+@njit_noalloc
 def rummy_windows(g, discarder, in_turn):
     """V5K-3/4: calls on a discard, clockwise from the in-turn seat; returns a hand-end reason."""
-    st = g.st
-    n = st[S_N]
+    n = g.st[S_N]
     last = discarder
     for _ in range(MAX_CALLS):
         caller = -1
@@ -558,8 +609,9 @@ def rummy_windows(g, discarder, in_turn):
             nopt = call_claims(g, s)
             if nopt <= 1:
                 continue
-            obs = observe5(g, s, -1)
-            i = choose5_call(g.lineup[s], g.params[s], obs, g.hands[s], g.pile, g.melds, g.grp[s], g.vals, g.opts, nopt, g.rngs[s])
+            observe5(g, s, -1)
+            i = choose5_call(g.lineup[s], g.params[s], g.obs, g.hands[s], g.pile, seat_table(g, s), g.opts, nopt,
+                             g.rngs[s], g.work)
             if i > 0:
                 caller = s
                 k = g.opts[i]
@@ -576,12 +628,12 @@ def rummy_windows(g, discarder, in_turn):
 # ----------------------------------------------------------------------------- hand end and scoring
 
 
-@njit
+@njit_noalloc
 def is_natural(card, wild):
     return card % 16 != wild
 
 
-@njit
+@njit_noalloc
 def score_hand5(g, reason, out_seat):
     """R5K-SCORE-1 with R5K-OUT-2 bonuses, V5K-7 Michigan and V5K-12 money cards."""
     st, hands, melds, rules = g.st, g.hands, g.melds, g.rules
@@ -589,9 +641,8 @@ def score_hand5(g, reason, out_seat):
     vals = g.vals
     wild = st[S_WILD]
     money = rules[R5_MONEY] != 0
-    table = np.zeros(MAX_SEATS, dtype=np.int64)
-    queens = np.zeros(MAX_SEATS, dtype=np.int64)
-    sevens = np.zeros(MAX_SEATS, dtype=np.int64)
+    g.tally[:, :] = 0
+    table, queens, sevens, held, bonus = g.tally[0], g.tally[1], g.tally[2], g.tally[3], g.tally[4]
     for m in range(g.n_melds[0]):
         if melds[m, M_ALIVE] == 0:
             continue
@@ -603,7 +654,6 @@ def score_hand5(g, reason, out_seat):
                 queens[s] += 1
             if c == SEVEN_H and is_natural(c, wild):
                 sevens[s] += 1
-    held = np.zeros(MAX_SEATS, dtype=np.int64)
     for s in range(n):
         for c in range(CARD_IDS):
             if hands[s, c] > 0:
@@ -611,7 +661,6 @@ def score_hand5(g, reason, out_seat):
                 if money and c == QH and reason == END_OUT and is_natural(c, wild):
                     v = 50  # V5K-12: a natural QH caught in hand when someone went out
                 held[s] += hands[s, c] * v
-    bonus = np.zeros(MAX_SEATS, dtype=np.int64)
     if reason == END_OUT:
         bonus[out_seat] = st[S_BONUS + out_seat]
         if rules[R5_MICHIGAN] != 0:  # V5K-7: the others' hand values go to the player who went out
@@ -622,15 +671,15 @@ def score_hand5(g, reason, out_seat):
     if money:
         for s in range(n):
             bonus[s] += 100 * min(queens[s], sevens[s], 2)
-    record(g.trace, g.st, T_HAND_END, reason, out_seat, st[S_TURN], 0, 0, 0, 0)
+    record(g.trace, st, T_HAND_END, reason, out_seat, st[S_TURN], 0, 0, 0, 0)
     for s in range(n):
         score = bonus[s] + table[s] - held[s]
         st[S_HAND_SCORE + s] = score
         st[S_TOTAL + s] += score
-        record(g.trace, g.st, T_SCORE, s, score, st[S_TOTAL + s], table[s], held[s], bonus[s], 0)
+        record(g.trace, st, T_SCORE, s, score, st[S_TOTAL + s], table[s], held[s], bonus[s], 0)
 
 
-@njit
+@njit_noalloc
 def play_hand5(g):
     """One hand from the deal to scoring; returns (reason, out_seat, turns)."""
     st, rules = g.st, g.rules
@@ -662,7 +711,7 @@ def play_hand5(g):
 # ----------------------------------------------------------------------------- game
 
 
-@njit
+@njit_noalloc
 def game_result(st, n, target, must_go_out, out_seat):
     """R5K-GAME-1/2 and V5K-2: (winner or -1, tie mask, finished)."""
     if must_go_out:
@@ -689,6 +738,7 @@ def game_result(st, n, target, must_go_out, out_seat):
 
 @njit
 def seed_game5(g, seed, game):
+    """Per-seat decision streams and the first dealer (R5K-SETUP-3) from (seed, game)."""
     st, rules, rngs = g.st, g.rules, g.rngs
     n = rules[R_N_PLAYERS]
     for s in range(n):
@@ -699,7 +749,7 @@ def seed_game5(g, seed, game):
     st[S_DEALER] = below(rng_game, n)  # R5K-SETUP-3
 
 
-@njit
+@njit_noalloc
 def store_hand_row5(row, st, n, dealer, reason, out_seat, turns):
     row[H_DEALER] = dealer
     row[H_REASON] = reason
@@ -714,14 +764,17 @@ def store_hand_row5(row, st, n, dealer, reason, out_seat, turns):
 
 @njit
 def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace):
-    """Play one game of 5000 Rummy to its target (or the hand cap); fills out_game and out_hands."""
+    """Play one game of 5000 Rummy to its target (or the hand cap); fills out_game and out_hands.
+
+    Returns (trace rows used, overflowed); ``trace`` is None outside trace mode.
+    """
     g = new_context5(rules, lineup, params, trace)
     st = g.st
     n = rules[R_N_PLAYERS]
     seed_game5(g, seed, game)
     out_game[:] = 0
     out_game[G_FIRST_DEALER] = st[S_DEALER]
-    record(g.trace, g.st, T_GAME_START, n, st[S_DEALER], game & 0x7FFFFFFF, rules[R5_TARGET], 2, 0, 0)
+    record(trace, st, T_GAME_START, n, st[S_DEALER], game & 0x7FFFFFFF, rules[R5_TARGET], 2, 0, 0)
     winner = -1
     tied = 0
     turns = 0
@@ -744,7 +797,7 @@ def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace):
         if finished:
             break
     capped = 0 if finished else 1
-    record(g.trace, g.st, T_GAME_END, winner, h, capped, tied, 0, 0, 0)
+    record(trace, st, T_GAME_END, winner, h, capped, tied, 0, 0, 0)
     out_game[G_WINNER] = winner
     out_game[G_TIED] = tied
     out_game[G_HANDS] = h
