@@ -281,7 +281,7 @@ def take_pile5(g, seat, k):
     st[S_PILE_LEN] = k
 
 
-@njit_inline
+@njit_noalloc
 def draw_stock5(g, seat):
     st = g.st
     c = np.int64(g.pack[st[S_STOCK_POS]])
@@ -290,7 +290,7 @@ def draw_stock5(g, seat):
     record(g.trace, st, T_DRAW_STOCK, seat, c, 0, 0, 0, 0, 0)
 
 
-@njit_inline
+@njit_noalloc
 def take_whole_pile(g, seat):
     """V5K-8: the whole pile into the hand."""
     st = g.st
@@ -349,7 +349,7 @@ def play_phase5(g, seat):
     return count_cards(g.hands[seat]) == 0
 
 
-@njit_inline
+@njit_noalloc
 def meld_out_without_drawing(g, seat):
     """R5K-OUT-3: carry out the plays the search found (it is deterministic, so it finds them again)."""
     st = g.st
@@ -434,7 +434,7 @@ def begin_turn(g, seat, kind):
     g.ends[:] = 0
 
 
-@njit_inline
+@njit_noalloc
 def exchange_offers(g, first):
     """V5K-11: clockwise from the first player's left up to the dealer, the first swap ends it."""
     st, hands, pile, opts = g.st, g.hands, g.pile, g.opts
@@ -460,7 +460,7 @@ def exchange_offers(g, first):
             return
 
 
-@njit_inline
+@njit_noalloc
 def end_of_turn_checks(st, stall_card, stall_count_before, stock_out_at_start):
     """R5K-DRAW-5 stall and R5K-STOCK-1 (c) idle turns; returns a hand-end reason or 0."""
     n = st[S_N]

@@ -31,6 +31,10 @@ from rummysim.kernels.rum5000.layout import (
 HIGH_END = 1
 LOW_END = 2
 SEARCH_DEPTH = 16  # plays the R5K-OUT-3 search goes deep: a hand's cards + 4, at most this
+# Play-ahead applies plays with no trace; it passes an int64 vector of this size as the ``st`` that
+# ``record`` would keep the cursor in (and never reads with a None trace), typed like the live
+# state vector, so that play-ahead and the untraced live table share one compiled ``apply_play5``.
+NO_TRACE_CURSOR = 2
 
 Table5 = namedtuple("Table5", "melds n_melds grp ends wild vals")
 """A table as one seat plays on it: the meld rows (``M_*``), int64[1] holding the number of meld
@@ -557,7 +561,7 @@ def apply_play5(act, hand, tab, seat, must, trace, st):
 
     ``tab.ends`` records the sequence ends at which the seat trades (R5K-SEQ-6). Every action is
     recorded into ``trace`` with its cursor in ``st`` (``kernels.common.trace``); play-ahead passes
-    None for both.
+    a None trace.
     """
     melds, ends = tab.melds, tab.ends
     typ = act[C_TYPE]
@@ -642,9 +646,10 @@ def apply_play5(act, hand, tab, seat, must, trace, st):
 # ----------------------------------------------------------------------------- going out without drawing
 
 
-Search5 = namedtuple("Search5", "hands tables grps n_melds ends cands order count next_play cover path")
+Search5 = namedtuple("Search5", "hands tables grps n_melds ends cands order count next_play cover path cursor")
 """Work arrays of the R5K-OUT-3 search (``meld_out_path``): per level, the cards, the table and the
-plays offered there; ``path`` receives the plays found."""
+plays offered there; ``path`` receives the plays found. ``cursor`` stands for the state vector
+beside a None trace (see ``NO_TRACE_CURSOR``)."""
 
 
 @njit
@@ -662,6 +667,7 @@ def new_search5():
         np.empty(SEARCH_DEPTH, dtype=np.int64),
         np.empty(CARD_IDS, dtype=np.int64),
         np.empty((SEARCH_DEPTH, C_SIZE), dtype=np.int64),
+        np.zeros(NO_TRACE_CURSOR, dtype=np.int64),
     )
 
 
@@ -748,7 +754,7 @@ def meld_out_path(hand, tab, seat, budget, search):
         copy_vector(search.grps[depth + 1], search.grps[depth])
         search.n_melds[depth + 1, 0] = search.n_melds[depth, 0]
         copy_vector(search.ends[depth + 1], search.ends[depth])
-        apply_play5(act, hs[depth + 1], search_level(search, depth + 1, tab), seat, -1, None, None)
+        apply_play5(act, hs[depth + 1], search_level(search, depth + 1, tab), seat, -1, None, search.cursor)
         copy_vector(search.path[depth], act)
         if count_cards(hs[depth + 1]) == 0:
             return depth + 1

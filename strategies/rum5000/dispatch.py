@@ -26,7 +26,7 @@ from rummysim.kernels.rum5000.layout import (
     MAX_MELDS5, O_HAND_SIZE, O_N, O_PILE_LEN, O_SEAT, O_STOCK, P_STOP, SC_FULL,
 )
 from rummysim.kernels.rum5000.melds import (
-    Table5, apply_play5, card_placeable, copy_rows, copy_vector, count_cards, enumerate_plays5, is_wild,
+    NO_TRACE_CURSOR, Table5, apply_play5, card_placeable, copy_rows, copy_vector, count_cards, enumerate_plays5, is_wild,
 )
 from rummysim.strategies.ids import CAUTIOUS, DIGGER, GREEDY, HEURISTIC, RANDOM
 from rummysim.strategies.random_play import random_choice
@@ -35,10 +35,11 @@ SKIP_GAIN = 1e9  # going out without drawing scores the 500 bonus: always worth 
 TAKE_WEIGHT = 0.6  # share of an unmelded taken card's value counted against a take
 MIN_GAIN = 0.0
 
-Ahead5 = namedtuple("Ahead5", "hand take trial melds grp ends n_melds cand single")
+Ahead5 = namedtuple("Ahead5", "hand take trial melds grp ends n_melds cand single cursor")
 """The play-ahead workspace: the cards a play-out holds (``hand``), the holding after a take
 (``take``) and a trial holding (``trial``), the copy of the table it plays on (``melds``, ``grp``,
-``ends``, ``n_melds``), its play candidates, and the one card ``card_placeable`` tests."""
+``ends``, ``n_melds``), its play candidates, the one card ``card_placeable`` tests, and the stand-in
+for the state vector beside a None trace (``melds.NO_TRACE_CURSOR``)."""
 
 
 @njit
@@ -53,6 +54,7 @@ def new_ahead5():
         np.empty(1, dtype=np.int64),
         np.empty((MAX_CAND5, C_SIZE), dtype=np.int64),
         np.empty(CARD_IDS, dtype=np.int64),
+        np.zeros(NO_TRACE_CURSOR, dtype=np.int64),
     )
 
 
@@ -95,7 +97,7 @@ def playout_points(av, must, tab, seat, work):
         if cand[i, C_TYPE] == P_STOP:
             break
         placed += cand[i, C_VALUE]
-        apply_play5(cand[i], hand, table, seat, must, None, None)
+        apply_play5(cand[i], hand, table, seat, must, None, work.cursor)
         must = -1
         if count_cards(hand) == 0:
             break
