@@ -54,7 +54,11 @@ def copy_vector(dst, src):
 
 @njit_noalloc
 def copy_rows(dst, src, rows):
-    """dst[:rows] = src[:rows] for 2-D arrays (meld rows), as a loop."""
+    """dst[:rows] = src[:rows] for 2-D arrays, as a loop.
+
+    A table copy takes only the rows of the meld ids in use: no play reads a row beyond them, and
+    ``new_meld`` sets every field of the next one before its slots are filled.
+    """
     for r in range(rows):
         for j in range(src.shape[1]):
             dst[r, j] = src[r, j]
@@ -730,7 +734,7 @@ def meld_out_path(hand, tab, seat, budget, search):
     depth_max = min(count_cards(hand) + 4, SEARCH_DEPTH)
     hs, cands, order, count, nxt = search.hands, search.cands, search.order, search.count, search.next_play
     copy_vector(hs[0], hand)
-    copy_rows(search.tables[0], tab.melds, MAX_MELDS5)
+    copy_rows(search.tables[0], tab.melds, tab.n_melds[0])
     copy_vector(search.grps[0], tab.grp)
     search.n_melds[0, 0] = tab.n_melds[0]
     search.ends[0] = 0
@@ -750,7 +754,7 @@ def meld_out_path(hand, tab, seat, budget, search):
         nxt[depth] += 1
         budget -= 1
         copy_vector(hs[depth + 1], hs[depth])
-        copy_rows(search.tables[depth + 1], search.tables[depth], MAX_MELDS5)
+        copy_rows(search.tables[depth + 1], search.tables[depth], search.n_melds[depth, 0])
         copy_vector(search.grps[depth + 1], search.grps[depth])
         search.n_melds[depth + 1, 0] = search.n_melds[depth, 0]
         copy_vector(search.ends[depth + 1], search.ends[depth])

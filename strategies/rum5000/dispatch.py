@@ -84,7 +84,7 @@ def playout_points(av, must, tab, seat, work):
     on a copy of the table in ``work``."""
     hand = work.hand
     copy_vector(hand, av)
-    copy_rows(work.melds, tab.melds, MAX_MELDS5)
+    copy_rows(work.melds, tab.melds, tab.n_melds[0])
     copy_vector(work.grp, tab.grp)
     work.ends[:] = 0
     work.n_melds[0] = tab.n_melds[0]
