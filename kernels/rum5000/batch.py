@@ -1,4 +1,4 @@
-"""Batch runner for 5000 Rummy: the same contract as ``kernels.batch`` for the 5000 engine.
+"""Batch runner for 5000 Rummy: the same contract as ``kernels.rum500.batch`` for the 5000 engine.
 
 Kept apart from the 500 Rum runner so that neither game's kernels are compiled for the other. As
 there, Python threads hand pieces of the index range to a serial nogil kernel

@@ -7,8 +7,11 @@ with the seat's own cards and public information only (C-INFO-1).
 
 The flow functions take the game context ``g``, a ``Game5`` of the state arrays, the rules and the
 work buffers built by ``new_context5``. Only the context's makers allocate, so everything else is
-compiled without reference counting (``kernels.common._jit``). ``g.trace`` is None outside trace
-mode, which compiles every record away; in trace mode every action is recorded as in
+compiled without reference counting (``kernels.common._jit``). The pieces of a hand with a single
+call site are ``njit_inline``: they end up in ``play_hand5``, which saves a call with the whole
+context exploded into its fields and, as numba emits the machine code of a function's whole call
+tree with every function it compiles, a compile level. ``g.trace`` is None outside trace mode,
+which compiles every record away; in trace mode every action is recorded as in
 ``docs/trace-format.md`` ("5000 Rummy"), which ``sim/validate/rum5000.py`` checks independently.
 """
 
@@ -151,7 +154,7 @@ def hand_size_for(card):
     return r + 1
 
 
-@njit_noalloc
+@njit_inline
 def start_hand5(g):
     """R5K-WILD-1 wild rank, shuffle, R5K-DEAL-1/2 (and V5K-10's extra card)."""
     st, hands, pack, pile, rules = g.st, g.hands, g.pack, g.pile, g.rules
@@ -227,14 +230,14 @@ def deep_take_legal(g, seat, k):
     return enumerate_plays5(av, g.pile[k], seat_table(g, seat), seat, SC_DUTY, g.cand, False) > 0
 
 
-@njit_noalloc
+@njit_inline
 def meld_out_plays(g, seat):
     """R5K-OUT-3: plays that put every card down this turn without drawing, into
     ``g.search.path``; returns their number, or -1 if the search finds none."""
     return meld_out_path(g.hands[seat], seat_table(g, seat), seat, MELD_OUT_BUDGET, g.search)
 
 
-@njit_noalloc
+@njit_inline
 def can_meld_out(g, seat):
     """R5K-OUT-3: can the seat put every card down this turn without drawing?"""
     if g.rules[R5_GOING_OUT] == GO_UNMELDABLE:
@@ -242,7 +245,7 @@ def can_meld_out(g, seat):
     return meld_out_plays(g, seat) > 0
 
 
-@njit_noalloc
+@njit_inline
 def draw_options5(g, seat, first_turn):
     """The draws open to the seat (R5K-DRAW-1, V5K-5c, V5K-8, R5K-OUT-3, R5K-STOCK-1 b)."""
     st, hands, pile, rules, opts = g.st, g.hands, g.pile, g.rules, g.opts
@@ -281,7 +284,7 @@ def take_pile5(g, seat, k):
     st[S_PILE_LEN] = k
 
 
-@njit_noalloc
+@njit_inline
 def draw_stock5(g, seat):
     st = g.st
     c = np.int64(g.pack[st[S_STOCK_POS]])
@@ -290,7 +293,7 @@ def draw_stock5(g, seat):
     record(g.trace, st, T_DRAW_STOCK, seat, c, 0, 0, 0, 0, 0)
 
 
-@njit_noalloc
+@njit_inline
 def take_whole_pile(g, seat):
     """V5K-8: the whole pile into the hand."""
     st = g.st
@@ -331,7 +334,7 @@ def one_play(g, seat, av, must, scope, stop_ok):
     return placed
 
 
-@njit_noalloc
+@njit_inline
 def play_from_hand(g, seat, must, scope, stop_ok):
     """``one_play`` with every card of the seat's hand."""
     copy_vector(g.avail, g.hands[seat])
@@ -349,7 +352,7 @@ def play_phase5(g, seat):
     return count_cards(g.hands[seat]) == 0
 
 
-@njit_noalloc
+@njit_inline
 def meld_out_without_drawing(g, seat):
     """R5K-OUT-3: carry out the plays the search found (it is deterministic, so it finds them again)."""
     st = g.st
@@ -381,7 +384,7 @@ def discard5(g, seat):
     return c
 
 
-@njit_noalloc
+@njit_inline
 def goes_out_by_discard(g, seat, card):
     """R5K-OUT-1 with V5K-5 (only an unplaceable last card) and V5K-6 (never)."""
     mode = g.rules[R5_GOING_OUT]
@@ -434,7 +437,7 @@ def begin_turn(g, seat, kind):
     g.ends[:] = 0
 
 
-@njit_noalloc
+@njit_inline
 def exchange_offers(g, first):
     """V5K-11: clockwise from the first player's left up to the dealer, the first swap ends it."""
     st, hands, pile, opts = g.st, g.hands, g.pile, g.opts
@@ -460,7 +463,7 @@ def exchange_offers(g, first):
             return
 
 
-@njit_noalloc
+@njit_inline
 def end_of_turn_checks(st, stall_card, stall_count_before, stock_out_at_start):
     """R5K-DRAW-5 stall and R5K-STOCK-1 (c) idle turns; returns a hand-end reason or 0."""
     n = st[S_N]
@@ -479,7 +482,7 @@ def end_of_turn_checks(st, stall_card, stall_count_before, stock_out_at_start):
     return 0
 
 
-@njit_noalloc
+@njit_inline
 def normal_turn(g, seat):
     """One turn of R5K-TURN-1; returns 0 to go on or a hand-end reason (END_OUT sets the bonus)."""
     st, hands, rules = g.st, g.hands, g.rules
@@ -539,7 +542,7 @@ def normal_turn(g, seat):
     return end_of_turn_checks(st, stall_card, stall_before, stock_out_at_start)
 
 
-@njit_noalloc
+@njit_inline
 def call_turn(g, seat, k):
     """A rummy call (V5K-3 top card, V5K-4 any cards): take, meld the claimed card, discard."""
     st, hands, pile, rules = g.st, g.hands, g.pile, g.rules
@@ -569,7 +572,7 @@ def call_turn(g, seat, k):
     return 0
 
 
-@njit_noalloc
+@njit_inline
 def call_claims(g, seat):
     """Pile indexes ``seat`` could claim now (into opts[1:], opts[0] = pass); returns the count."""
     st, pile, rules, opts = g.st, g.pile, g.rules, g.opts
@@ -594,7 +597,7 @@ def call_claims(g, seat):
     return n
 
 
-@njit_noalloc
+@njit_inline
 def rummy_windows(g, discarder, in_turn):
     """V5K-3/4: calls on a discard, clockwise from the in-turn seat; returns a hand-end reason."""
     n = g.st[S_N]
@@ -633,7 +636,7 @@ def is_natural(card, wild):
     return card % 16 != wild
 
 
-@njit_noalloc
+@njit_inline
 def score_hand5(g, reason, out_seat):
     """R5K-SCORE-1 with R5K-OUT-2 bonuses, V5K-7 Michigan and V5K-12 money cards."""
     st, hands, melds, rules = g.st, g.hands, g.melds, g.rules

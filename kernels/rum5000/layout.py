@@ -1,4 +1,4 @@
-"""Integer layouts of the 5000 Rummy kernels (RULES.md §4-5), beside the shared ``kernels.layout``.
+"""Integer layouts of the 5000 Rummy kernels (RULES.md §4-5), beside the shared ``kernels.common``.
 
 5000 Rummy keeps its own state shapes because its table differs from 500 Rum's: groups of any
 size owned per rank and per player, sequences that join, and wild cards whose designation can be

@@ -720,7 +720,8 @@ def order_by_cards(cand, n, order):
 @njit_inline
 def search_level(search, depth, tab):
     """The table at one level of the search."""
-    return Table5(search.tables[depth], search.n_melds[depth], search.grps[depth], search.ends[depth], tab.wild, tab.vals)
+    return Table5(search.tables[depth], search.n_melds[depth], search.grps[depth], search.ends[depth], tab.wild,
+                  tab.vals)
 
 
 @njit_noalloc

@@ -3,10 +3,10 @@
 The 5000 engine (``kernels.rum5000.engine``) calls these five functions with the seat's own cards,
 the public table as the seat plays on it (a ``Table5``) and the pile, an observation vector
 (``O_*``) and a play-ahead workspace (``Ahead5``, made once per game by ``new_ahead5``); nothing
-hidden reaches them (C-INFO-1). ``random`` picks uniformly among the legal options. ``greedy`` plays ahead with its own
-cards only: it values a draw by how many points it could put on the table this turn with the
-cards it would hold (plays chosen by highest value, on copies of the table) against what those
-cards would leave in hand, and it discards the card that helps least.
+hidden reaches them (C-INFO-1). ``random`` picks uniformly among the legal options. ``greedy``
+plays ahead with its own cards only: it values a draw by how many points it could put on the
+table this turn with the cards it would hold (plays chosen by highest value, on copies of the
+table) against what those cards would leave in hand, and it discards the card that helps least.
 The heuristic family (``heuristic``, ``cautious``, ``digger``) plays the same way with its own
 parameters where they carry over: ``deadwood_weight`` and ``min_gain`` in the take test,
 ``max_take`` as the deepest take, ``hold_melds`` with ``risk_stock`` and ``risk_opp_cards`` to keep
@@ -20,13 +20,14 @@ from collections import namedtuple
 
 import numpy as np
 
-from rummysim.kernels.common._jit import njit, njit_noalloc
+from rummysim.kernels.common._jit import njit, njit_inline, njit_noalloc
 from rummysim.kernels.rum5000.layout import (
     C_NCARDS, C_SIZE, C_TYPE, C_VALUE, CARD_IDS, D_ALL, D_DECLINE, D_SKIP, D_STOCK, M_SIZE, MAX_CAND5,
     MAX_MELDS5, O_HAND_SIZE, O_N, O_PILE_LEN, O_SEAT, O_STOCK, P_STOP, SC_FULL,
 )
 from rummysim.kernels.rum5000.melds import (
-    NO_TRACE_CURSOR, Table5, apply_play5, card_placeable, copy_rows, copy_vector, count_cards, enumerate_plays5, is_wild,
+    NO_TRACE_CURSOR, Table5, apply_play5, card_placeable, copy_rows, copy_vector, count_cards, enumerate_plays5,
+    is_wild,
 )
 from rummysim.strategies.ids import CAUTIOUS, DIGGER, GREEDY, HEURISTIC, RANDOM
 from rummysim.strategies.random_play import random_choice
@@ -115,7 +116,7 @@ def take_gain(av, pile, k, must, tab, obs, base_placed, base_left, weight, work)
     return (placed - base_placed) - weight * (left - base_left)
 
 
-@njit_noalloc
+@njit_inline
 def greedy_draw5(weight, min_gain, max_take, obs, hand, pile, tab, opts, nopt, work):
     pile_len = obs[O_PILE_LEN]
     base_placed, base_left = playout_points(hand, -1, tab, obs[O_SEAT], work)
@@ -157,7 +158,7 @@ def usefulness(hand, c, wild):
     return score
 
 
-@njit_noalloc
+@njit_inline
 def greedy_discard5(feed_weight, obs, hand, tab, opts, nopt, work):
     """Least useful natural card, the most valuable among equals; wild cards last.
 
@@ -183,7 +184,7 @@ def greedy_discard5(feed_weight, obs, hand, tab, opts, nopt, work):
     return best
 
 
-@njit_noalloc
+@njit_inline
 def greedy_call5(weight, obs, pile, tab, opts, nopt, work):
     """Rummy calls: take the most valuable claim (option 0 is pass, then pile indexes)."""
     if nopt <= 1:
@@ -201,7 +202,7 @@ def greedy_call5(weight, obs, pile, tab, opts, nopt, work):
     return best
 
 
-@njit_noalloc
+@njit_inline
 def greedy_exchange5(weight, min_gain, obs, hand, pile, tab, opts, nopt, work):
     """V5K-11: swap a hand card for the upcard when that raises this turn's table points."""
     seat = obs[O_SEAT]
@@ -255,7 +256,7 @@ def heuristic_param(sid, params, i):
     return params[i] if heuristic_family(sid) else 0.0
 
 
-@njit_noalloc
+@njit_inline
 def holds_melds(sid, params, obs, cand, ncand):
     """The heuristic's hold_melds: keep melds in hand unless going out or the risk has grown."""
     if heuristic_param(sid, params, 5) <= 0 or ncand == 0 or cand[0, C_TYPE] != P_STOP:
@@ -270,7 +271,7 @@ def holds_melds(sid, params, obs, cand, ncand):
     return cand[best, C_NCARDS] < obs[O_HAND_SIZE + seat]  # a play that empties the hand goes out
 
 
-@njit_noalloc
+@njit_inline
 def choose5_draw(sid, params, obs, hand, pile, tab, opts, nopt, rng, work):
     """Index into opts[:nopt]: D_STOCK, D_DECLINE, D_SKIP, D_ALL or a pile index to take from."""
     if sid == RANDOM:
@@ -279,7 +280,7 @@ def choose5_draw(sid, params, obs, hand, pile, tab, opts, nopt, rng, work):
                         pile, tab, opts, nopt, work)
 
 
-@njit_noalloc
+@njit_inline
 def choose5_play(sid, params, obs, cand, ncand, rng):
     """Index into cand[:ncand] (row 0 is STOP when stopping is allowed)."""
     if sid == RANDOM:
@@ -289,7 +290,7 @@ def choose5_play(sid, params, obs, cand, ncand, rng):
     return best_play(cand, ncand)
 
 
-@njit_noalloc
+@njit_inline
 def choose5_discard(sid, params, obs, hand, tab, opts, nopt, rng, work):
     """Index into opts[:nopt] (card ids)."""
     if sid == RANDOM:
@@ -297,7 +298,7 @@ def choose5_discard(sid, params, obs, hand, tab, opts, nopt, rng, work):
     return greedy_discard5(heuristic_param(sid, params, 8), obs, hand, tab, opts, nopt, work)
 
 
-@njit_noalloc
+@njit_inline
 def choose5_call(sid, params, obs, hand, pile, tab, opts, nopt, rng, work):
     """Index into opts[:nopt]: 0 = pass, then the pile index a rummy call would take from."""
     if sid == RANDOM:
@@ -305,7 +306,7 @@ def choose5_call(sid, params, obs, hand, pile, tab, opts, nopt, rng, work):
     return greedy_call5(take_weight(sid, params), obs, pile, tab, opts, nopt, work)
 
 
-@njit_noalloc
+@njit_inline
 def choose5_exchange(sid, params, obs, hand, pile, tab, opts, nopt, rng, work):
     """Index into opts[:nopt]: 0 = keep the hand, then card ids to swap for the upcard (V5K-11)."""
     if sid == RANDOM:
