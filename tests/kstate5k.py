@@ -1,4 +1,4 @@
-"""Build 5000 Rummy kernel contexts (``engine5k.new_context5``) from readable cards.
+"""Build 5000 Rummy kernel contexts (``kernels.rum5000.engine.new_context5``) from readable cards.
 
 A scenario names the wild rank, each seat's hand, the pile (bottom to top), the stock (next card
 first) and the melds on the table; the helpers then call the kernel functions on that context.

@@ -1,8 +1,8 @@
 """5000 Rummy (RULES.md §4-5): the §10 scenarios T-20..T-31 on the kernel functions, and random play
 reaching every action kind of the trace format.
 
-Each scenario test is named after the rule IDs it pins down and drives ``kernels.table5k`` /
-``kernels.engine5k`` directly on hand-built states (``tests.kstate5k``). Cards are written as in
+Each scenario test is named after the rule IDs it pins down and drives ``kernels.rum5000.melds`` /
+``kernels.rum5000.engine`` directly on hand-built states (``tests.kstate5k``). Cards are written as in
 RULES.md ("4H", "TD"); piles run bottom to top; "2C=W(7H)" in a comment is a wild 2C standing for
 7H. The last test plays random-strategy traced games and show that every record kind of the 5000
 trace format (docs/trace-format.md) is reached.
