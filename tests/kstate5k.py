@@ -1,4 +1,4 @@
-"""Build 5000 Rummy kernel contexts (``engine5k.new_context5``) from readable cards.
+"""Build 5000 Rummy kernel contexts (``kernels.rum5000.engine.new_context5``) from readable cards.
 
 A scenario names the wild rank, each seat's hand, the pile (bottom to top), the stock (next card
 first) and the melds on the table; the helpers then call the kernel functions on that context.
@@ -15,8 +15,8 @@ import numpy as np
 
 from rummysim.kernels.rum500 import layout as L
 from rummysim.kernels.rum5000 import layout as L5
-from rummysim.kernels.rum5000.engine import new_context5
-from rummysim.kernels.rum5000.melds import apply_play5, enumerate_plays5, value_table
+from rummysim.kernels.rum5000.engine import Game5, new_context5
+from rummysim.kernels.rum5000.melds import Table5, apply_play5, enumerate_plays5, fill_values
 from rummysim.simulation import prepare
 from tests.cardtext import RANKS, cid, ids
 
@@ -29,35 +29,42 @@ def rank_of(text: str) -> int:
     return RANKS.index(text[0]) + 1
 
 
+def value_table(wild: int) -> np.ndarray:
+    """Card values (R5K-VAL-1/2) per card id when ``wild`` is the wild rank."""
+    vals = np.zeros(L5.CARD_IDS, dtype=np.int64)
+    fill_values(vals, wild)
+    return vals
+
+
 @dataclass
 class K5:
     """One 5000 Rummy game context ``g`` with readable accessors; the arrays are the live state."""
 
-    g: tuple
+    g: Game5
 
     @property
     def st(self) -> np.ndarray:
-        return self.g[0]
+        return self.g.st
 
     @property
     def hands(self) -> np.ndarray:
-        return self.g[1]
+        return self.g.hands
 
     @property
     def melds(self) -> np.ndarray:
-        return self.g[4]
+        return self.g.melds
 
     @property
     def grp(self) -> np.ndarray:
-        return self.g[6]
+        return self.g.grp
 
     @property
     def params(self) -> np.ndarray:
-        return self.g[8]
+        return self.g.params
 
     @property
     def ends(self) -> np.ndarray:
-        return self.g[16]
+        return self.g.ends
 
     @property
     def wild(self) -> int:
@@ -65,7 +72,7 @@ class K5:
 
     @property
     def n_melds(self) -> int:
-        return int(self.g[19][0])
+        return int(self.g.n_melds[0])
 
     def set_hand(self, seat: int, cards: str) -> None:
         self.hands[seat] = 0
@@ -77,17 +84,17 @@ class K5:
 
     def set_pile(self, cards: str) -> None:
         cs = ids(cards)
-        self.g[3][: len(cs)] = cs
+        self.g.pile[: len(cs)] = cs
         self.st[L5.S_PILE_LEN] = len(cs)
 
     def pile_ids(self) -> list[int]:
-        return [int(c) for c in self.g[3][: self.st[L5.S_PILE_LEN]]]
+        return [int(c) for c in self.g.pile[: self.st[L5.S_PILE_LEN]]]
 
     def set_stock(self, cards: str) -> None:
         """The stock is the end of the pack; ``cards`` are drawn first to last."""
         cs = ids(cards)
         pos = L5.DECK5 - len(cs)
-        self.g[2][pos:] = cs
+        self.g.pack[pos:] = cs
         self.st[L5.S_STOCK_POS] = pos
 
     def add_meld(self, owner: int, kind: str, cards: str, credits: list[int] | None = None, lo: int = 0) -> int:
@@ -119,7 +126,7 @@ class K5:
         for i, (c, s) in enumerate(zip(cs, who)):
             row[L5.M_CARD + i] = c
             row[L5.M_CRED + i] = s
-        self.g[19][0] = m + 1
+        self.g.n_melds[0] = m + 1
         return m
 
     def meld_cards(self, m: int) -> list[int]:
@@ -127,6 +134,10 @@ class K5:
 
     def meld_credits(self, m: int) -> list[int]:
         return [int(c) for c in self.melds[m, L5.M_CRED : L5.M_CRED + self.melds[m, L5.M_LEN]]]
+
+    def table(self, seat: int) -> Table5:
+        """The live table as ``seat`` plays on it."""
+        return Table5(self.melds, self.g.n_melds, self.grp[seat], self.ends, self.wild, self.g.vals)
 
     def plays(self, seat: int, cards: str | None = None, must: int = -1, scope: int = L5.SC_FULL) -> np.ndarray:
         """Every canonical play for ``seat`` (its hand, or ``cards`` instead), without STOP."""
@@ -136,17 +147,15 @@ class K5:
             for c in ids(cards):
                 av[c] += 1
         cand = np.zeros((L5.MAX_CAND5, L5.C_SIZE), dtype=np.int64)
-        n = enumerate_plays5(av, must, self.melds, self.n_melds, self.grp[seat], seat, self.wild, self.g[18],
-                             self.ends, scope, cand, False)
+        n = enumerate_plays5(av, must, self.table(seat), seat, scope, cand, False)
         return cand[:n].copy()
 
     def apply(self, seat: int, row: np.ndarray, must: int = -1) -> int:
         """Carry out a play from the seat's hand on the live table; returns the cards put down."""
-        return int(apply_play5(row, self.hands[seat], self.melds, self.g[19], self.grp[seat], seat, self.wild,
-                               must, self.ends, self.g[11], self.g[12]))
+        return int(apply_play5(row, self.hands[seat], self.table(seat), seat, must, self.g.trace, self.st))
 
     def trace(self) -> np.ndarray:
-        return self.g[11][: self.g[12][0]].copy()
+        return self.g.trace[: self.st[L5.S_TPOS]].copy()
 
     def records(self, kind: int) -> list[list[int]]:
         return [[int(x) for x in r] for r in self.trace() if r[0] == kind]
@@ -164,7 +173,7 @@ def make5(players: int, wild: str, hands: dict[int, str] | None = None, pile: st
     st[L5.S_FIRST] = 0
     st[L5.S_WILD] = rank_of(wild)
     st[L5.S_OUT] = -1
-    k.g[18][:] = value_table(rank_of(wild))
+    k.g.vals[:] = value_table(rank_of(wild))
     for s in range(players):
         st[L5.S_PLAYED + s] = played
     k.set_stock(stock)

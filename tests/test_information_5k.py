@@ -13,6 +13,7 @@ import pytest
 from rummysim.kernels.rum5000 import engine as E
 from rummysim.kernels.rum5000 import layout as L5
 from rummysim.kernels.common.rng import STREAM_DEAL, seed_stream
+from rummysim.kernels.rum5000.melds import Table5
 from rummysim.simulation import prepare
 from rummysim.strategies.rum5000 import dispatch as S
 from rummysim.strategies.registry import STRATEGIES
@@ -20,16 +21,16 @@ from rummysim.strategies.registry import STRATEGIES
 
 def dealt_context(name: str, seed: int):
     cfg = prepare("5000-rummy", 3, name)
-    g = E.new_context5(cfg.vector, cfg.lineup, cfg.params, np.zeros((0, 8), dtype=np.int32))
+    g = E.new_context5(cfg.vector, cfg.lineup, cfg.params, None)
     E.seed_game5(g, seed, 0)
-    seed_stream(g[10], seed, 0, STREAM_DEAL, 0)
+    seed_stream(g.rng_deal, seed, 0, STREAM_DEAL, 0)
     first = E.start_hand5(g)
     return g, first
 
 
 def hide_differently(g, seat: int, rng: np.random.Generator) -> None:
     """Reshuffle the other seats' cards and the stock among themselves (sizes kept)."""
-    st, hands, pack = g[0], g[1], g[2]
+    st, hands, pack = g.st, g.hands, g.pack
     others = [s for s in range(int(st[L5.S_N])) if s != seat]
     hidden = [c for s in others for c in range(L5.CARD_IDS) for _ in range(int(hands[s, c]))]
     sizes = [int(hands[s].sum()) for s in others]
@@ -46,18 +47,19 @@ def hide_differently(g, seat: int, rng: np.random.Generator) -> None:
 
 
 def decisions(g, seat: int) -> tuple[int, int, int]:
-    rng = g[9][seat].copy()
-    opts = g[14]
+    rng = g.rngs[seat].copy()
+    opts = g.opts
     nopt = E.draw_options5(g, seat, True)
-    obs = E.observe5(g, seat, -1)
-    sid, params = g[7][seat], g[8][seat]
-    draw = S.choose5_draw(sid, params, obs, g[1][seat], g[3], g[4], g[6][seat], g[18], opts, nopt, rng)
-    cand = g[15]
-    n = E.enumerate_plays5(g[1][seat].copy(), -1, g[4], g[19][0], g[6][seat], seat, g[0][L5.S_WILD], g[18], g[16],
-                           L5.SC_FULL, cand, True)
+    E.observe5(g, seat, -1)
+    obs = g.obs
+    sid, params = g.lineup[seat], g.params[seat]
+    table = Table5(g.melds, g.n_melds, g.grp[seat], g.ends, g.st[L5.S_WILD], g.vals)
+    draw = S.choose5_draw(sid, params, obs, g.hands[seat], g.pile, table, opts, nopt, rng, g.work)
+    cand = g.cand
+    n = E.enumerate_plays5(g.hands[seat].copy(), -1, table, seat, L5.SC_FULL, cand, True)
     play = S.choose5_play(sid, params, obs, cand, n, rng)
-    cards = np.array([c for c in range(L5.CARD_IDS) if g[1][seat, c] > 0], dtype=np.int64)
-    discard = S.choose5_discard(sid, params, obs, g[1][seat], g[4], g[6][seat], g[18], cards, len(cards), rng)
+    cards = np.array([c for c in range(L5.CARD_IDS) if g.hands[seat, c] > 0], dtype=np.int64)
+    discard = S.choose5_discard(sid, params, obs, g.hands[seat], table, cards, len(cards), rng, g.work)
     return int(draw), int(play), int(discard)
 
 
@@ -68,8 +70,8 @@ def test_C_INFO_1_5000_choices_ignore_unseen_cards(name):
     for seed in range(12):
         g, seat = dealt_context(name, seed)
         before = decisions(g, seat)
-        hands_before = g[1].copy()
+        hands_before = g.hands.copy()
         hide_differently(g, seat, rng)
-        changed_something += int(not np.array_equal(hands_before, g[1]))
+        changed_something += int(not np.array_equal(hands_before, g.hands))
         assert decisions(g, seat) == before, f"seed {seed}: {name} changed its choice when unseen cards moved"
     assert changed_something > 0

@@ -1,8 +1,8 @@
 """5000 Rummy (RULES.md §4-5): the §10 scenarios T-20..T-31 on the kernel functions, and random play
 reaching every action kind of the trace format.
 
-Each scenario test is named after the rule IDs it pins down and drives ``kernels.table5k`` /
-``kernels.engine5k`` directly on hand-built states (``tests.kstate5k``). Cards are written as in
+Each scenario test is named after the rule IDs it pins down and drives ``kernels.rum5000.melds`` /
+``kernels.rum5000.engine`` directly on hand-built states (``tests.kstate5k``). Cards are written as in
 RULES.md ("4H", "TD"); piles run bottom to top; "2C=W(7H)" in a comment is a wild 2C standing for
 7H. The last test plays random-strategy traced games and show that every record kind of the 5000
 trace format (docs/trace-format.md) is reached.
@@ -24,11 +24,10 @@ from rummysim.kernels.rum5000.engine import (
 )
 from rummysim.kernels.common.rng import STREAM_DEAL, seed_stream
 from rummysim.kernels.rum5000.layout import T_JOIN, T_TRADE
-from rummysim.kernels.rum5000.melds import value_table
 from rummysim.checks import traced_game
 from rummysim.simulation import prepare
 from tests.cardtext import cid, ids
-from tests.kstate5k import K5, make5, rank_of
+from tests.kstate5k import K5, make5, rank_of, value_table
 
 TOP_CARD = ("r5k_rummy=top_card",)
 ANY_CARDS = ("r5k_rummy=any_cards",)
@@ -51,13 +50,13 @@ def spans(rows: np.ndarray) -> set[tuple[int, int]]:
 
 def draws(k: K5, seat: int, first_turn: bool = False) -> list[int]:
     n = draw_options5(k.g, seat, first_turn)
-    return [int(x) for x in k.g[14][:n]]
+    return [int(x) for x in k.g.opts[:n]]
 
 
 def claims(k: K5, seat: int) -> list[int]:
     """Pile indexes the seat could claim with a rummy call now (option 0, pass, left out)."""
     n = call_claims(k.g, seat)
-    return [int(x) for x in k.g[14][1:n]]
+    return [int(x) for x in k.g.opts[1:n]]
 
 
 def scores(k: K5, reason: int, out_seat: int) -> list[int]:
@@ -83,18 +82,19 @@ def test_R5K_DEAL_1_R5K_DEAL_2_dealt_hands_follow_the_face_up_cards_T20():
     wild_face_up = 0
     for hand in range(200):
         k.st[L5.S_DEALER] = hand % 5
-        seed_stream(k.g[10], 17, 0, STREAM_DEAL, hand)
-        k.g[12][:] = 0
+        seed_stream(k.g.rng_deal, 17, 0, STREAM_DEAL, hand)
+        k.st[L5.S_TPOS] = k.st[L5.S_TOVER] = 0
         start_hand5(k.g)
         wild = k.wild
-        face = [int(c) for c in k.g[17][:5]]
+        face = [int(c) for c in k.g.face[:5]]
         sizes = [int(k.hands[s].sum()) for s in range(5)]
         assert sizes == [hand_size_for(c) for c in face]
         assert all(k.hands[s, face[s]] > 0 for s in range(5))  # the face-up card belongs to the hand
         order = [(hand % 5 + 1 + i) % 5 for i in range(5)]  # R5K-DEAL-1: from the dealer's left
         assert [r[1:4] for r in k.records(T_FACE_UP)] == [[s, face[s], sizes[s]] for s in order]
         for s in range(5):  # C-INFO-1: every seat sees every face-up card
-            assert list(observe5(k.g, s, -1)[L5.O_FACE_UP : L5.O_FACE_UP + 5]) == face
+            observe5(k.g, s, -1)
+            assert list(k.g.obs[L5.O_FACE_UP : L5.O_FACE_UP + 5]) == face
         assert k.st[L5.S_PILE_LEN] == 1  # R5K-DEAL-2: the upcard
         stock = L5.DECK5 - int(k.st[L5.S_STOCK_POS])
         assert sum(sizes) + 1 + stock == L5.DECK5 and stock >= 43
@@ -323,15 +323,15 @@ def test_R5K_GROUP_1_ten_card_group_with_duplicates_T25():
 
 def test_R5K_OUT_2_bonus_200_300_500_T26():
     k = make5(2, "J", played=3)
-    assert out_bonus(k.g, 0, False) == 200  # fourth turn
+    assert out_bonus(k.st, 0, False) == 200  # fourth turn
     k = make5(2, "J", played=0)
-    assert out_bonus(k.g, 0, False) == 300  # first turn, after drawing
-    assert out_bonus(k.g, 0, True) == 500  # first turn without drawing
+    assert out_bonus(k.st, 0, False) == 300  # first turn, after drawing
+    assert out_bonus(k.st, 0, True) == 500  # first turn without drawing
 
 
 def test_R5K_OUT_3_meld_out_without_drawing_scores_520_T26():
     k = make5(2, "J", {0: "3C 4C 5C 6C"}, pile="8D", stock="QS KS", lineup="greedy", played=0)
-    k.g[17][0] = cid("3C")
+    k.g.face[0] = cid("3C")
     assert L5.D_SKIP in draws(k, 0, first_turn=True)
     assert L5.D_SKIP not in draws(k, 0, first_turn=False)
     assert normal_turn(k.g, 0) == L.END_OUT
@@ -383,7 +383,7 @@ def test_R5K_DRAW_5_three_round_stall_ends_the_hand_T27():
     takes = k.records(L.T_TAKE_PILE)
     assert len(takes) == 9 and all(r[3] == 1 for r in takes)  # the top card alone, every turn
     assert len(k.records(L.T_DISCARD)) == 9 and not k.records(L.T_MELD)
-    hand_values = [int((k.hands[s] * k.g[18]).sum()) for s in range(3)]
+    hand_values = [int((k.hands[s] * k.g.vals).sum()) for s in range(3)]
     assert scores(k, L5.END_STALL, -1) == [-v for v in hand_values]  # no going-out bonus
     assert all(r[6] == 0 for r in k.records(L.T_SCORE))
 

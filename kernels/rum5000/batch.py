@@ -1,4 +1,4 @@
-"""Batch runner for 5000 Rummy: the same contract as ``kernels.batch`` for the 5000 engine.
+"""Batch runner for 5000 Rummy: the same contract as ``kernels.rum500.batch`` for the 5000 engine.
 
 Kept apart from the 500 Rum runner so that neither game's kernels are compiled for the other. As
 there, Python threads hand pieces of the index range to a serial nogil kernel
@@ -13,7 +13,7 @@ import numpy as np
 from rummysim.kernels.common._jit import njit
 from rummysim.kernels.common.runner import run_in_threads
 from rummysim.kernels.rum5000.engine import play_game5, play_single_hand5
-from rummysim.kernels.rum5000.layout import G_SIZE, H_SIZE, R_HAND_CAP, TRACE_COLS
+from rummysim.kernels.rum5000.layout import G_SIZE, H_SIZE, R_HAND_CAP
 
 
 def run_games5(rules, lineup, params, seed, start, count, out_games, out_hands):
@@ -39,12 +39,11 @@ def run_hands5(rules, lineup, params, seed, start, count, out_hands):
 @njit
 def play_games5(rules, lineup, params, seed, start, out_games, out_hands):
     """Games start.. into every row of out_games (and of out_hands if it has rows), one thread."""
-    no_trace = np.zeros((0, TRACE_COLS), dtype=np.int32)
     want_hands = out_hands.shape[0] > 0
     empty_hands = np.zeros((0, H_SIZE), dtype=np.int32)
     for i in range(out_games.shape[0]):
         hands_rows = out_hands[i] if want_hands else empty_hands
-        play_game5(rules, lineup, params, seed, start + i, out_games[i], hands_rows, no_trace)
+        play_game5(rules, lineup, params, seed, start + i, out_games[i], hands_rows, None)
 
 
 @njit

@@ -1,39 +1,50 @@
 """The 5000 Rummy engine (RULES.md §4 and the play/scoring variations of §5).
 
 Deal with a wild rank and face-up cards, the three draws (and Polish's fourth), plays through
-``kernels.table5k``, discards, rummy calls, floating, the stall and end-of-stock endings, scoring
-with bonuses, and the game to its target. Decisions go to ``strategies.play5k`` with the seat's own
-cards and public information only (C-INFO-1). The flow functions take the game context ``g`` built
-by ``new_context5``; in trace mode every action is recorded as in ``docs/trace-format.md``
-("5000 Rummy"), which ``sim/validate.py`` checks independently.
+``kernels.rum5000.melds``, discards, rummy calls, floating, the stall and end-of-stock endings,
+scoring with bonuses, and the game to its target. Decisions go to ``strategies.rum5000.dispatch``
+with the seat's own cards and public information only (C-INFO-1).
+
+The flow functions take the game context ``g``, a ``Game5`` of the state arrays, the rules and the
+work buffers built by ``new_context5``. Only the context's makers allocate, so everything else is
+compiled without reference counting (``kernels.common._jit``). The pieces of a hand with a single
+call site are ``njit_inline``: they end up in ``play_hand5``, which saves a call with the whole
+context exploded into its fields and, as numba emits the machine code of a function's whole call
+tree with every function it compiles, a compile level. ``g.trace`` is None outside trace mode,
+which compiles every record away; in trace mode every action is recorded as in
+``docs/trace-format.md`` ("5000 Rummy"), which ``sim/validate/rum5000.py`` checks independently.
 """
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
-from rummysim.kernels.common._jit import njit
-from rummysim.kernels.rum5000.layout import (
-    END_IDLE, END_OUT, END_STOCK, END_TURN_CAP, G_CAPPED, G_CAPPED_HANDS, G_FIRST_DEALER, G_HANDS,
-    G_TIED, G_TOTAL, G_TURNS, G_WINNER, H_CALLS, H_DEALER, H_DEEP_TAKES, H_FLOATS, H_OUT_SEAT,
-    H_REASON, H_SCORE, H_TURNS, MAX_SEATS, R5_GOING_OUT, R5_MUST_GO_OUT, R5_RUMMY, R5_TARGET, R_HAND_CAP,
-    R_N_PLAYERS, R_TURN_CAP, T_DECK, T_DISCARD, T_DRAW_STOCK, T_EXCHANGE, T_FACE_UP, T_FLOAT, T_GAME_END,
-    T_GAME_START, T_HAND_END, T_HAND_START, T_NO_DRAW, T_SCORE, T_TAKE_ALL, T_TAKE_PILE, T_TURN_START,
-    TRACE_COLS,
-    C_SIZE, C_TYPE, CARD_IDS, D_ALL, D_DECLINE, D_SKIP, D_STOCK, DECK5, END_STALL, FT_EXCHANGE,
-    FT_EXTRA_CARD, GO_MELD_ALL, GO_UNMELDABLE, M_ALIVE, M_CARD, M_CRED, M_LEN, M_SIZE,
-    MAX_CAND5, MAX_MELDS5, O_FACE_UP, O_FIRST_TURN, O_HAND_SIZE, O_MUST, O_N, O_N_MELDS,
-    O_PILE_LEN, O_SEAT, O_SIZE, O_STOCK, O_TOTAL, O_TURN, O_WILD, P_STOP, R5_FIRST_TURN,
-    R5_MICHIGAN, R5_MONEY, R5_POLISH, RUMMY_OFF, RUMMY_TOP, S_BONUS, S_CALLS, S_DEALER,
-    S_DEEP, S_FIRST, S_FLOATS, S_HAND_INDEX, S_HAND_SCORE, S_IDLE, S_N, S_PILE_LEN, S_PLACED,
-    S_OUT, S_PLAYED, S_SIZE, S_STALL, S_STOCK_OUT, S_STOCK_POS, S_TOTAL, S_TURN, S_WILD, SC_CALL_TOP,
-    SC_DUTY, SC_FULL,
-)
+from rummysim.kernels.common._jit import njit, njit_inline, njit_noalloc
 from rummysim.kernels.common.rng import STREAM_DEAL, STREAM_GAME, STREAM_SEAT, below, seed_stream, shuffle_int16
-from rummysim.kernels.rum5000.melds import (
-    apply_play5, card_placeable, meld_out_path, count_cards, enumerate_plays5, record5, value_table,
+from rummysim.kernels.common.trace import record, record_cards
+from rummysim.kernels.rum5000.layout import (
+    CARD_IDS, C_SIZE, C_TYPE, DECK5, D_ALL, D_DECLINE, D_SKIP, D_STOCK, END_IDLE, END_OUT, END_STALL,
+    END_STOCK, END_TURN_CAP, FT_EXCHANGE, FT_EXTRA_CARD, GO_MELD_ALL, GO_UNMELDABLE, G_CAPPED, G_CAPPED_HANDS,
+    G_FIRST_DEALER, G_HANDS, G_TIED, G_TOTAL, G_TURNS, G_WINNER, H_CALLS, H_DEALER, H_DEEP_TAKES, H_FLOATS,
+    H_OUT_SEAT, H_REASON, H_SCORE, H_TURNS, MAX_CAND5, MAX_MELDS5, MAX_SEATS, M_ALIVE, M_CARD, M_CRED, M_LEN,
+    M_SIZE, O_FACE_UP, O_FIRST_TURN, O_HAND_SIZE, O_MUST, O_N, O_N_MELDS, O_PILE_LEN, O_SEAT, O_SIZE, O_STOCK,
+    O_TOTAL, O_TURN, O_WILD, P_STOP, R5_FIRST_TURN, R5_GOING_OUT, R5_MICHIGAN, R5_MONEY, R5_MUST_GO_OUT,
+    R5_POLISH, R5_RUMMY, R5_TARGET, RUMMY_OFF, RUMMY_TOP, R_HAND_CAP, R_N_PLAYERS, R_TURN_CAP, SC_CALL_TOP,
+    SC_DUTY, SC_FULL, S_BONUS, S_CALLS, S_DEALER, S_DEEP, S_FIRST, S_FLOATS, S_HAND_INDEX, S_HAND_SCORE,
+    S_IDLE, S_N, S_OUT, S_PILE_LEN, S_PLACED, S_PLAYED, S_SIZE, S_STALL, S_STOCK_OUT, S_STOCK_POS, S_TOTAL,
+    S_TOVER, S_TPOS, S_TURN, S_WILD, T_DECK, T_DISCARD, T_DRAW_STOCK, T_EXCHANGE, T_FACE_UP, T_FLOAT,
+    T_GAME_END, T_GAME_START, T_HAND_END, T_HAND_START, T_NO_DRAW, T_SCORE, T_TAKE_ALL, T_TAKE_PILE,
+    T_TURN_START,
 )
-from rummysim.strategies.rum5000.dispatch import choose5_call, choose5_discard, choose5_draw, choose5_exchange, choose5_play
+from rummysim.kernels.rum5000.melds import (
+    Table5, apply_play5, card_placeable, copy_vector, count_cards, enumerate_plays5, fill_values, meld_out_path,
+    new_search5,
+)
+from rummysim.strategies.rum5000.dispatch import (
+    choose5_call, choose5_discard, choose5_draw, choose5_exchange, choose5_play, new_ahead5,
+)
 
 NO_DRAW_DECLINE = 0
 NO_DRAW_SKIP = 2
@@ -45,71 +56,94 @@ MELD_OUT_BUDGET = 400  # plays tried by the R5K-OUT-3 search before it gives up
 MAX_CALLS = 64  # per discard chain (V5K-3d, V5K-4d); each call puts pile cards on the table
 QH = 44
 SEVEN_H = 39
+TALLY_ROWS = 5  # score_hand5's per-seat rows: table, queens, sevens, held, bonus
 
 
 # ----------------------------------------------------------------------------- context
 
 
+Game5 = namedtuple(
+    "Game5",
+    "st hands pack pile melds rules grp lineup params rngs rng_deal trace obs opts cand ends face vals n_melds "
+    "avail before single tally search work",
+)
+"""The state and work arrays of one game, as the flow functions take them (``g``).
+
+Work buffers beside the state: ``avail`` the cards a play may use, ``before`` a copy of them while
+it is applied, ``single`` the one card ``card_placeable`` tests, ``tally`` the per-seat rows of
+scoring, ``search`` the R5K-OUT-3 search's arrays (``melds.Search5``) and ``work`` the strategies'
+play-ahead workspace (``dispatch.Ahead5``)."""
+
+
 @njit
 def new_context5(rules, lineup, params, trace):
-    """All state and work arrays of one game, as the tuple the flow functions take."""
-    st = np.zeros(S_SIZE, dtype=np.int64)
-    hands = np.zeros((MAX_SEATS, CARD_IDS), dtype=np.int64)
-    pack = np.zeros(DECK5, dtype=np.int16)
-    pile = np.zeros(DECK5, dtype=np.int64)
-    melds = np.zeros((MAX_MELDS5, M_SIZE), dtype=np.int64)
-    grp = np.full((MAX_SEATS, 14), -1, dtype=np.int64)
-    rngs = np.zeros((MAX_SEATS, 4), dtype=np.uint64)
-    rng_deal = np.zeros(4, dtype=np.uint64)
-    tp = np.zeros(2, dtype=np.int64)
-    obs = np.zeros(O_SIZE, dtype=np.int64)
-    opts = np.zeros(DECK5 + 4, dtype=np.int64)
-    cand = np.empty((MAX_CAND5, 12), dtype=np.int64)
-    ends = np.zeros(MAX_MELDS5, dtype=np.int64)
-    face = np.zeros(MAX_SEATS, dtype=np.int64)
-    vals = np.zeros(CARD_IDS, dtype=np.int64)
-    nm_box = np.zeros(1, dtype=np.int64)
-    return (st, hands, pack, pile, melds, rules, grp, lineup, params, rngs, rng_deal, trace, tp,
-            obs, opts, cand, ends, face, vals, nm_box)
+    """All state and work arrays of one game (a ``Game5``); ``trace`` is None outside trace mode."""
+    return Game5(
+        np.zeros(S_SIZE, dtype=np.int64),  # st
+        np.zeros((MAX_SEATS, CARD_IDS), dtype=np.int64),  # hands
+        np.zeros(DECK5, dtype=np.int16),  # pack
+        np.zeros(DECK5, dtype=np.int64),  # pile
+        np.zeros((MAX_MELDS5, M_SIZE), dtype=np.int64),  # melds
+        rules,
+        np.full((MAX_SEATS, 14), -1, dtype=np.int64),  # grp
+        lineup,
+        params,
+        np.zeros((MAX_SEATS, 4), dtype=np.uint64),  # rngs
+        np.zeros(4, dtype=np.uint64),  # rng_deal
+        trace,
+        np.zeros(O_SIZE, dtype=np.int64),  # obs
+        np.zeros(DECK5 + 4, dtype=np.int64),  # opts
+        np.empty((MAX_CAND5, C_SIZE), dtype=np.int64),  # cand
+        np.zeros(MAX_MELDS5, dtype=np.int64),  # ends
+        np.zeros(MAX_SEATS, dtype=np.int64),  # face
+        np.zeros(CARD_IDS, dtype=np.int64),  # vals
+        np.zeros(1, dtype=np.int64),  # n_melds
+        np.zeros(CARD_IDS, dtype=np.int64),  # avail
+        np.zeros(CARD_IDS, dtype=np.int64),  # before
+        np.zeros(CARD_IDS, dtype=np.int64),  # single
+        np.zeros((TALLY_ROWS, MAX_SEATS), dtype=np.int64),  # tally
+        new_search5(),
+        new_ahead5(),
+    )
 
 
-@njit
-def rec(g, kind, a, b, c, d, e, f, h):
-    record5(g[11], g[12], kind, a, b, c, d, e, f, h)
+@njit_inline
+def seat_table(g, seat):
+    """The live table as ``seat`` plays on it (a ``melds.Table5`` of views into the context)."""
+    return Table5(g.melds, g.n_melds, g.grp[seat], g.ends, g.st[S_WILD], g.vals)
 
 
-@njit
-def stock_left(g):
-    return DECK5 - g[0][S_STOCK_POS]
+@njit_noalloc
+def stock_left(st):
+    return DECK5 - st[S_STOCK_POS]
 
 
-@njit
+@njit_noalloc
 def observe5(g, seat, must):
-    """Public information plus the seat's own situation (C-INFO-1, R5K-INFO-1)."""
-    st = g[0]
-    obs = g[13]
+    """Fill ``g.obs``: public information plus the seat's own situation (C-INFO-1, R5K-INFO-1)."""
+    st = g.st
+    obs = g.obs
     n = st[S_N]
     obs[:] = 0
     obs[O_SEAT] = seat
     obs[O_N] = n
-    obs[O_STOCK] = stock_left(g)
+    obs[O_STOCK] = stock_left(st)
     obs[O_PILE_LEN] = st[S_PILE_LEN]
-    obs[O_N_MELDS] = g[19][0]
+    obs[O_N_MELDS] = g.n_melds[0]
     obs[O_WILD] = st[S_WILD]
     obs[O_MUST] = must
     obs[O_TURN] = st[S_TURN]
     obs[O_FIRST_TURN] = 1 if st[S_PLAYED + seat] == 0 else 0
     for s in range(n):
-        obs[O_HAND_SIZE + s] = count_cards(g[1][s])
+        obs[O_HAND_SIZE + s] = count_cards(g.hands[s])
         obs[O_TOTAL + s] = st[S_TOTAL + s]
-        obs[O_FACE_UP + s] = g[17][s]
-    return obs
+        obs[O_FACE_UP + s] = g.face[s]
 
 
 # ----------------------------------------------------------------------------- deal
 
 
-@njit
+@njit_noalloc
 def hand_size_for(card):
     """R5K-DEAL-1: 12 cards for an ace, 11 for K/Q/J/10, rank + 1 for 2..9."""
     r = card % 16
@@ -120,15 +154,15 @@ def hand_size_for(card):
     return r + 1
 
 
-@njit
+@njit_inline
 def start_hand5(g):
     """R5K-WILD-1 wild rank, shuffle, R5K-DEAL-1/2 (and V5K-10's extra card)."""
-    st, hands, pack, pile, melds, rules, grp = g[0], g[1], g[2], g[3], g[4], g[5], g[6]
-    rng_deal = g[10]
+    st, hands, pack, pile, rules = g.st, g.hands, g.pack, g.pile, g.rules
+    rng_deal = g.rng_deal
     n = st[S_N]
     wild = below(rng_deal, 13) + 1  # AMB-37: a uniform card of 104 has a uniform rank
     st[S_WILD] = wild
-    g[18][:] = value_table(wild)
+    fill_values(g.vals, wild)
     i = 0
     for _ in range(2):
         for s in range(4):
@@ -137,21 +171,15 @@ def start_hand5(g):
                 i += 1
     shuffle_int16(rng_deal, pack, DECK5)
     hands[:, :] = 0
-    grp[:, :] = -1
-    melds[:, :] = 0
-    g[16][:] = 0
-    g[19][0] = 0
+    g.grp[:, :] = -1
+    g.melds[:, :] = 0
+    g.ends[:] = 0
+    g.n_melds[0] = 0
     dealer = st[S_DEALER]
     first = (dealer + 1) % n
     st[S_FIRST] = first
-    rec(g, T_HAND_START, st[S_HAND_INDEX], dealer, DECK5, 0, first, wild, 0)
-    if g[11].shape[0] > 0:
-        for off in range(0, DECK5, 6):
-            row = np.full(6, -1, dtype=np.int64)
-            for j in range(6):
-                if off + j < DECK5:
-                    row[j] = pack[off + j]
-            rec(g, T_DECK, off, row[0], row[1], row[2], row[3], row[4], row[5])
+    record(g.trace, st, T_HAND_START, st[S_HAND_INDEX], dealer, DECK5, 0, first, wild, 0)
+    record_cards(g.trace, st, T_DECK, 0, pack, DECK5)
     pos = 0
     for k in range(n):
         seat = (dealer + 1 + k) % n
@@ -159,11 +187,11 @@ def start_hand5(g):
         size = hand_size_for(up)
         if k == 0 and rules[R5_FIRST_TURN] == FT_EXTRA_CARD:
             size += 1
-        g[17][seat] = up
+        g.face[seat] = up
         for j in range(size):
             hands[seat, pack[pos + j]] += 1
         pos += size
-        rec(g, T_FACE_UP, seat, up, size, 0, 0, 0, 0)
+        record(g.trace, st, T_FACE_UP, seat, up, size, 0, 0, 0, 0)
     st[S_PILE_LEN] = 0
     if rules[R5_FIRST_TURN] != FT_EXTRA_CARD:
         pile[0] = pack[pos]  # R5K-DEAL-2: the upcard
@@ -186,38 +214,43 @@ def start_hand5(g):
 # ----------------------------------------------------------------------------- draws
 
 
-@njit
-def pile_counts(pile, k, upto):
-    av = np.zeros(CARD_IDS, dtype=np.int64)
+@njit_noalloc
+def add_pile_cards(av, pile, k, upto):
+    """Count pile[k:upto] into ``av``."""
     for i in range(k, upto):
         av[pile[i]] += 1
-    return av
 
 
-@njit
+@njit_inline
 def deep_take_legal(g, seat, k):
     """C-LEGAL-1 for R5K-DRAW-1 (c): after the take, some play puts the selected card down."""
-    st, hands, pile, melds = g[0], g[1], g[3], g[4]
-    av = hands[seat] + pile_counts(pile, k, st[S_PILE_LEN])
-    n = enumerate_plays5(av, pile[k], melds, g[19][0], g[6][seat], seat, st[S_WILD], g[18], g[16], SC_DUTY, g[15], False)
-    return n > 0
+    av = g.avail
+    copy_vector(av, g.hands[seat])
+    add_pile_cards(av, g.pile, k, g.st[S_PILE_LEN])
+    return enumerate_plays5(av, g.pile[k], seat_table(g, seat), seat, SC_DUTY, g.cand, False) > 0
 
 
-@njit
+@njit_inline
+def meld_out_plays(g, seat):
+    """R5K-OUT-3: plays that put every card down this turn without drawing, into
+    ``g.search.path``; returns their number, or -1 if the search finds none."""
+    return meld_out_path(g.hands[seat], seat_table(g, seat), seat, MELD_OUT_BUDGET, g.search)
+
+
+@njit_inline
 def can_meld_out(g, seat):
     """R5K-OUT-3: can the seat put every card down this turn without drawing?"""
-    if g[5][R5_GOING_OUT] == GO_UNMELDABLE:
+    if g.rules[R5_GOING_OUT] == GO_UNMELDABLE:
         return False  # V5K-5b: melding the last card floats, so it is never going out
-    path = np.empty((16, C_SIZE), dtype=np.int64)
-    return meld_out_path(g[1][seat], g[4], g[19][0], g[6][seat], seat, g[0][S_WILD], g[18], MELD_OUT_BUDGET, path) > 0
+    return meld_out_plays(g, seat) > 0
 
 
-@njit
+@njit_inline
 def draw_options5(g, seat, first_turn):
     """The draws open to the seat (R5K-DRAW-1, V5K-5c, V5K-8, R5K-OUT-3, R5K-STOCK-1 b)."""
-    st, hands, pile, rules, opts = g[0], g[1], g[3], g[5], g[14]
+    st, hands, pile, rules, opts = g.st, g.hands, g.pile, g.rules, g.opts
     n = 0
-    if stock_left(g) > 0:
+    if stock_left(st) > 0:
         opts[n] = D_STOCK
     else:
         opts[n] = D_DECLINE
@@ -225,7 +258,7 @@ def draw_options5(g, seat, first_turn):
     top = st[S_PILE_LEN] - 1
     if top >= 0:
         floating = count_cards(hands[seat]) == 0
-        if not floating or card_placeable(pile[top], g[4], g[19][0], g[6][seat], seat, st[S_WILD], g[18], g[16], g[15]):
+        if not floating or card_placeable(pile[top], seat_table(g, seat), seat, g.single, g.cand):
             opts[n] = top
             n += 1
         for k in range(top):
@@ -241,135 +274,153 @@ def draw_options5(g, seat, first_turn):
     return n
 
 
-@njit
+@njit_noalloc
 def take_pile5(g, seat, k):
-    st, hands, pile = g[0], g[1], g[3]
+    st, hands, pile = g.st, g.hands, g.pile
     top = st[S_PILE_LEN]
-    rec(g, T_TAKE_PILE, seat, k, top - k, pile[k], 0, 0, 0)
+    record(g.trace, st, T_TAKE_PILE, seat, k, top - k, pile[k], 0, 0, 0)
     for i in range(k, top):
         hands[seat, pile[i]] += 1
     st[S_PILE_LEN] = k
 
 
-@njit
+@njit_inline
 def draw_stock5(g, seat):
-    st = g[0]
-    c = np.int64(g[2][st[S_STOCK_POS]])
+    st = g.st
+    c = np.int64(g.pack[st[S_STOCK_POS]])
     st[S_STOCK_POS] += 1
-    g[1][seat, c] += 1
-    rec(g, T_DRAW_STOCK, seat, c, 0, 0, 0, 0, 0)
+    g.hands[seat, c] += 1
+    record(g.trace, st, T_DRAW_STOCK, seat, c, 0, 0, 0, 0, 0)
+
+
+@njit_inline
+def take_whole_pile(g, seat):
+    """V5K-8: the whole pile into the hand."""
+    st = g.st
+    record(g.trace, st, T_TAKE_ALL, seat, st[S_PILE_LEN], 0, 0, 0, 0, 0)
+    for i in range(st[S_PILE_LEN]):
+        g.hands[seat, g.pile[i]] += 1
+    st[S_PILE_LEN] = 0
 
 
 # ----------------------------------------------------------------------------- plays
 
 
-@njit
+@njit_inline
 def apply_from(g, seat, act, av, must):
     """Apply a play using only the cards in ``av`` (a subset of the hand) and debit the hand."""
-    before = av.copy()
-    placed = apply_play5(act, av, g[4], g[19], g[6][seat], seat, g[0][S_WILD], must, g[16], g[11], g[12])
-    g[1][seat] += av - before
+    before = g.before
+    copy_vector(before, av)
+    placed = apply_play5(act, av, seat_table(g, seat), seat, must, g.trace, g.st)
+    hand = g.hands[seat]
+    for c in range(CARD_IDS):
+        hand[c] += av[c] - before[c]
     return placed
 
 
-@njit
+@njit_noalloc
 def one_play(g, seat, av, must, scope, stop_ok):
     """Offer the canonical plays for ``av`` and carry out the chosen one; -1 means STOP."""
-    st = g[0]
-    cand = g[15]
-    n = enumerate_plays5(av, must, g[4], g[19][0], g[6][seat], seat, st[S_WILD], g[18], g[16], scope, cand, stop_ok)
+    cand = g.cand
+    n = enumerate_plays5(av, must, seat_table(g, seat), seat, scope, cand, stop_ok)
     if n == 0:
         return -1
-    obs = observe5(g, seat, must)
-    i = choose5_play(g[7][seat], g[8][seat], obs, cand, n, g[9][seat])
+    observe5(g, seat, must)
+    i = choose5_play(g.lineup[seat], g.params[seat], g.obs, cand, n, g.rngs[seat])
     if cand[i, C_TYPE] == P_STOP:
         return -1
     placed = apply_from(g, seat, cand[i], av, must)
-    st[S_PLACED] += placed
+    g.st[S_PLACED] += placed
     return placed
 
 
-@njit
+@njit_inline
+def play_from_hand(g, seat, must, scope, stop_ok):
+    """``one_play`` with every card of the seat's hand."""
+    copy_vector(g.avail, g.hands[seat])
+    return one_play(g, seat, g.avail, must, scope, stop_ok)
+
+
+@njit_noalloc
 def play_phase5(g, seat):
     """R5K-PLAY-1: any number of plays in any order; True if the hand is then empty."""
     for _ in range(MAX_PLAYS):
-        if count_cards(g[1][seat]) == 0:
+        if count_cards(g.hands[seat]) == 0:
             return True
-        if one_play(g, seat, g[1][seat].copy(), -1, SC_FULL, True) < 0:
+        if play_from_hand(g, seat, -1, SC_FULL, True) < 0:
             break
-    return count_cards(g[1][seat]) == 0
+    return count_cards(g.hands[seat]) == 0
 
 
-@njit
+@njit_inline
 def meld_out_without_drawing(g, seat):
     """R5K-OUT-3: carry out the plays the search found (it is deterministic, so it finds them again)."""
-    st = g[0]
-    path = np.empty((16, C_SIZE), dtype=np.int64)
-    k = meld_out_path(g[1][seat], g[4], g[19][0], g[6][seat], seat, st[S_WILD], g[18], MELD_OUT_BUDGET, path)
+    st = g.st
+    k = meld_out_plays(g, seat)
     for i in range(k):
-        st[S_PLACED] += apply_play5(path[i], g[1][seat], g[4], g[19], g[6][seat], seat, st[S_WILD], -1, g[16], g[11], g[12])
+        st[S_PLACED] += apply_play5(g.search.path[i], g.hands[seat], seat_table(g, seat), seat, -1, g.trace, st)
 
 
 # ----------------------------------------------------------------------------- discards and going out
 
 
-@njit
+@njit_noalloc
 def discard5(g, seat):
     """Choose and discard a card; returns its id."""
-    st, hands, pile, opts = g[0], g[1], g[3], g[14]
+    st, hands, pile, opts = g.st, g.hands, g.pile, g.opts
     n = 0
     for c in range(CARD_IDS):
         if hands[seat, c] > 0:
             opts[n] = c
             n += 1
-    obs = observe5(g, seat, -1)
-    i = choose5_discard(g[7][seat], g[8][seat], obs, hands[seat], g[4], g[6][seat], g[18], opts, n, g[9][seat])
+    observe5(g, seat, -1)
+    i = choose5_discard(g.lineup[seat], g.params[seat], g.obs, hands[seat], seat_table(g, seat), opts, n,
+                        g.rngs[seat], g.work)
     c = opts[i]
     hands[seat, c] -= 1
     pile[st[S_PILE_LEN]] = c
     st[S_PILE_LEN] += 1
-    rec(g, T_DISCARD, seat, c, 0, 0, 0, 0, 0)
+    record(g.trace, st, T_DISCARD, seat, c, 0, 0, 0, 0, 0)
     return c
 
 
-@njit
+@njit_inline
 def goes_out_by_discard(g, seat, card):
     """R5K-OUT-1 with V5K-5 (only an unplaceable last card) and V5K-6 (never)."""
-    mode = g[5][R5_GOING_OUT]
+    mode = g.rules[R5_GOING_OUT]
     if mode == GO_MELD_ALL:
         return False
     if mode == GO_UNMELDABLE:
-        st = g[0]
-        return not card_placeable(card, g[4], g[19][0], g[6][seat], seat, st[S_WILD], g[18], g[16], g[15])
+        return not card_placeable(card, seat_table(g, seat), seat, g.single, g.cand)
     return True
 
 
-@njit
+@njit_noalloc
 def float5(g, seat):
-    g[0][S_FLOATS] += 1
-    rec(g, T_FLOAT, seat, 0, 0, 0, 0, 0, 0)
+    g.st[S_FLOATS] += 1
+    record(g.trace, g.st, T_FLOAT, seat, 0, 0, 0, 0, 0, 0)
 
 
-@njit
+@njit_noalloc
 def finish_turn(g, seat, emptied):
     """Discard (unless the hand is empty) and apply the going-out rules; True if the seat is out."""
     if emptied:
-        if g[5][R5_GOING_OUT] == GO_UNMELDABLE:  # V5K-5b: melding the last card floats
+        if g.rules[R5_GOING_OUT] == GO_UNMELDABLE:  # V5K-5b: melding the last card floats
             float5(g, seat)
             return False
         return True
     c = discard5(g, seat)
-    if count_cards(g[1][seat]) == 0:
+    if count_cards(g.hands[seat]) == 0:
         if goes_out_by_discard(g, seat, c):
             return True
         float5(g, seat)
     return False
 
 
-@njit
-def out_bonus(g, seat, skipped):
+@njit_noalloc
+def out_bonus(st, seat, skipped):
     """R5K-OUT-2: 500 without drawing on the first turn, 300 on the first turn, else 200."""
-    if g[0][S_PLAYED + seat] == 0:
+    if st[S_PLAYED + seat] == 0:
         return 500 if skipped else 300
     return 200
 
@@ -377,19 +428,19 @@ def out_bonus(g, seat, skipped):
 # ----------------------------------------------------------------------------- turns
 
 
-@njit
+@njit_noalloc
 def begin_turn(g, seat, kind):
-    st = g[0]
-    rec(g, T_TURN_START, seat, st[S_TURN], stock_left(g), st[S_PILE_LEN], kind, 0, 0)
+    st = g.st
+    record(g.trace, st, T_TURN_START, seat, st[S_TURN], stock_left(st), st[S_PILE_LEN], kind, 0, 0)
     st[S_TURN] += 1
     st[S_PLACED] = 0
-    g[16][:] = 0
+    g.ends[:] = 0
 
 
-@njit
+@njit_inline
 def exchange_offers(g, first):
     """V5K-11: clockwise from the first player's left up to the dealer, the first swap ends it."""
-    st, hands, pile, opts = g[0], g[1], g[3], g[14]
+    st, hands, pile, opts = g.st, g.hands, g.pile, g.opts
     n = st[S_N]
     for j in range(1, n):
         s = (first + j) % n
@@ -399,22 +450,22 @@ def exchange_offers(g, first):
             if hands[s, c] > 0:
                 opts[k] = c
                 k += 1
-        obs = observe5(g, s, -1)
-        i = choose5_exchange(g[7][s], g[8][s], obs, hands[s], pile, g[4], g[6][s], g[18], opts, k, g[9][s])
+        observe5(g, s, -1)
+        i = choose5_exchange(g.lineup[s], g.params[s], g.obs, hands[s], pile, seat_table(g, s), opts, k, g.rngs[s],
+                             g.work)
         if i > 0:
             given = opts[i]
             taken = pile[0]
             hands[s, given] -= 1
             hands[s, taken] += 1
             pile[0] = given
-            rec(g, T_EXCHANGE, s, given, taken, 0, 0, 0, 0)
+            record(g.trace, st, T_EXCHANGE, s, given, taken, 0, 0, 0, 0)
             return
 
 
-@njit
-def end_of_turn_checks(g, seat, stall_card, stall_count_before, stock_out_at_start):
+@njit_inline
+def end_of_turn_checks(st, stall_card, stall_count_before, stock_out_at_start):
     """R5K-DRAW-5 stall and R5K-STOCK-1 (c) idle turns; returns a hand-end reason or 0."""
-    st = g[0]
     n = st[S_N]
     if stall_card >= 0:
         st[S_STALL] = stall_count_before + 1
@@ -424,39 +475,40 @@ def end_of_turn_checks(g, seat, stall_card, stall_count_before, stock_out_at_sta
         st[S_IDLE] = 0 if st[S_PLACED] > 0 else st[S_IDLE] + 1
         if st[S_IDLE] >= n:
             return END_IDLE
-    if stock_left(g) == 0:
+    if stock_left(st) == 0:
         st[S_STOCK_OUT] = 1
-    if st[S_STALL] >= 3 * n and stock_left(g) > 0:
+    if st[S_STALL] >= 3 * n and stock_left(st) > 0:
         return END_STALL
     return 0
 
 
-@njit
+@njit_inline
 def normal_turn(g, seat):
     """One turn of R5K-TURN-1; returns 0 to go on or a hand-end reason (END_OUT sets the bonus)."""
-    st, hands, rules = g[0], g[1], g[5]
+    st, hands, rules = g.st, g.hands, g.rules
     first_turn = st[S_PLAYED + seat] == 0
     stock_out_at_start = st[S_STOCK_OUT] == 1
     begin_turn(g, seat, TURN_NORMAL)
     if first_turn and seat == st[S_FIRST] and rules[R5_FIRST_TURN] == FT_EXTRA_CARD:
-        rec(g, T_NO_DRAW, seat, NO_DRAW_EXTRA, 0, 0, 0, 0, 0)  # V5K-10: just discards
+        record(g.trace, st, T_NO_DRAW, seat, NO_DRAW_EXTRA, 0, 0, 0, 0, 0)  # V5K-10: just discards
         discard5(g, seat)
         st[S_PLAYED + seat] += 1
         return 0
-    opts = g[14]
+    opts = g.opts
     nopt = draw_options5(g, seat, first_turn)
     exchange = first_turn and seat == st[S_FIRST] and rules[R5_FIRST_TURN] == FT_EXCHANGE and st[S_TURN] == 1
-    obs = observe5(g, seat, -1)
-    choice = opts[choose5_draw(g[7][seat], g[8][seat], obs, hands[seat], g[3], g[4], g[6][seat], g[18], opts, nopt, g[9][seat])]
+    observe5(g, seat, -1)
+    choice = opts[choose5_draw(g.lineup[seat], g.params[seat], g.obs, hands[seat], g.pile, seat_table(g, seat), opts,
+                               nopt, g.rngs[seat], g.work)]
     stall_card = -1
     stall_before = st[S_STALL]
     skipped = False
     if choice == D_DECLINE:
-        rec(g, T_NO_DRAW, seat, NO_DRAW_DECLINE, 0, 0, 0, 0, 0)
+        record(g.trace, st, T_NO_DRAW, seat, NO_DRAW_DECLINE, 0, 0, 0, 0, 0)
         st[S_PLAYED + seat] += 1
         return END_STOCK
     if choice == D_SKIP:
-        rec(g, T_NO_DRAW, seat, NO_DRAW_SKIP, 0, 0, 0, 0, 0)
+        record(g.trace, st, T_NO_DRAW, seat, NO_DRAW_SKIP, 0, 0, 0, 0, 0)
         meld_out_without_drawing(g, seat)
         skipped = True
         emptied = True
@@ -466,18 +518,15 @@ def normal_turn(g, seat):
                 exchange_offers(g, seat)
             draw_stock5(g, seat)
         elif choice == D_ALL:
-            rec(g, T_TAKE_ALL, seat, st[S_PILE_LEN], 0, 0, 0, 0, 0)
-            for i in range(st[S_PILE_LEN]):
-                hands[seat, g[3][i]] += 1
-            st[S_PILE_LEN] = 0
+            take_whole_pile(g, seat)
         else:
             top = st[S_PILE_LEN] - 1
-            card = g[3][choice]
+            card = g.pile[choice]
             take_pile5(g, seat, choice)
             if choice < top:
                 st[S_DEEP] += 1
-                one_play(g, seat, hands[seat].copy(), card, SC_DUTY, False)  # R5K-DRAW-2, C-TURN-4
-            elif stock_left(g) > 0:
+                play_from_hand(g, seat, card, SC_DUTY, False)  # R5K-DRAW-2, C-TURN-4
+            elif stock_left(st) > 0:
                 stall_card = card
         held = hands[seat, stall_card] if stall_card >= 0 else 0
         emptied = play_phase5(g, seat)
@@ -485,24 +534,25 @@ def normal_turn(g, seat):
             stall_card = -1  # the drawn card was melded (R5K-DRAW-5)
     out = finish_turn(g, seat, emptied)
     if out:
-        st[S_BONUS + seat] = out_bonus(g, seat, skipped)
+        st[S_BONUS + seat] = out_bonus(st, seat, skipped)
         st[S_OUT] = seat
         st[S_PLAYED + seat] += 1
         return END_OUT
     st[S_PLAYED + seat] += 1
-    return end_of_turn_checks(g, seat, stall_card, stall_before, stock_out_at_start)
+    return end_of_turn_checks(st, stall_card, stall_before, stock_out_at_start)
 
 
-@njit
+@njit_inline
 def call_turn(g, seat, k):
     """A rummy call (V5K-3 top card, V5K-4 any cards): take, meld the claimed card, discard."""
-    st, hands, pile, rules = g[0], g[1], g[3], g[5]
+    st, hands, pile, rules = g.st, g.hands, g.pile, g.rules
     stock_out_at_start = st[S_STOCK_OUT] == 1
     begin_turn(g, seat, TURN_CALL)
     st[S_CALLS] += 1
-    top = st[S_PILE_LEN]
     card = pile[k]
-    taken = pile_counts(pile, k, top)
+    taken = g.avail
+    taken[:] = 0
+    add_pile_cards(taken, pile, k, st[S_PILE_LEN])
     take_pile5(g, seat, k)
     if rules[R5_RUMMY] == RUMMY_TOP:
         one_play(g, seat, taken, card, SC_CALL_TOP, False)  # V5K-3c: that card alone, nothing else
@@ -522,34 +572,35 @@ def call_turn(g, seat, k):
     return 0
 
 
-@njit
+@njit_inline
 def call_claims(g, seat):
     """Pile indexes ``seat`` could claim now (into opts[1:], opts[0] = pass); returns the count."""
-    st, pile, rules, opts = g[0], g[3], g[5], g[14]
+    st, pile, rules, opts = g.st, g.pile, g.rules, g.opts
     top = st[S_PILE_LEN] - 1
     n = 1
     opts[0] = -1
     if top < 0:
         return n
-    wild = st[S_WILD]
+    tab = seat_table(g, seat)
     if rules[R5_RUMMY] == RUMMY_TOP:
-        if card_placeable(pile[top], g[4], g[19][0], g[6][seat], seat, wild, g[18], g[16], g[15]):
+        if card_placeable(pile[top], tab, seat, g.single, g.cand):
             opts[n] = top
             n += 1
         return n
+    av = g.avail
     for k in range(top + 1):
-        av = pile_counts(pile, k, top + 1)
-        if enumerate_plays5(av, pile[k], g[4], g[19][0], g[6][seat], seat, wild, g[18], g[16], SC_FULL, g[15], False) > 0:
+        av[:] = 0
+        add_pile_cards(av, pile, k, top + 1)
+        if enumerate_plays5(av, pile[k], tab, seat, SC_FULL, g.cand, False) > 0:
             opts[n] = k
             n += 1
     return n
 
 
-@njit
+@njit_inline
 def rummy_windows(g, discarder, in_turn):
     """V5K-3/4: calls on a discard, clockwise from the in-turn seat; returns a hand-end reason."""
-    st = g[0]
-    n = st[S_N]
+    n = g.st[S_N]
     last = discarder
     for _ in range(MAX_CALLS):
         caller = -1
@@ -561,11 +612,12 @@ def rummy_windows(g, discarder, in_turn):
             nopt = call_claims(g, s)
             if nopt <= 1:
                 continue
-            obs = observe5(g, s, -1)
-            i = choose5_call(g[7][s], g[8][s], obs, g[1][s], g[3], g[4], g[6][s], g[18], g[14], nopt, g[9][s])
+            observe5(g, s, -1)
+            i = choose5_call(g.lineup[s], g.params[s], g.obs, g.hands[s], g.pile, seat_table(g, s), g.opts, nopt,
+                             g.rngs[s], g.work)
             if i > 0:
                 caller = s
-                k = g[14][i]
+                k = g.opts[i]
                 break
         if caller < 0:
             return 0
@@ -579,23 +631,22 @@ def rummy_windows(g, discarder, in_turn):
 # ----------------------------------------------------------------------------- hand end and scoring
 
 
-@njit
+@njit_noalloc
 def is_natural(card, wild):
     return card % 16 != wild
 
 
-@njit
+@njit_inline
 def score_hand5(g, reason, out_seat):
     """R5K-SCORE-1 with R5K-OUT-2 bonuses, V5K-7 Michigan and V5K-12 money cards."""
-    st, hands, melds, rules = g[0], g[1], g[4], g[5]
+    st, hands, melds, rules = g.st, g.hands, g.melds, g.rules
     n = st[S_N]
-    vals = g[18]
+    vals = g.vals
     wild = st[S_WILD]
     money = rules[R5_MONEY] != 0
-    table = np.zeros(MAX_SEATS, dtype=np.int64)
-    queens = np.zeros(MAX_SEATS, dtype=np.int64)
-    sevens = np.zeros(MAX_SEATS, dtype=np.int64)
-    for m in range(g[19][0]):
+    g.tally[:, :] = 0
+    table, queens, sevens, held, bonus = g.tally[0], g.tally[1], g.tally[2], g.tally[3], g.tally[4]
+    for m in range(g.n_melds[0]):
         if melds[m, M_ALIVE] == 0:
             continue
         for i in range(melds[m, M_LEN]):
@@ -606,7 +657,6 @@ def score_hand5(g, reason, out_seat):
                 queens[s] += 1
             if c == SEVEN_H and is_natural(c, wild):
                 sevens[s] += 1
-    held = np.zeros(MAX_SEATS, dtype=np.int64)
     for s in range(n):
         for c in range(CARD_IDS):
             if hands[s, c] > 0:
@@ -614,7 +664,6 @@ def score_hand5(g, reason, out_seat):
                 if money and c == QH and reason == END_OUT and is_natural(c, wild):
                     v = 50  # V5K-12: a natural QH caught in hand when someone went out
                 held[s] += hands[s, c] * v
-    bonus = np.zeros(MAX_SEATS, dtype=np.int64)
     if reason == END_OUT:
         bonus[out_seat] = st[S_BONUS + out_seat]
         if rules[R5_MICHIGAN] != 0:  # V5K-7: the others' hand values go to the player who went out
@@ -625,18 +674,18 @@ def score_hand5(g, reason, out_seat):
     if money:
         for s in range(n):
             bonus[s] += 100 * min(queens[s], sevens[s], 2)
-    rec(g, T_HAND_END, reason, out_seat, st[S_TURN], 0, 0, 0, 0)
+    record(g.trace, st, T_HAND_END, reason, out_seat, st[S_TURN], 0, 0, 0, 0)
     for s in range(n):
         score = bonus[s] + table[s] - held[s]
         st[S_HAND_SCORE + s] = score
         st[S_TOTAL + s] += score
-        rec(g, T_SCORE, s, score, st[S_TOTAL + s], table[s], held[s], bonus[s], 0)
+        record(g.trace, st, T_SCORE, s, score, st[S_TOTAL + s], table[s], held[s], bonus[s], 0)
 
 
-@njit
+@njit_noalloc
 def play_hand5(g):
     """One hand from the deal to scoring; returns (reason, out_seat, turns)."""
-    st, rules = g[0], g[5]
+    st, rules = g.st, g.rules
     n = st[S_N]
     seat = start_hand5(g)
     reason = 0
@@ -665,7 +714,7 @@ def play_hand5(g):
 # ----------------------------------------------------------------------------- game
 
 
-@njit
+@njit_noalloc
 def game_result(st, n, target, must_go_out, out_seat):
     """R5K-GAME-1/2 and V5K-2: (winner or -1, tie mask, finished)."""
     if must_go_out:
@@ -692,7 +741,8 @@ def game_result(st, n, target, must_go_out, out_seat):
 
 @njit
 def seed_game5(g, seed, game):
-    st, rules, rngs = g[0], g[5], g[9]
+    """Per-seat decision streams and the first dealer (R5K-SETUP-3) from (seed, game)."""
+    st, rules, rngs = g.st, g.rules, g.rngs
     n = rules[R_N_PLAYERS]
     for s in range(n):
         seed_stream(rngs[s], seed, game, STREAM_SEAT, s)
@@ -702,7 +752,7 @@ def seed_game5(g, seed, game):
     st[S_DEALER] = below(rng_game, n)  # R5K-SETUP-3
 
 
-@njit
+@njit_noalloc
 def store_hand_row5(row, st, n, dealer, reason, out_seat, turns):
     row[H_DEALER] = dealer
     row[H_REASON] = reason
@@ -717,14 +767,17 @@ def store_hand_row5(row, st, n, dealer, reason, out_seat, turns):
 
 @njit
 def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace):
-    """Play one game of 5000 Rummy to its target (or the hand cap); fills out_game and out_hands."""
+    """Play one game of 5000 Rummy to its target (or the hand cap); fills out_game and out_hands.
+
+    Returns (trace rows used, overflowed); ``trace`` is None outside trace mode.
+    """
     g = new_context5(rules, lineup, params, trace)
-    st = g[0]
+    st = g.st
     n = rules[R_N_PLAYERS]
     seed_game5(g, seed, game)
     out_game[:] = 0
     out_game[G_FIRST_DEALER] = st[S_DEALER]
-    rec(g, T_GAME_START, n, st[S_DEALER], game & 0x7FFFFFFF, rules[R5_TARGET], 2, 0, 0)
+    record(trace, st, T_GAME_START, n, st[S_DEALER], game & 0x7FFFFFFF, rules[R5_TARGET], 2, 0, 0)
     winner = -1
     tied = 0
     turns = 0
@@ -733,7 +786,7 @@ def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace):
     h = 0
     while h < rules[R_HAND_CAP]:
         st[S_HAND_INDEX] = h
-        seed_stream(g[10], seed, game, STREAM_DEAL, h)
+        seed_stream(g.rng_deal, seed, game, STREAM_DEAL, h)
         dealer = st[S_DEALER]
         reason, out_seat, hand_turns = play_hand5(g)
         turns += hand_turns
@@ -747,7 +800,7 @@ def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace):
         if finished:
             break
     capped = 0 if finished else 1
-    rec(g, T_GAME_END, winner, h, capped, tied, 0, 0, 0)
+    record(trace, st, T_GAME_END, winner, h, capped, tied, 0, 0, 0)
     out_game[G_WINNER] = winner
     out_game[G_TIED] = tied
     out_game[G_HANDS] = h
@@ -756,16 +809,16 @@ def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace):
     out_game[G_CAPPED_HANDS] = capped_hands
     for s in range(n):
         out_game[G_TOTAL + s] = st[S_TOTAL + s]
-    return g[12][0], g[12][1]
+    return st[S_TPOS], st[S_TOVER]
 
 
 @njit
 def play_single_hand5(rules, lineup, params, seed, index, out_hand):
     """``--unit hands``: one independent hand from zero totals with a random dealer."""
-    g = new_context5(rules, lineup, params, np.zeros((0, TRACE_COLS), dtype=np.int32))
-    st = g[0]
+    g = new_context5(rules, lineup, params, None)
+    st = g.st
     seed_game5(g, seed, index)
-    seed_stream(g[10], seed, index, STREAM_DEAL, 0)
+    seed_stream(g.rng_deal, seed, index, STREAM_DEAL, 0)
     dealer = st[S_DEALER]
     reason, out_seat, turns = play_hand5(g)
     store_hand_row5(out_hand, st, rules[R_N_PLAYERS], dealer, reason, out_seat, turns)

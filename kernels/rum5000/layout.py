@@ -1,4 +1,4 @@
-"""Integer layouts of the 5000 Rummy kernels (RULES.md §4-5), beside the shared ``kernels.layout``.
+"""Integer layouts of the 5000 Rummy kernels (RULES.md §4-5), beside the shared ``kernels.common``.
 
 5000 Rummy keeps its own state shapes because its table differs from 500 Rum's: groups of any
 size owned per rank and per player, sequences that join, and wild cards whose designation can be
@@ -93,16 +93,16 @@ D_DECLINE = -2  # empty stock: no pile take, the hand ends (R5K-STOCK-1 b)
 D_SKIP = -3  # first turn: no draw, meld everything and go out (R5K-OUT-3)
 D_ALL = -4  # V5K-8: the whole pile
 
-# ---- state scalars (st)
-S_N = 0
-S_DEALER = 1
+# ---- state scalars (st); the trace cursor comes first, as every game's (kernels.common.trace)
+S_TPOS = TRACE_POS
+S_TOVER = TRACE_OVERFLOW
 S_WILD = 2
 S_STOCK_POS = 3
 S_PILE_LEN = 4
 S_N_MELDS = 5
 S_TURN = 6
-S_TPOS = 7
-S_TOVER = 8
+S_N = 7
+S_DEALER = 8
 S_HAND_INDEX = 9
 S_STALL = 10  # consecutive top-card turns without melding it (R5K-DRAW-5)
 S_STOCK_OUT = 11  # 1 once the turn that emptied the stock is over (R5K-STOCK-1)

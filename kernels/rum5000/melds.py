@@ -4,44 +4,84 @@ A seat's cards are counts per card id. Plays are enumerated canonically: a group
 natural card of its rank the seat may use, a sequence uses a natural card wherever the seat has
 one and a wild card elsewhere, and the wild card put down is the lowest id (or the card a duty
 names). This keeps the candidate list short without hiding a kind of play from any strategy.
-Every function works on copies as well as on the live table, so strategies can play ahead.
+
+The play functions take the table as one seat sees it, a ``Table5`` record, and work on copies as
+well as on the live table, so strategies can play ahead. None of them allocates: the callers own
+every buffer (the engine's context, the strategies' play-ahead workspace, the going-out search's
+``Search5`` made by ``new_search5``), so they are compiled without reference counting
+(``kernels.common._jit``).
 """
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
-from rummysim.kernels.common._jit import njit
+from rummysim.kernels.common._jit import njit, njit_inline, njit_noalloc
+from rummysim.kernels.common.trace import record
 from rummysim.kernels.rum5000.layout import (
-    T_CARD, T_JOIN, T_LAYOFF, T_MELD, T_TRADE, TRACE_COLS,
+    T_CARD, T_JOIN, T_LAYOFF, T_MELD, T_TRADE,
     C_CARD, C_HI, C_KEY, C_LO, C_MELD, C_MELD2, C_NCARDS, C_NNAT, C_NWILD, C_POS, C_SIZE, C_TYPE,
     C_VALUE, CARD_IDS, K_GROUP, K_SEQ, K_WILD, M_ALIVE, M_CARD, M_CREATOR, M_CRED, M_KEY, M_KIND,
-    M_LEN, M_LO, MAX_CAND5, MAX_MELDS5, MAX_SEQ, P_ADD_GROUP, P_ADD_SEQ, P_ADD_WILD, P_JOIN,
+    M_LEN, M_LO, M_SIZE, MAX_CAND5, MAX_MELDS5, MAX_SEQ, P_ADD_GROUP, P_ADD_SEQ, P_ADD_WILD, P_JOIN,
     P_NEW_GROUP, P_NEW_SEQ, P_NEW_WILD, P_STOP, P_TRADE, SC_CALL_TOP, SC_DUTY, SC_FULL, SLOTS,
 )
 
 HIGH_END = 1
 LOW_END = 2
+SEARCH_DEPTH = 16  # plays the R5K-OUT-3 search goes deep: a hand's cards + 4, at most this
+# Play-ahead applies plays with no trace; it passes an int64 vector of this size as the ``st`` that
+# ``record`` would keep the cursor in (and never reads with a None trace), typed like the live
+# state vector, so that play-ahead and the untraced live table share one compiled ``apply_play5``.
+NO_TRACE_CURSOR = 2
+
+Table5 = namedtuple("Table5", "melds n_melds grp ends wild vals")
+"""A table as one seat plays on it: the meld rows (``M_*``), int64[1] holding the number of meld
+ids used, the seat's row of ``grp`` (R5K-GROUP-2), the sequence ends it traded at per meld this turn
+(``HIGH_END``/``LOW_END``, R5K-SEQ-6), the wild rank and the card values."""
+
+
+# ----------------------------------------------------------------------------- copies
+
+
+@njit_noalloc
+def copy_vector(dst, src):
+    """dst[:] = src for 1-D arrays, as a loop: numba's array assignment may allocate a temporary."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@njit_noalloc
+def copy_rows(dst, src, rows):
+    """dst[:rows] = src[:rows] for 2-D arrays, as a loop.
+
+    A table copy takes only the rows of the meld ids in use: no play reads a row beyond them, and
+    ``new_meld`` sets every field of the next one before its slots are filled.
+    """
+    for r in range(rows):
+        for j in range(src.shape[1]):
+            dst[r, j] = src[r, j]
 
 
 # ----------------------------------------------------------------------------- cards and values
 
 
-@njit
+@njit_noalloc
 def rank_at(pos):
     """Rank a sequence position stands for: 1..13, and 14 is the ace above the king."""
     return 1 if pos == 14 else pos
 
 
-@njit
+@njit_noalloc
 def is_wild(card, wild):
     return card % 16 == wild
 
 
-@njit
-def value_table(wild):
-    """R5K-VAL-1/2: K..8 = 10, 7..2 = 5, A = 200; every card of the wild rank 100/200/400."""
-    vals = np.zeros(CARD_IDS, dtype=np.int64)
+@njit_noalloc
+def fill_values(vals, wild):
+    """R5K-VAL-1/2 into vals[CARD_IDS]: K..8 = 10, 7..2 = 5, A = 200; the wild rank 100/200/400."""
+    vals[:] = 0
     wild_value = 400 if wild == 1 else (200 if wild == 12 or wild == 10 else 100)
     for s in range(4):
         for r in range(1, 14):
@@ -54,10 +94,9 @@ def value_table(wild):
             else:
                 v = 5
             vals[16 * s + r] = v
-    return vals
 
 
-@njit
+@njit_noalloc
 def count_cards(av):
     total = 0
     for c in range(CARD_IDS):
@@ -65,19 +104,19 @@ def count_cards(av):
     return total
 
 
-@njit
+@njit_noalloc
 def wild_count(av, wild):
     return av[wild] + av[16 + wild] + av[32 + wild] + av[48 + wild]
 
 
-@njit
+@njit_noalloc
 def natural_count(av, rank, wild):
     if rank == wild:
         return 0
     return av[rank] + av[16 + rank] + av[32 + rank] + av[48 + rank]
 
 
-@njit
+@njit_noalloc
 def pick_wild(av, wild, must):
     """The wild card to put down: the duty's card if it is a wild card held, else the lowest id."""
     if must >= 0 and must % 16 == wild and av[must] > 0:
@@ -89,7 +128,7 @@ def pick_wild(av, wild, must):
     return -1
 
 
-@njit
+@njit_noalloc
 def pick_natural(av, rank, must):
     """A natural card of ``rank`` to give in a trade: the duty's card first, else the lowest suit."""
     if must >= 0 and must % 16 == rank and av[must] > 0:
@@ -104,12 +143,12 @@ def pick_natural(av, rank, must):
 # ----------------------------------------------------------------------------- meld facts
 
 
-@njit
+@njit_noalloc
 def meld_hi(melds, m):
     return melds[m, M_LO] + melds[m, M_LEN] - 1
 
 
-@njit
+@njit_noalloc
 def credited_to(melds, m, seat):
     k = 0
     for i in range(melds[m, M_LEN]):
@@ -118,19 +157,19 @@ def credited_to(melds, m, seat):
     return k
 
 
-@njit
+@njit_noalloc
 def owns_sequence(melds, m, seat):
     """R5K-SEQ-4/6: a seat's own sequence is one it laid or one holding 3+ cards it added."""
     return melds[m, M_CREATOR] == seat or credited_to(melds, m, seat) >= 3
 
 
-@njit
+@njit_noalloc
 def group_allowed(grp_seat, rank, m):
     """R5K-GROUP-2: the seat may put cards of ``rank`` into meld m (-1: a new group)."""
     return grp_seat[rank] == -1 or grp_seat[rank] == m
 
 
-@njit
+@njit_noalloc
 def seq_cost(av, suit, lo, hi, wild):
     """Wild cards needed to fill positions lo..hi of ``suit`` using naturals where held."""
     need = 0
@@ -141,7 +180,7 @@ def seq_cost(av, suit, lo, hi, wild):
     return need
 
 
-@njit
+@njit_noalloc
 def seq_uses(av, suit, lo, hi, wild, must):
     """Does filling lo..hi (naturals first) put the card ``must`` down?"""
     if must < 0:
@@ -156,7 +195,7 @@ def seq_uses(av, suit, lo, hi, wild, must):
     return False
 
 
-@njit
+@njit_noalloc
 def seq_value(av, suit, lo, hi, wild, vals):
     v = 0
     for p in range(lo, hi + 1):
@@ -168,7 +207,7 @@ def seq_value(av, suit, lo, hi, wild, vals):
     return v
 
 
-@njit
+@njit_noalloc
 def group_uses(rank, nnat, nwild, wild, must):
     if must < 0:
         return True
@@ -180,28 +219,72 @@ def group_uses(rank, nnat, nwild, wild, must):
 # ----------------------------------------------------------------------------- enumeration
 
 
-@njit
-def push(cand, n, typ, m, m2, key, lo, hi, nnat, nwild, card, pos, value, ncards):
+@njit_noalloc
+def push_group(cand, n, typ, m, key, nnat, nwild, value):
+    """Candidate row n: a group, wild-card group or STOP (``m`` -1), or an addition to group m."""
+    if n >= MAX_CAND5:
+        return n
+    cand[n, C_TYPE] = typ
+    cand[n, C_MELD] = m
+    cand[n, C_MELD2] = -1
+    cand[n, C_KEY] = key
+    cand[n, C_LO] = 0
+    cand[n, C_HI] = 0
+    cand[n, C_NNAT] = nnat
+    cand[n, C_NWILD] = nwild
+    cand[n, C_CARD] = -1
+    cand[n, C_POS] = 0
+    cand[n, C_VALUE] = value
+    cand[n, C_NCARDS] = nnat + nwild
+    return n + 1
+
+
+@njit_noalloc
+def push_seq(cand, n, typ, m, m2, suit, lo, hi, nwild, value):
+    """Candidate row n: cards for sequence positions lo..hi (a new sequence, an addition to m, or
+    the gap of a join of m and m2; lo > hi is a join without cards)."""
     if n >= MAX_CAND5:
         return n
     cand[n, C_TYPE] = typ
     cand[n, C_MELD] = m
     cand[n, C_MELD2] = m2
-    cand[n, C_KEY] = key
+    cand[n, C_KEY] = suit
     cand[n, C_LO] = lo
     cand[n, C_HI] = hi
-    cand[n, C_NNAT] = nnat
+    cand[n, C_NNAT] = 0
     cand[n, C_NWILD] = nwild
-    cand[n, C_CARD] = card
-    cand[n, C_POS] = pos
+    cand[n, C_CARD] = -1
+    cand[n, C_POS] = 0
     cand[n, C_VALUE] = value
-    cand[n, C_NCARDS] = ncards
+    cand[n, C_NCARDS] = hi - lo + 1
     return n + 1
 
 
-@njit
-def group_plays(av, must, melds, nm, grp_seat, wild, vals, cand, n, scope):
+@njit_noalloc
+def push_trade(cand, n, m, key, pos, card, slot, value):
+    """Candidate row n: ``card`` given for the wild card in slot ``slot`` of meld m (``pos``: its
+    sequence position, 0 in a group)."""
+    if n >= MAX_CAND5:
+        return n
+    cand[n, C_TYPE] = P_TRADE
+    cand[n, C_MELD] = m
+    cand[n, C_MELD2] = -1
+    cand[n, C_KEY] = key
+    cand[n, C_LO] = pos
+    cand[n, C_HI] = pos
+    cand[n, C_NNAT] = 1
+    cand[n, C_NWILD] = 0
+    cand[n, C_CARD] = card
+    cand[n, C_POS] = slot
+    cand[n, C_VALUE] = value
+    cand[n, C_NCARDS] = 1
+    return n + 1
+
+
+@njit_inline
+def group_plays(av, must, tab, cand, n, scope):
     """New groups (R5K-GROUP-1, R5K-WILD-4) and group additions (R5K-GROUP-2/3)."""
+    melds, grp_seat, wild, vals = tab.melds, tab.grp, tab.wild, tab.vals
     nw = wild_count(av, wild)
     single = scope == SC_CALL_TOP
     natural_must = must >= 0 and must % 16 != wild
@@ -213,8 +296,8 @@ def group_plays(av, must, melds, nm, grp_seat, wild, vals, cand, n, scope):
         if group_allowed(grp_seat, r, -1) and not single:
             for w in range(0, nw + 1):
                 if k + w >= 3 and group_uses(r, k, w, wild, must):
-                    n = push(cand, n, P_NEW_GROUP, -1, -1, r, 0, 0, k, w, -1, 0, nat_value + w * vals[wild], k + w)
-        for m in range(nm):
+                    n = push_group(cand, n, P_NEW_GROUP, -1, r, k, w, nat_value + w * vals[wild])
+        for m in range(tab.n_melds[0]):
             if melds[m, M_ALIVE] == 0 or melds[m, M_KIND] != K_GROUP or melds[m, M_KEY] != r:
                 continue
             if not group_allowed(grp_seat, r, m) or melds[m, M_LEN] >= SLOTS:
@@ -225,35 +308,37 @@ def group_plays(av, must, melds, nm, grp_seat, wild, vals, cand, n, scope):
                     if kk + w == 0 or kk + w > room or (single and kk + w != 1):
                         continue
                     if group_uses(r, kk, w, wild, must):
-                        n = push(cand, n, P_ADD_GROUP, m, -1, r, 0, 0, kk, w, -1, 0, kk * vals[r] + w * vals[wild], kk + w)
+                        n = push_group(cand, n, P_ADD_GROUP, m, r, kk, w, kk * vals[r] + w * vals[wild])
                 if k == 0:
                     break
     return n
 
 
-@njit
-def wild_group_plays(av, must, melds, nm, wild, vals, cand, n, scope):
+@njit_inline
+def wild_group_plays(av, must, tab, cand, n, scope):
     """Wild-card groups (R5K-WILD-3): new ones of 3+ wild cards, and additions by anyone."""
+    melds, wild, vals = tab.melds, tab.wild, tab.vals
     nw = wild_count(av, wild)
     if must >= 0 and must % 16 != wild:
         return n
     if scope != SC_CALL_TOP:
         for w in range(3, nw + 1):
-            n = push(cand, n, P_NEW_WILD, -1, -1, 0, 0, 0, 0, w, -1, 0, w * vals[wild], w)
-    for m in range(nm):
+            n = push_group(cand, n, P_NEW_WILD, -1, 0, 0, w, w * vals[wild])
+    for m in range(tab.n_melds[0]):
         if melds[m, M_ALIVE] == 0 or melds[m, M_KIND] != K_WILD:
             continue
         room = SLOTS - melds[m, M_LEN]
         top = 1 if scope == SC_CALL_TOP else min(nw, room)
         for w in range(1, top + 1):
             if w <= nw:
-                n = push(cand, n, P_ADD_WILD, m, -1, 0, 0, 0, 0, w, -1, 0, w * vals[wild], w)
+                n = push_group(cand, n, P_ADD_WILD, m, 0, 0, w, w * vals[wild])
     return n
 
 
-@njit
-def new_sequence_plays(av, must, wild, vals, cand, n):
+@njit_inline
+def new_sequence_plays(av, must, tab, cand, n):
     """New sequences (R5K-SEQ-1, R5K-WILD-4): 3..13 positions, never both ace positions."""
+    wild, vals = tab.wild, tab.vals
     nw = wild_count(av, wild)
     natural_must = must >= 0 and must % 16 != wild
     for s in range(4):
@@ -265,16 +350,16 @@ def new_sequence_plays(av, must, wild, vals, cand, n):
                 if need > nw:
                     break  # a longer window never needs fewer wild cards
                 if seq_uses(av, s, lo, hi, wild, must):
-                    n = push(cand, n, P_NEW_SEQ, -1, -1, s, lo, hi, 0, need, -1, 0,
-                             seq_value(av, s, lo, hi, wild, vals), hi - lo + 1)
+                    n = push_seq(cand, n, P_NEW_SEQ, -1, -1, s, lo, hi, need, seq_value(av, s, lo, hi, wild, vals))
     return n
 
 
-@njit
-def sequence_additions(av, must, melds, nm, wild, vals, cand, n, single):
+@njit_inline
+def sequence_additions(av, must, tab, cand, n, single):
     """Additions at either end, one position outward per card (R5K-SEQ-2/4)."""
+    melds, wild, vals = tab.melds, tab.wild, tab.vals
     nw = wild_count(av, wild)
-    for m in range(nm):
+    for m in range(tab.n_melds[0]):
         if melds[m, M_ALIVE] == 0 or melds[m, M_KIND] != K_SEQ:
             continue
         s = melds[m, M_KEY]
@@ -289,8 +374,8 @@ def sequence_additions(av, must, melds, nm, wild, vals, cand, n, single):
             if need > nw:
                 break
             if seq_uses(av, s, hi + 1, hi + j, wild, must):
-                n = push(cand, n, P_ADD_SEQ, m, -1, s, hi + 1, hi + j, 0, need, -1, 0,
-                         seq_value(av, s, hi + 1, hi + j, wild, vals), j)
+                n = push_seq(cand, n, P_ADD_SEQ, m, -1, s, hi + 1, hi + j, need,
+                             seq_value(av, s, hi + 1, hi + j, wild, vals))
         for j in range(1, limit + 1):  # low end
             if lo - j < 1 or (hi == 14 and lo - j == 1):
                 break
@@ -298,14 +383,16 @@ def sequence_additions(av, must, melds, nm, wild, vals, cand, n, single):
             if need > nw:
                 break
             if seq_uses(av, s, lo - j, lo - 1, wild, must):
-                n = push(cand, n, P_ADD_SEQ, m, -1, s, lo - j, lo - 1, 0, need, -1, 0,
-                         seq_value(av, s, lo - j, lo - 1, wild, vals), j)
+                n = push_seq(cand, n, P_ADD_SEQ, m, -1, s, lo - j, lo - 1, need,
+                             seq_value(av, s, lo - j, lo - 1, wild, vals))
     return n
 
 
-@njit
-def join_plays(av, must, melds, nm, seat, wild, vals, ends, cand, n, single):
+@njit_inline
+def join_plays(av, must, tab, seat, cand, n, single):
     """Joining two same-suit sequences (R5K-SEQ-5 with gap cards, R5K-SEQ-6 when adjacent)."""
+    melds, ends, wild, vals = tab.melds, tab.ends, tab.wild, tab.vals
+    nm = tab.n_melds[0]
     nw = wild_count(av, wild)
     for a in range(nm):
         if melds[a, M_ALIVE] == 0 or melds[a, M_KIND] != K_SEQ:
@@ -328,21 +415,22 @@ def join_plays(av, must, melds, nm, seat, wild, vals, ends, cand, n, single):
                 own = owns_sequence(melds, a, seat) and owns_sequence(melds, b, seat)
                 traded = (ends[a] & HIGH_END) != 0 or (ends[b] & LOW_END) != 0
                 if own or traded:
-                    n = push(cand, n, P_JOIN, a, b, s, 0, -1, 0, 0, -1, 0, 0, 0)
+                    n = push_seq(cand, n, P_JOIN, a, b, s, 0, -1, 0, 0)
                 continue
             if single and gap != 1:
                 continue
             need = seq_cost(av, s, ahi + 1, blo - 1, wild)
             if need <= nw and seq_uses(av, s, ahi + 1, blo - 1, wild, must):
-                n = push(cand, n, P_JOIN, a, b, s, ahi + 1, blo - 1, 0, need, -1, 0,
-                         seq_value(av, s, ahi + 1, blo - 1, wild, vals), gap)
+                n = push_seq(cand, n, P_JOIN, a, b, s, ahi + 1, blo - 1, need,
+                             seq_value(av, s, ahi + 1, blo - 1, wild, vals))
     return n
 
 
-@njit
-def trade_plays(av, must, melds, nm, grp_seat, wild, vals, cand, n):
+@njit_inline
+def trade_plays(av, must, tab, cand, n):
     """Natural-for-wild trades (R5K-TRADE-1/2; R5K-WILD-3: never from a wild-card group)."""
-    for m in range(nm):
+    melds, grp_seat, wild, vals = tab.melds, tab.grp, tab.wild, tab.vals
+    for m in range(tab.n_melds[0]):
         kind = melds[m, M_KIND]
         if melds[m, M_ALIVE] == 0 or kind == K_WILD:
             continue
@@ -355,7 +443,7 @@ def trade_plays(av, must, melds, nm, grp_seat, wild, vals, cand, n):
                 continue
             for i in range(melds[m, M_LEN]):
                 if is_wild(melds[m, M_CARD + i], wild):
-                    n = push(cand, n, P_TRADE, m, -1, r, 0, 0, 1, 0, c, i, vals[c], 1)
+                    n = push_trade(cand, n, m, r, 0, c, i, vals[c])
                     break
         else:
             s = melds[m, M_KEY]
@@ -368,95 +456,70 @@ def trade_plays(av, must, melds, nm, grp_seat, wild, vals, cand, n):
                     continue  # no natural card of the wild rank exists
                 c = 16 * s + r
                 if av[c] > 0 and (must < 0 or c == must):
-                    n = push(cand, n, P_TRADE, m, -1, s, lo + i, lo + i, 1, 0, c, i, vals[c], 1)
+                    n = push_trade(cand, n, m, s, lo + i, c, i, vals[c])
     return n
 
 
-@njit
-def enumerate_plays5(av, must, melds, nm, grp_seat, seat, wild, vals, ends, scope, cand, stop_ok):
-    """Every canonical legal play for cards ``av`` (row 0 is STOP when ``stop_ok``)."""
+@njit_noalloc
+def enumerate_plays5(av, must, tab, seat, scope, cand, stop_ok):
+    """Every canonical legal play for cards ``av`` on table ``tab`` (row 0 is STOP when ``stop_ok``)."""
     n = 0
     if stop_ok:
-        n = push(cand, n, P_STOP, -1, -1, 0, 0, 0, 0, 0, -1, 0, 0, 0)
+        n = push_group(cand, n, P_STOP, -1, 0, 0, 0, 0)
     single = scope == SC_CALL_TOP
-    n = group_plays(av, must, melds, nm, grp_seat, wild, vals, cand, n, scope)
-    n = wild_group_plays(av, must, melds, nm, wild, vals, cand, n, scope)
+    n = group_plays(av, must, tab, cand, n, scope)
+    n = wild_group_plays(av, must, tab, cand, n, scope)
     if not single:
-        n = new_sequence_plays(av, must, wild, vals, cand, n)
-    n = sequence_additions(av, must, melds, nm, wild, vals, cand, n, single)
-    n = join_plays(av, must, melds, nm, seat, wild, vals, ends, cand, n, single)
+        n = new_sequence_plays(av, must, tab, cand, n)
+    n = sequence_additions(av, must, tab, cand, n, single)
+    n = join_plays(av, must, tab, seat, cand, n, single)
     if scope != SC_DUTY:
-        n = trade_plays(av, must, melds, nm, grp_seat, wild, vals, cand, n)
+        n = trade_plays(av, must, tab, cand, n)
     return n
 
 
-@njit
-def card_placeable(card, melds, nm, grp_seat, seat, wild, vals, ends, cand):
+@njit_noalloc
+def card_placeable(card, tab, seat, single, cand):
     """Can this one card go onto the table by itself (an addition, a trade or a one-card join)?
 
-    Used for V5K-3 rummy calls and V5K-5's meldable last card; hand cards play no part.
+    Used for V5K-3 rummy calls and V5K-5's meldable last card; hand cards play no part. ``single``
+    is scratch int64[CARD_IDS] for the one card.
     """
-    av = np.zeros(CARD_IDS, dtype=np.int64)
-    av[card] = 1
-    return enumerate_plays5(av, card, melds, nm, grp_seat, seat, wild, vals, ends, SC_CALL_TOP, cand, False) > 0
+    single[:] = 0
+    single[card] = 1
+    return enumerate_plays5(single, card, tab, seat, SC_CALL_TOP, cand, False) > 0
 
 
 # ----------------------------------------------------------------------------- applying plays
 
 
-@njit
-def record5(trace, st_pos, kind, a, b, c, d, e, f, g):
-    """Append one trace row; ``st_pos`` is int64[2] = (next row, overflow flag)."""
-    if trace.shape[0] == 0:
-        return
-    i = st_pos[0]
-    if i >= trace.shape[0]:
-        st_pos[1] = 1
-        return
-    trace[i, 0] = kind
-    trace[i, 1] = a
-    trace[i, 2] = b
-    trace[i, 3] = c
-    trace[i, 4] = d
-    trace[i, 5] = e
-    trace[i, 6] = f
-    trace[i, 7] = g
-    st_pos[0] = i + 1
-
-
-@njit
-def put_slot(melds, m, i, card, seat, hand, trace, tp, pos):
+@njit_noalloc
+def put_slot(melds, m, i, card, seat, hand, trace, st, pos):
     melds[m, M_CARD + i] = card
     melds[m, M_CRED + i] = seat
     hand[card] -= 1
-    record5(trace, tp, T_CARD, seat, m, card, pos, 0, 0, 0)
+    record(trace, st, T_CARD, seat, m, card, pos, 0, 0, 0)
 
 
-@njit
-def take_card(hand, wild, must, rank_or_minus):
-    """The card a play puts down: a natural of the given card id, or (-1) a wild card."""
-    if rank_or_minus >= 0:
-        return rank_or_minus
-    return pick_wild(hand, wild, must)
-
-
-@njit
-def fill_group(melds, m, hand, rank, nnat, nwild, wild, must, seat, trace, tp):
+@njit_noalloc
+def fill_group(tab, m, hand, rank, act, must, seat, trace, st):
+    """Put play ``act``'s natural cards of ``rank`` (lowest suit first), then its wild cards, into group m."""
+    melds = tab.melds
     i = melds[m, M_LEN]
-    left = nnat
+    left = act[C_NNAT]
     for s in range(4):
         c = 16 * s + rank
         while left > 0 and hand[c] > 0:
-            put_slot(melds, m, i, c, seat, hand, trace, tp, 0)
+            put_slot(melds, m, i, c, seat, hand, trace, st, 0)
             i += 1
             left -= 1
-    for _ in range(nwild):
-        put_slot(melds, m, i, pick_wild(hand, wild, must), seat, hand, trace, tp, 0)
+    for _ in range(act[C_NWILD]):
+        put_slot(melds, m, i, pick_wild(hand, tab.wild, must), seat, hand, trace, st, 0)
         i += 1
     melds[m, M_LEN] = i
 
 
-@njit
+@njit_noalloc
 def seq_card(hand, suit, pos, wild, must):
     r = rank_at(pos)
     c = 16 * suit + r
@@ -465,20 +528,20 @@ def seq_card(hand, suit, pos, wild, must):
     return pick_wild(hand, wild, must)
 
 
-@njit
-def fill_positions(melds, m, first_slot, suit, lo, hi, hand, wild, must, seat, trace, tp):
-    """Put cards for positions lo..hi into slots first_slot.. (decided before any card moves)."""
-    cards = np.empty(hi - lo + 1, dtype=np.int64)
-    plan = hand.copy()
-    for p in range(lo, hi + 1):
-        c = seq_card(plan, suit, p, wild, must)
-        cards[p - lo] = c
-        plan[c] -= 1
-    for p in range(lo, hi + 1):
-        put_slot(melds, m, first_slot + p - lo, cards[p - lo], seat, hand, trace, tp, p)
+@njit_noalloc
+def fill_positions(tab, m, first_slot, act, hand, must, seat, trace, st):
+    """Put cards for play ``act``'s positions C_LO..C_HI of its suit into slots first_slot.. of meld m.
+
+    Each card is chosen from what the hand holds after the cards before it went down, so a wild
+    card goes where no natural card is left.
+    """
+    lo = act[C_LO]
+    for p in range(lo, act[C_HI] + 1):
+        card = seq_card(hand, act[C_KEY], p, tab.wild, must)
+        put_slot(tab.melds, m, first_slot + p - lo, card, seat, hand, trace, st, p)
 
 
-@njit
+@njit_noalloc
 def new_meld(melds, nm, kind, key, lo, seat):
     melds[nm, M_KIND] = kind
     melds[nm, M_KEY] = key
@@ -488,7 +551,7 @@ def new_meld(melds, nm, kind, key, lo, seat):
     melds[nm, M_ALIVE] = 1
 
 
-@njit
+@njit_noalloc
 def shift_up(melds, m, k):
     """Make room for k cards below a sequence's first position."""
     for i in range(melds[m, M_LEN] - 1, -1, -1):
@@ -496,63 +559,65 @@ def shift_up(melds, m, k):
         melds[m, M_CRED + i + k] = melds[m, M_CRED + i]
 
 
-@njit
-def apply_play5(act, hand, melds, nm_box, grp_seat, seat, wild, must, ends, trace, tp):
-    """Carry out candidate row ``act`` for ``seat``; returns the number of cards put down.
+@njit_noalloc
+def apply_play5(act, hand, tab, seat, must, trace, st):
+    """Carry out candidate row ``act`` for ``seat`` on table ``tab``; returns the number of cards put down.
 
-    ``nm_box`` is int64[1] holding the number of meld ids used; ``ends`` flags, per meld, the
-    sequence ends at which the seat traded this turn (R5K-SEQ-6).
+    ``tab.ends`` records the sequence ends at which the seat trades (R5K-SEQ-6). Every action is
+    recorded into ``trace`` with its cursor in ``st`` (``kernels.common.trace``); play-ahead passes
+    a None trace.
     """
+    melds, ends = tab.melds, tab.ends
     typ = act[C_TYPE]
     m = act[C_MELD]
     if typ == P_NEW_GROUP or typ == P_NEW_SEQ or typ == P_NEW_WILD:
-        m = nm_box[0]
+        m = tab.n_melds[0]
         if m >= MAX_MELDS5:
             return 0
-        nm_box[0] = m + 1
+        tab.n_melds[0] = m + 1
         if typ == P_NEW_GROUP:
             new_meld(melds, m, K_GROUP, act[C_KEY], 0, seat)
-            record5(trace, tp, T_MELD, seat, m, K_GROUP, act[C_KEY], 0, act[C_NCARDS], 0)
-            fill_group(melds, m, hand, act[C_KEY], act[C_NNAT], act[C_NWILD], wild, must, seat, trace, tp)
-            grp_seat[act[C_KEY]] = m
+            record(trace, st, T_MELD, seat, m, K_GROUP, act[C_KEY], 0, act[C_NCARDS], 0)
+            fill_group(tab, m, hand, act[C_KEY], act, must, seat, trace, st)
+            tab.grp[act[C_KEY]] = m
         elif typ == P_NEW_WILD:
             new_meld(melds, m, K_WILD, 0, 0, seat)
-            record5(trace, tp, T_MELD, seat, m, K_WILD, 0, 0, act[C_NCARDS], 0)
-            fill_group(melds, m, hand, 0, 0, act[C_NWILD], wild, must, seat, trace, tp)
+            record(trace, st, T_MELD, seat, m, K_WILD, 0, 0, act[C_NCARDS], 0)
+            fill_group(tab, m, hand, 0, act, must, seat, trace, st)
         else:
             new_meld(melds, m, K_SEQ, act[C_KEY], act[C_LO], seat)
-            record5(trace, tp, T_MELD, seat, m, K_SEQ, act[C_KEY], act[C_LO], act[C_NCARDS], 0)
-            fill_positions(melds, m, 0, act[C_KEY], act[C_LO], act[C_HI], hand, wild, must, seat, trace, tp)
+            record(trace, st, T_MELD, seat, m, K_SEQ, act[C_KEY], act[C_LO], act[C_NCARDS], 0)
+            fill_positions(tab, m, 0, act, hand, must, seat, trace, st)
             melds[m, M_LEN] = act[C_NCARDS]
         return act[C_NCARDS]
     if typ == P_ADD_GROUP or typ == P_ADD_WILD:
-        record5(trace, tp, T_LAYOFF, seat, m, act[C_NCARDS], 0, 0, 0, 0)
-        fill_group(melds, m, hand, melds[m, M_KEY], act[C_NNAT], act[C_NWILD], wild, must, seat, trace, tp)
+        record(trace, st, T_LAYOFF, seat, m, act[C_NCARDS], 0, 0, 0, 0)
+        fill_group(tab, m, hand, melds[m, M_KEY], act, must, seat, trace, st)
         if typ == P_ADD_GROUP:
-            grp_seat[melds[m, M_KEY]] = m
+            tab.grp[melds[m, M_KEY]] = m
         return act[C_NCARDS]
     if typ == P_ADD_SEQ:
         k = act[C_NCARDS]
         lo = melds[m, M_LO]
         if act[C_LO] < lo:
-            record5(trace, tp, T_LAYOFF, seat, m, k, act[C_LO], 0, 0, 0)
+            record(trace, st, T_LAYOFF, seat, m, k, act[C_LO], 0, 0, 0)
             shift_up(melds, m, k)
             melds[m, M_LO] = act[C_LO]
-            fill_positions(melds, m, 0, melds[m, M_KEY], act[C_LO], act[C_HI], hand, wild, must, seat, trace, tp)
+            fill_positions(tab, m, 0, act, hand, must, seat, trace, st)
             ends[m] &= ~LOW_END
         else:
-            record5(trace, tp, T_LAYOFF, seat, m, k, lo, 0, 0, 0)
-            fill_positions(melds, m, melds[m, M_LEN], melds[m, M_KEY], act[C_LO], act[C_HI], hand, wild, must, seat, trace, tp)
+            record(trace, st, T_LAYOFF, seat, m, k, lo, 0, 0, 0)
+            fill_positions(tab, m, melds[m, M_LEN], act, hand, must, seat, trace, st)
             ends[m] &= ~HIGH_END
         melds[m, M_LEN] += k
         return k
     if typ == P_JOIN:
         b = act[C_MELD2]
         k = act[C_NCARDS]
-        record5(trace, tp, T_JOIN, seat, m, b, k, 0, 0, 0)
+        record(trace, st, T_JOIN, seat, m, b, k, 0, 0, 0)
         start = melds[m, M_LEN]
         if k > 0:
-            fill_positions(melds, m, start, melds[m, M_KEY], act[C_LO], act[C_HI], hand, wild, must, seat, trace, tp)
+            fill_positions(tab, m, start, act, hand, must, seat, trace, st)
         for i in range(melds[b, M_LEN]):
             melds[m, M_CARD + start + k + i] = melds[b, M_CARD + i]
             melds[m, M_CRED + start + k + i] = melds[b, M_CRED + i]
@@ -566,13 +631,13 @@ def apply_play5(act, hand, melds, nm_box, grp_seat, seat, wild, must, ends, trac
         c = act[C_CARD]
         taken = melds[m, M_CARD + i]
         pos = melds[m, M_LO] + i if melds[m, M_KIND] == K_SEQ else 0
-        record5(trace, tp, T_TRADE, seat, m, c, taken, pos, 0, 0)
+        record(trace, st, T_TRADE, seat, m, c, taken, pos, 0, 0)
         melds[m, M_CARD + i] = c
         melds[m, M_CRED + i] = seat
         hand[c] -= 1
         hand[taken] += 1
         if melds[m, M_KIND] == K_GROUP:
-            grp_seat[melds[m, M_KEY]] = m  # AMB-31: a trade counts as adding to that group
+            tab.grp[melds[m, M_KEY]] = m  # AMB-31: a trade counts as adding to that group
         else:
             if i == 0:
                 ends[m] |= LOW_END
@@ -582,7 +647,35 @@ def apply_play5(act, hand, melds, nm_box, grp_seat, seat, wild, must, ends, trac
     return 0
 
 
+# ----------------------------------------------------------------------------- going out without drawing
+
+
+Search5 = namedtuple("Search5", "hands tables grps n_melds ends cands order count next_play cover path cursor")
+"""Work arrays of the R5K-OUT-3 search (``meld_out_path``): per level, the cards, the table and the
+plays offered there; ``path`` receives the plays found. ``cursor`` stands for the state vector
+beside a None trace (see ``NO_TRACE_CURSOR``)."""
+
+
 @njit
+def new_search5():
+    levels = SEARCH_DEPTH + 1
+    return Search5(
+        np.empty((levels, CARD_IDS), dtype=np.int64),
+        np.empty((levels, MAX_MELDS5, M_SIZE), dtype=np.int64),
+        np.empty((levels, 14), dtype=np.int64),
+        np.empty((levels, 1), dtype=np.int64),
+        np.empty((levels, MAX_MELDS5), dtype=np.int64),
+        np.empty((SEARCH_DEPTH, MAX_CAND5, C_SIZE), dtype=np.int64),
+        np.empty((SEARCH_DEPTH, MAX_CAND5), dtype=np.int64),
+        np.empty(SEARCH_DEPTH, dtype=np.int64),
+        np.empty(SEARCH_DEPTH, dtype=np.int64),
+        np.empty(CARD_IDS, dtype=np.int64),
+        np.empty((SEARCH_DEPTH, C_SIZE), dtype=np.int64),
+        np.zeros(NO_TRACE_CURSOR, dtype=np.int64),
+    )
+
+
+@njit_noalloc
 def mark_positions(cov, av, suit, lo, hi, wild):
     for p in range(lo, hi + 1):
         c = 16 * suit + rank_at(p)
@@ -590,10 +683,10 @@ def mark_positions(cov, av, suit, lo, hi, wild):
             cov[c] = 1
 
 
-@njit
-def all_cards_covered(av, cand, n, wild):
+@njit_inline
+def all_cards_covered(av, cand, n, wild, cov):
     """A quick necessary test for melding out: every held card is in some play offered now."""
-    cov = np.zeros(CARD_IDS, dtype=np.int64)
+    cov[:] = 0
     wild_used = False
     for i in range(n):
         typ = cand[i, C_TYPE]
@@ -612,7 +705,7 @@ def all_cards_covered(av, cand, n, wild):
     return True
 
 
-@njit
+@njit_noalloc
 def order_by_cards(cand, n, order):
     """Indexes of the plays that put cards down, most cards first (stable); returns their count."""
     k = 0
@@ -624,37 +717,35 @@ def order_by_cards(cand, n, order):
     return k
 
 
-@njit
-def meld_out_path(hand, melds, nm, grp_seat, seat, wild, vals, budget, path):
+@njit_inline
+def search_level(search, depth, tab):
+    """The table at one level of the search."""
+    return Table5(search.tables[depth], search.n_melds[depth], search.grps[depth], search.ends[depth], tab.wild,
+                  tab.vals)
+
+
+@njit_noalloc
+def meld_out_path(hand, tab, seat, budget, search):
     """R5K-OUT-3: plays that put every card down this turn, found by depth-first search.
 
     Iterative (kernels never recurse), most cards first, at most ``budget`` plays tried, and a
-    branch is dropped when some held card fits no offered play. Returns the number of plays
-    written to ``path`` or -1. Nothing passed in is changed.
+    branch is dropped when some held card fits no offered play; the sequence ends start untraded.
+    Returns the number of plays written to ``search.path`` or -1. Nothing passed in is changed.
     """
-    depth_max = min(count_cards(hand) + 4, 16)
-    hs = np.empty((depth_max + 1, CARD_IDS), dtype=np.int64)
-    ms = np.empty((depth_max + 1, melds.shape[0], melds.shape[1]), dtype=np.int64)
-    gs = np.empty((depth_max + 1, 14), dtype=np.int64)
-    nms = np.empty((depth_max + 1, 1), dtype=np.int64)
-    es = np.zeros((depth_max + 1, MAX_MELDS5), dtype=np.int64)
-    cands = np.empty((depth_max, MAX_CAND5, C_SIZE), dtype=np.int64)
-    order = np.empty((depth_max, MAX_CAND5), dtype=np.int64)
-    count = np.zeros(depth_max, dtype=np.int64)
-    nxt = np.zeros(depth_max, dtype=np.int64)
-    hs[0] = hand
-    ms[0] = melds
-    gs[0] = grp_seat
-    nms[0, 0] = nm
-    trace = np.zeros((0, TRACE_COLS), dtype=np.int32)
-    tp = np.zeros(2, dtype=np.int64)
+    depth_max = min(count_cards(hand) + 4, SEARCH_DEPTH)
+    hs, cands, order, count, nxt = search.hands, search.cands, search.order, search.count, search.next_play
+    copy_vector(hs[0], hand)
+    copy_rows(search.tables[0], tab.melds, tab.n_melds[0])
+    copy_vector(search.grps[0], tab.grp)
+    search.n_melds[0, 0] = tab.n_melds[0]
+    search.ends[0] = 0
     depth = 0
     expand = True
     while depth >= 0:
         if expand:
-            n = enumerate_plays5(hs[depth], -1, ms[depth], nms[depth, 0], gs[depth], seat, wild, vals, es[depth],
-                                 SC_FULL, cands[depth], False)
-            count[depth] = order_by_cards(cands[depth], n, order[depth]) if all_cards_covered(hs[depth], cands[depth], n, wild) else 0
+            n = enumerate_plays5(hs[depth], -1, search_level(search, depth, tab), seat, SC_FULL, cands[depth], False)
+            covered = all_cards_covered(hs[depth], cands[depth], n, tab.wild, search.cover)
+            count[depth] = order_by_cards(cands[depth], n, order[depth]) if covered else 0
             nxt[depth] = 0
             expand = False
         if nxt[depth] >= count[depth] or budget <= 0:
@@ -663,21 +754,16 @@ def meld_out_path(hand, melds, nm, grp_seat, seat, wild, vals, budget, path):
         act = cands[depth, order[depth, nxt[depth]]]
         nxt[depth] += 1
         budget -= 1
-        hs[depth + 1] = hs[depth]
-        ms[depth + 1] = ms[depth]
-        gs[depth + 1] = gs[depth]
-        nms[depth + 1] = nms[depth]
-        es[depth + 1] = es[depth]
-        apply_play5(act, hs[depth + 1], ms[depth + 1], nms[depth + 1], gs[depth + 1], seat, wild, -1, es[depth + 1], trace, tp)
-        path[depth] = act
+        copy_vector(hs[depth + 1], hs[depth])
+        copy_rows(search.tables[depth + 1], search.tables[depth], search.n_melds[depth, 0])
+        copy_vector(search.grps[depth + 1], search.grps[depth])
+        search.n_melds[depth + 1, 0] = search.n_melds[depth, 0]
+        copy_vector(search.ends[depth + 1], search.ends[depth])
+        apply_play5(act, hs[depth + 1], search_level(search, depth + 1, tab), seat, -1, None, search.cursor)
+        copy_vector(search.path[depth], act)
         if count_cards(hs[depth + 1]) == 0:
             return depth + 1
         if depth + 1 < depth_max:
             depth += 1
             expand = True
     return -1
-
-
-@njit
-def empty_trace():
-    return np.zeros((0, TRACE_COLS), dtype=np.int32)

@@ -1,11 +1,12 @@
 """Decisions for 5000 Rummy (RULES.md §4-5): draw, play, discard, rummy call and upcard exchange.
 
-The 5000 engine (``kernels.engine5k``) calls these five functions with the seat's own cards, the
-public table and pile, and an observation vector (``O_*``); nothing hidden reaches them
-(C-INFO-1). ``random`` picks uniformly among the legal options. ``greedy`` plays ahead with its own
-cards only: it values a draw by how many points it could put on the table this turn with the
-cards it would hold (plays chosen by highest value, on copies of the table) against what those
-cards would leave in hand, and it discards the card that helps least.
+The 5000 engine (``kernels.rum5000.engine``) calls these five functions with the seat's own cards,
+the public table as the seat plays on it (a ``Table5``) and the pile, an observation vector
+(``O_*``) and a play-ahead workspace (``Ahead5``, made once per game by ``new_ahead5``); nothing
+hidden reaches them (C-INFO-1). ``random`` picks uniformly among the legal options. ``greedy``
+plays ahead with its own cards only: it values a draw by how many points it could put on the
+table this turn with the cards it would hold (plays chosen by highest value, on copies of the
+table) against what those cards would leave in hand, and it discards the card that helps least.
 The heuristic family (``heuristic``, ``cautious``, ``digger``) plays the same way with its own
 parameters where they carry over: ``deadwood_weight`` and ``min_gain`` in the take test,
 ``max_take`` as the deepest take, ``hold_melds`` with ``risk_stock`` and ``risk_opp_cards`` to keep
@@ -15,14 +16,19 @@ could go onto the table. ``rollout`` plays by greedy's rules here (it has no 500
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
-from rummysim.kernels.common._jit import njit
+from rummysim.kernels.common._jit import njit, njit_inline, njit_noalloc
 from rummysim.kernels.rum5000.layout import (
-    C_NCARDS, C_TYPE, C_VALUE, CARD_IDS, D_ALL, D_DECLINE, D_SKIP, D_STOCK, MAX_CAND5, MAX_MELDS5,
-    O_HAND_SIZE, O_N, O_N_MELDS, O_SEAT, O_STOCK, O_WILD, P_STOP, SC_FULL,
+    C_NCARDS, C_SIZE, C_TYPE, C_VALUE, CARD_IDS, D_ALL, D_DECLINE, D_SKIP, D_STOCK, M_SIZE, MAX_CAND5,
+    MAX_MELDS5, O_HAND_SIZE, O_N, O_PILE_LEN, O_SEAT, O_STOCK, P_STOP, SC_FULL,
 )
-from rummysim.kernels.rum5000.melds import apply_play5, card_placeable, count_cards, empty_trace, enumerate_plays5, is_wild
+from rummysim.kernels.rum5000.melds import (
+    NO_TRACE_CURSOR, Table5, apply_play5, card_placeable, copy_rows, copy_vector, count_cards, enumerate_plays5,
+    is_wild,
+)
 from rummysim.strategies.ids import CAUTIOUS, DIGGER, GREEDY, HEURISTIC, RANDOM
 from rummysim.strategies.random_play import random_choice
 
@@ -30,8 +36,30 @@ SKIP_GAIN = 1e9  # going out without drawing scores the 500 bonus: always worth 
 TAKE_WEIGHT = 0.6  # share of an unmelded taken card's value counted against a take
 MIN_GAIN = 0.0
 
+Ahead5 = namedtuple("Ahead5", "hand take trial melds grp ends n_melds cand single cursor")
+"""The play-ahead workspace: the cards a play-out holds (``hand``), the holding after a take
+(``take``) and a trial holding (``trial``), the copy of the table it plays on (``melds``, ``grp``,
+``ends``, ``n_melds``), its play candidates, the one card ``card_placeable`` tests, and the stand-in
+for the state vector beside a None trace (``melds.NO_TRACE_CURSOR``)."""
+
 
 @njit
+def new_ahead5():
+    return Ahead5(
+        np.empty(CARD_IDS, dtype=np.int64),
+        np.empty(CARD_IDS, dtype=np.int64),
+        np.empty(CARD_IDS, dtype=np.int64),
+        np.empty((MAX_MELDS5, M_SIZE), dtype=np.int64),
+        np.empty(14, dtype=np.int64),
+        np.empty(MAX_MELDS5, dtype=np.int64),
+        np.empty(1, dtype=np.int64),
+        np.empty((MAX_CAND5, C_SIZE), dtype=np.int64),
+        np.empty(CARD_IDS, dtype=np.int64),
+        np.zeros(NO_TRACE_CURSOR, dtype=np.int64),
+    )
+
+
+@njit_noalloc
 def hand_value(av, vals):
     v = 0
     for c in range(CARD_IDS):
@@ -39,7 +67,7 @@ def hand_value(av, vals):
     return v
 
 
-@njit
+@njit_noalloc
 def best_play(cand, n):
     """Index of the highest-valued play; STOP (row 0) when nothing puts points down."""
     best = 0
@@ -51,48 +79,47 @@ def best_play(cand, n):
     return best
 
 
-@njit
-def playout_points(av, must, melds, nm, grp_seat, seat, wild, vals):
-    """Points greedy could put on the table this turn holding ``av`` (copies only)."""
-    hand = av.copy()
-    table = melds.copy()
-    grp = grp_seat.copy()
-    ends = np.zeros(MAX_MELDS5, dtype=np.int64)
-    nm_box = np.array([nm], dtype=np.int64)
-    cand = np.empty((MAX_CAND5, 12), dtype=np.int64)
-    tp = np.zeros(2, dtype=np.int64)
-    trace = empty_trace()
+@njit_noalloc
+def playout_points(av, must, tab, seat, work):
+    """(points greedy could put on the table this turn holding ``av``, value left in hand), played
+    on a copy of the table in ``work``."""
+    hand = work.hand
+    copy_vector(hand, av)
+    copy_rows(work.melds, tab.melds, tab.n_melds[0])
+    copy_vector(work.grp, tab.grp)
+    work.ends[:] = 0
+    work.n_melds[0] = tab.n_melds[0]
+    table = Table5(work.melds, work.n_melds, work.grp, work.ends, tab.wild, tab.vals)
+    cand = work.cand
     placed = 0
     for _ in range(40):
-        n = enumerate_plays5(hand, must, table, nm_box[0], grp, seat, wild, vals, ends, SC_FULL, cand, True)
+        n = enumerate_plays5(hand, must, table, seat, SC_FULL, cand, True)
         i = best_play(cand, n)
         if cand[i, C_TYPE] == P_STOP:
             break
         placed += cand[i, C_VALUE]
-        apply_play5(cand[i], hand, table, nm_box, grp, seat, wild, must, ends, trace, tp)
+        apply_play5(cand[i], hand, table, seat, must, None, work.cursor)
         must = -1
         if count_cards(hand) == 0:
             break
-    return placed, hand_value(hand, vals)
+    return placed, hand_value(hand, tab.vals)
 
 
-@njit
-def take_gain(av, pile, k, upto, must, melds, nm, grp_seat, seat, wild, vals, base_placed, base_left, weight):
-    """Net points of taking pile[k:upto] into ``av``: more on the table, less left in hand."""
-    with_take = av.copy()
-    for i in range(k, upto):
+@njit_noalloc
+def take_gain(av, pile, k, must, tab, obs, base_placed, base_left, weight, work):
+    """Net points of taking pile[k:] into ``av``: more on the table, less left in hand."""
+    with_take = work.take
+    copy_vector(with_take, av)
+    for i in range(k, obs[O_PILE_LEN]):
         with_take[pile[i]] += 1
-    placed, left = playout_points(with_take, must, melds, nm, grp_seat, seat, wild, vals)
+    placed, left = playout_points(with_take, must, tab, obs[O_SEAT], work)
     return (placed - base_placed) - weight * (left - base_left)
 
 
-@njit
-def greedy_draw5(weight, min_gain, max_take, obs, hand, pile, melds, grp_seat, vals, opts, nopt):
-    seat = obs[0]
-    wild = obs[O_WILD]
-    nm = obs[O_N_MELDS]
-    pile_len = obs[3]
-    base_placed, base_left = playout_points(hand, -1, melds, nm, grp_seat, seat, wild, vals)
+@njit_inline
+def greedy_draw5(weight, min_gain, max_take, obs, hand, pile, tab, opts, nopt, work):
+    pile_len = obs[O_PILE_LEN]
+    base_placed, base_left = playout_points(hand, -1, tab, obs[O_SEAT], work)
     best = 0
     best_gain = -1e18
     for i in range(nopt):
@@ -105,17 +132,17 @@ def greedy_draw5(weight, min_gain, max_take, obs, hand, pile, melds, grp_seat, v
         elif o == D_STOCK or o == D_DECLINE:
             gain = min_gain  # a take must beat this to be preferred
         elif o == D_ALL:
-            gain = take_gain(hand, pile, 0, pile_len, -1, melds, nm, grp_seat, seat, wild, vals, base_placed, base_left, weight)
+            gain = take_gain(hand, pile, 0, -1, tab, obs, base_placed, base_left, weight, work)
         else:
             must = pile[o] if o < pile_len - 1 else -1
-            gain = take_gain(hand, pile, o, pile_len, must, melds, nm, grp_seat, seat, wild, vals, base_placed, base_left, weight)
+            gain = take_gain(hand, pile, o, must, tab, obs, base_placed, base_left, weight, work)
         if gain > best_gain:
             best_gain = gain
             best = i
     return best
 
 
-@njit
+@njit_noalloc
 def usefulness(hand, c, wild):
     """How much card c helps the rest of the hand: same-rank partners and near same-suit cards."""
     r = c % 16
@@ -131,24 +158,23 @@ def usefulness(hand, c, wild):
     return score
 
 
-@njit
-def greedy_discard5(feed_weight, obs, hand, melds, grp_seat, vals, opts, nopt):
+@njit_inline
+def greedy_discard5(feed_weight, obs, hand, tab, opts, nopt, work):
     """Least useful natural card, the most valuable among equals; wild cards last.
 
     ``feed_weight`` > 0 also counts against a card that could go onto the table by itself (a
-    rummy call or an easy addition for the next player).
+    rummy call or an easy addition for the next player), judged with no sequence end traded.
     """
-    wild = obs[O_WILD]
+    wild = tab.wild
     seat = obs[O_SEAT]
-    nm = obs[O_N_MELDS]
-    ends = np.zeros(MAX_MELDS5, dtype=np.int64)
-    cand = np.empty((MAX_CAND5, 12), dtype=np.int64) if feed_weight > 0 else np.empty((0, 12), dtype=np.int64)
+    work.ends[:] = 0
+    untraded = Table5(tab.melds, tab.n_melds, tab.grp, work.ends, wild, tab.vals)
     best = 0
     best_key = 1e18
     for i in range(nopt):
         c = opts[i]
-        key = usefulness(hand, c, wild) * 1000.0 - vals[c]
-        if feed_weight > 0 and card_placeable(c, melds, nm, grp_seat, seat, wild, vals, ends, cand):
+        key = usefulness(hand, c, wild) * 1000.0 - tab.vals[c]
+        if feed_weight > 0 and card_placeable(c, untraded, seat, work.single, work.cand):
             key += feed_weight * 100.0
         if is_wild(c, wild):
             key += 1e9
@@ -158,42 +184,38 @@ def greedy_discard5(feed_weight, obs, hand, melds, grp_seat, vals, opts, nopt):
     return best
 
 
-@njit
-def greedy_call5(weight, obs, hand, pile, melds, grp_seat, vals, opts, nopt):
+@njit_inline
+def greedy_call5(weight, obs, pile, tab, opts, nopt, work):
     """Rummy calls: take the most valuable claim (option 0 is pass, then pile indexes)."""
     if nopt <= 1:
         return 0
-    seat = obs[0]
-    wild = obs[O_WILD]
-    nm = obs[O_N_MELDS]
-    pile_len = obs[3]
-    empty = np.zeros(CARD_IDS, dtype=np.int64)
+    empty = work.trial
+    empty[:] = 0
     best = 0
     best_gain = 0.0
     for i in range(1, nopt):
         k = opts[i]
-        gain = take_gain(empty, pile, k, pile_len, pile[k], melds, nm, grp_seat, seat, wild, vals, 0, 0, weight)
+        gain = take_gain(empty, pile, k, pile[k], tab, obs, 0, 0, weight, work)
         if gain > best_gain:
             best_gain = gain
             best = i
     return best
 
 
-@njit
-def greedy_exchange5(weight, min_gain, obs, hand, pile, melds, grp_seat, vals, opts, nopt):
+@njit_inline
+def greedy_exchange5(weight, min_gain, obs, hand, pile, tab, opts, nopt, work):
     """V5K-11: swap a hand card for the upcard when that raises this turn's table points."""
-    seat = obs[0]
-    wild = obs[O_WILD]
-    nm = obs[O_N_MELDS]
-    base_placed, base_left = playout_points(hand, -1, melds, nm, grp_seat, seat, wild, vals)
+    seat = obs[O_SEAT]
+    base_placed, base_left = playout_points(hand, -1, tab, seat, work)
     best = 0
     best_gain = min_gain
     up = pile[0]
+    trial = work.trial
     for i in range(1, nopt):
-        trial = hand.copy()
+        copy_vector(trial, hand)
         trial[opts[i]] -= 1
         trial[up] += 1
-        placed, left = playout_points(trial, -1, melds, nm, grp_seat, seat, wild, vals)
+        placed, left = playout_points(trial, -1, tab, seat, work)
         gain = (placed - base_placed) - (left - base_left) * weight
         if gain > best_gain:
             best_gain = gain
@@ -204,18 +226,18 @@ def greedy_exchange5(weight, min_gain, obs, hand, pile, melds, grp_seat, vals, o
 # ----------------------------------------------------------------------------- dispatch
 
 
-@njit
+@njit_noalloc
 def parametric(sid):
     """Strategies whose parameter row starts with greedy's (deadwood_weight, min_gain)."""
     return sid == GREEDY or sid == HEURISTIC or sid == CAUTIOUS or sid == DIGGER
 
 
-@njit
+@njit_noalloc
 def heuristic_family(sid):
     return sid == HEURISTIC or sid == CAUTIOUS or sid == DIGGER
 
 
-@njit
+@njit_noalloc
 def take_weight(sid, params):
     """``deadwood_weight`` scales the share of unusable taken cards counted against a take."""
     if parametric(sid):
@@ -223,18 +245,18 @@ def take_weight(sid, params):
     return TAKE_WEIGHT
 
 
-@njit
+@njit_noalloc
 def min_gain(sid, params):
     return params[1] if parametric(sid) else MIN_GAIN
 
 
-@njit
+@njit_noalloc
 def heuristic_param(sid, params, i):
     """Parameter i of the heuristic family (0 = off for every other strategy)."""
     return params[i] if heuristic_family(sid) else 0.0
 
 
-@njit
+@njit_inline
 def holds_melds(sid, params, obs, cand, ncand):
     """The heuristic's hold_melds: keep melds in hand unless going out or the risk has grown."""
     if heuristic_param(sid, params, 5) <= 0 or ncand == 0 or cand[0, C_TYPE] != P_STOP:
@@ -249,16 +271,16 @@ def holds_melds(sid, params, obs, cand, ncand):
     return cand[best, C_NCARDS] < obs[O_HAND_SIZE + seat]  # a play that empties the hand goes out
 
 
-@njit
-def choose5_draw(sid, params, obs, hand, pile, melds, grp_seat, vals, opts, nopt, rng):
+@njit_inline
+def choose5_draw(sid, params, obs, hand, pile, tab, opts, nopt, rng, work):
     """Index into opts[:nopt]: D_STOCK, D_DECLINE, D_SKIP, D_ALL or a pile index to take from."""
     if sid == RANDOM:
         return random_choice(rng, nopt)
     return greedy_draw5(take_weight(sid, params), min_gain(sid, params), heuristic_param(sid, params, 2), obs, hand,
-                        pile, melds, grp_seat, vals, opts, nopt)
+                        pile, tab, opts, nopt, work)
 
 
-@njit
+@njit_inline
 def choose5_play(sid, params, obs, cand, ncand, rng):
     """Index into cand[:ncand] (row 0 is STOP when stopping is allowed)."""
     if sid == RANDOM:
@@ -268,25 +290,25 @@ def choose5_play(sid, params, obs, cand, ncand, rng):
     return best_play(cand, ncand)
 
 
-@njit
-def choose5_discard(sid, params, obs, hand, melds, grp_seat, vals, opts, nopt, rng):
+@njit_inline
+def choose5_discard(sid, params, obs, hand, tab, opts, nopt, rng, work):
     """Index into opts[:nopt] (card ids)."""
     if sid == RANDOM:
         return random_choice(rng, nopt)
-    return greedy_discard5(heuristic_param(sid, params, 8), obs, hand, melds, grp_seat, vals, opts, nopt)
+    return greedy_discard5(heuristic_param(sid, params, 8), obs, hand, tab, opts, nopt, work)
 
 
-@njit
-def choose5_call(sid, params, obs, hand, pile, melds, grp_seat, vals, opts, nopt, rng):
+@njit_inline
+def choose5_call(sid, params, obs, hand, pile, tab, opts, nopt, rng, work):
     """Index into opts[:nopt]: 0 = pass, then the pile index a rummy call would take from."""
     if sid == RANDOM:
         return random_choice(rng, nopt)
-    return greedy_call5(take_weight(sid, params), obs, hand, pile, melds, grp_seat, vals, opts, nopt)
+    return greedy_call5(take_weight(sid, params), obs, pile, tab, opts, nopt, work)
 
 
-@njit
-def choose5_exchange(sid, params, obs, hand, pile, melds, grp_seat, vals, opts, nopt, rng):
+@njit_inline
+def choose5_exchange(sid, params, obs, hand, pile, tab, opts, nopt, rng, work):
     """Index into opts[:nopt]: 0 = keep the hand, then card ids to swap for the upcard (V5K-11)."""
     if sid == RANDOM:
         return random_choice(rng, nopt)
-    return greedy_exchange5(take_weight(sid, params), min_gain(sid, params), obs, hand, pile, melds, grp_seat, vals, opts, nopt)
+    return greedy_exchange5(take_weight(sid, params), min_gain(sid, params), obs, hand, pile, tab, opts, nopt, work)
