@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from rummysim.kernels.rum500 import layout as L
-from rummysim.kernels.rum500.cards import add_card, natural_value_table
+from rummysim.kernels.common.planes import add_card
+from rummysim.kernels.rum500.cards import natural_value_table
 from rummysim.games import encode_rules
 from rummysim.rules import Rules
 from tests.cardtext import JOKER, ids

@@ -24,7 +24,8 @@ import numpy as np
 
 from rummysim.kernels.common._jit import njit, njit_inline, njit_noalloc
 from rummysim.kernels.common.trace import record, record_cards
-from rummysim.kernels.rum500.cards import add_card, bit, holding_value, n_cards, popcount, remove_mask
+from rummysim.kernels.common.planes import add_card, bit, card_id, has_card, lowest_bit_index, n_cards, remove_mask
+from rummysim.kernels.rum500.cards import holding_value
 from rummysim.kernels.rum500.layout import (
     A_KEY, A_LEN, A_LO, A_MASK, A_MELD, A_NCARDS, A_NJOK, A_SIDE, A_SIZE, A_TYPE, A_VALUE,
     ACT_LAYOFF, ACT_MELD_SET, ACT_STOP,
@@ -125,7 +126,7 @@ def fill_pack(rules, pack):
     for _ in range(rules[R_DECKS]):
         for s in range(4):
             for r in range(1, 14):
-                pack[n] = 16 * s + r
+                pack[n] = card_id(s, r)
                 n += 1
     for _ in range(rules[R_JOKERS]):
         pack[n] = JOKER
@@ -497,7 +498,7 @@ def apply_play(st, hands, melds, rules, seat, act, owner, trace, layoff_kind):
     st[ST_PLACED_VALUE] += act[A_VALUE]
     must = st[ST_MUST_CARD]
     if must >= 0:
-        if (must == JOKER and njok > 0) or (must != JOKER and (mask >> np.uint64(must)) & np.uint64(1)):
+        if (must == JOKER and njok > 0) or (must != JOKER and has_card(mask, must)):
             st[ST_MUST_CARD] = -1
             st[ST_NEW_ONLY] = 0
     if typ == ACT_LAYOFF:
@@ -513,8 +514,8 @@ def apply_play(st, hands, melds, rules, seat, act, owner, trace, layoff_kind):
                 record(trace, st, T_CARD, seat, m, JOKER, 0, 0, 0, 0)
             else:
                 for s in range(4):
-                    c = 16 * s + r
-                    if (mask >> np.uint64(c)) & np.uint64(1):
+                    c = card_id(s, r)
+                    if has_card(mask, c):
                         _put_card(melds, m, i, c, owner)
                         melds[m, MK_SUITS] |= 1 << s
                         record(trace, st, T_CARD, seat, m, c, 0, 0, 0, 0)
@@ -535,7 +536,7 @@ def apply_play(st, hands, melds, rules, seat, act, owner, trace, layoff_kind):
         for i in range(first_new, first_new + added):
             pos = new_lo + i
             c = pos_card(s, pos)
-            card = c if (mask >> np.uint64(c)) & np.uint64(1) else JOKER
+            card = c if has_card(mask, c) else JOKER
             if card == JOKER:
                 melds[m, MK_NJOK] += 1
             _put_card(melds, m, i, card, owner)
@@ -556,8 +557,8 @@ def apply_play(st, hands, melds, rules, seat, act, owner, trace, layoff_kind):
         record(trace, st, T_MELD, seat, m, KIND_SET, r, 0, act[A_LEN], 0)
         i = 0
         for s in range(4):
-            c = 16 * s + r
-            if (mask >> np.uint64(c)) & np.uint64(1):
+            c = card_id(s, r)
+            if has_card(mask, c):
                 _put_card(melds, m, i, c, owner)
                 melds[m, MK_SUITS] |= 1 << s
                 record(trace, st, T_CARD, seat, m, c, 0, 0, 0, 0)
@@ -576,7 +577,7 @@ def apply_play(st, hands, melds, rules, seat, act, owner, trace, layoff_kind):
     record(trace, st, T_MELD, seat, m, KIND_RUN, s, lo, act[A_LEN], 0)
     for i in range(act[A_LEN]):
         c = pos_card(s, lo + i)
-        card = c if (mask >> np.uint64(c)) & np.uint64(1) else JOKER
+        card = c if has_card(mask, c) else JOKER
         _put_card(melds, m, i, card, owner)
         record(trace, st, T_CARD, seat, m, card, lo + i, 0, 0, 0)
 
@@ -591,8 +592,7 @@ def discard_options(st, hands, rules, seat, opts):
     n = 0
     x = hands[seat, 0] & ~forb
     while x:
-        low = x & (~x + np.uint64(1))
-        opts[n] = popcount(low - np.uint64(1))
+        opts[n] = lowest_bit_index(x)
         n += 1
         x &= x - np.uint64(1)
     if st[ST_JOKERS + seat] > 0 and not forb_joker:

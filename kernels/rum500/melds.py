@@ -22,7 +22,10 @@ from __future__ import annotations
 import numpy as np
 
 from rummysim.kernels.common._jit import njit_inline, njit_noalloc
-from rummysim.kernels.rum500.cards import ACES_LOW, ALL_NATURALS, LANE_RANKS, RANK_IN_EACH_SUIT, U1, U16, U32, U48, bit, has_card, lowest_bit_index, popcount
+from rummysim.kernels.common.planes import (
+    ACES_LOW, ALL_NATURALS, LANE_RANKS, RANK_IN_EACH_SUIT, U1, U16, U32, U48, bit, card_id, has_card, lowest_bit_index, popcount,
+    rank_of, suit_of,
+)
 from rummysim.kernels.rum500.layout import (
     A_KEY,
     A_LEN,
@@ -62,7 +65,7 @@ def pos_rank(pos):
 @njit_noalloc
 def pos_card(suit, pos):
     """Natural card id that occupies run position pos (1..26) of a suit."""
-    return 16 * suit + pos_rank(pos)
+    return card_id(suit, pos_rank(pos))
 
 
 @njit_noalloc
@@ -82,7 +85,7 @@ def slot_value(vals, ace_low, card, kind, first):
     """Points a card scores on the table (R500-SCORE-2): an ace that starts a run is used low."""
     if card == JOKER:
         return vals[JOKER]
-    if kind != KIND_SET and first and (card & 15) == 1:
+    if kind != KIND_SET and first and rank_of(card) == 1:
         return ace_low
     return vals[card]
 
@@ -138,13 +141,13 @@ def set_ranks(p1, jok):
 def _enumerate_sets(p1, jok, must, vals, cand, n, limit):
     ranks = set_ranks(p1, jok)  # skip the ranks that cannot make a set (same rows, in rank order)
     if must >= 0 and must != JOKER:
-        ranks &= U1 << np.uint64(must & 15)
+        ranks &= U1 << np.uint64(rank_of(must))
     while ranks:
         r = lowest_bit_index(ranks)
         ranks &= ranks - U1
         smask = 0
         for s in range(4):
-            if has_card(p1, 16 * s + r):
+            if has_card(p1, card_id(s, r)):
                 smask |= 1 << s
         for sub in range(16):
             if sub & ~smask:
@@ -154,8 +157,8 @@ def _enumerate_sets(p1, jok, must, vals, cand, n, limit):
             value = 0
             for s in range(4):
                 if sub & (1 << s):
-                    mask |= bit(16 * s + r)
-                    value += vals[16 * s + r]
+                    mask |= bit(card_id(s, r))
+                    value += vals[card_id(s, r)]
             for j in range(0, min(jok, 4 - k) + 1):
                 size = k + j
                 if size < 3:
@@ -201,7 +204,7 @@ def _enumerate_runs(p1, jok, must, vals, ace_low, rules, cand, n, limit):
     if max_pos <= 14 and not _runs_possible(p1, jok, max_pos, min_run):
         return n  # every run row holds a window of min_run with a natural card and few gaps
     for s in range(4):
-        if must >= 0 and must != JOKER and (must >> 4) != s:
+        if must >= 0 and must != JOKER and suit_of(must) != s:
             continue
         lane = run_lane(p1, s)
         if lane == 0:
@@ -237,8 +240,8 @@ def _enumerate_layoffs(p1, jok, must, melds, n_melds, vals, ace_low, rules, cand
     max_pos = rules[R_MAX_POS]
     corner = max_pos > 14
     # a natural must-card only fits melds of its rank (sets) or suit (runs)
-    must_rank = must & 15 if (must >= 0 and must != JOKER) else -1
-    must_suit = must >> 4 if must_rank >= 0 else -1
+    must_rank = rank_of(must) if (must >= 0 and must != JOKER) else -1
+    must_suit = suit_of(must) if must_rank >= 0 else -1
     for m in range(n_melds):
         if melds[m, MK_KIND] == KIND_SET:
             r = melds[m, MK_KEY]
@@ -246,7 +249,7 @@ def _enumerate_layoffs(p1, jok, must, melds, n_melds, vals, ace_low, rules, cand
                 continue  # R500-MELD-1: a set never exceeds 4 cards
             present = melds[m, MK_SUITS]
             for s in range(4):
-                c = 16 * s + r
+                c = card_id(s, r)
                 if (present >> s) & 1 == 0 and has_card(p1, c):  # R500-MELD-2
                     b = bit(c)
                     if must_matches(must, b, 0):
@@ -349,8 +352,8 @@ def _block_reaches(lane, frm, to, jok):
 @njit_noalloc
 def natural_playable(card, p1, jok, melds, n_melds, max_pos, min_run):
     """Exact bitwise test of ``card_playable`` for a natural card without round-the-corner runs."""
-    r = card & 15
-    s = card >> 4
+    r = rank_of(card)
+    s = suit_of(card)
     if popcount((np.uint64(p1) >> np.uint64(r)) & RANK_IN_EACH_SUIT) + jok >= 3:
         return True  # a new set (R500-MELD-1/6)
     lane = run_lane(p1, s)
@@ -422,7 +425,7 @@ def layoff_targets(melds, n_melds, max_pos):
             r = melds[m, MK_KEY]
             for s in range(4):
                 if (melds[m, MK_SUITS] >> s) & 1 == 0:
-                    cards |= bit(16 * s + r)
+                    cards |= bit(card_id(s, r))
         else:
             if melds[m, MK_LEN] >= 13:
                 continue

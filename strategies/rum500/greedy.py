@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from rummysim.kernels.common._jit import njit_inline, njit_noalloc
-from rummysim.kernels.rum500.cards import RANK_IN_EACH_SUIT, U1, bit, has_card, mask_value, popcount
+from rummysim.kernels.common.planes import RANK_IN_EACH_SUIT, U1, bit, has_card, popcount, rank_of, suit_of
+from rummysim.kernels.rum500.cards import mask_value
 from rummysim.kernels.rum500.layout import (
     A_MASK,
     A_NJOK,
@@ -152,8 +153,8 @@ def greedy_call(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt
 def card_usefulness(p1, card):
     """Partners of a card in hand: other suits of its rank, and same-suit cards within 2 ranks
     (counted once per position the card can take; twice for a non-ace)."""
-    suit = card >> 4
-    rank = card & 15
+    suit = suit_of(card)
+    rank = rank_of(card)
     held = np.uint64(p1)
     same_rank = popcount((held >> np.uint64(rank)) & RANK_IN_EACH_SUIT) - np.int64((held >> np.uint64(card)) & U1)
     lane = run_lane(held, suit) & np.uint64(0x7FFE)  # positions 1..14

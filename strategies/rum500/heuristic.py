@@ -35,18 +35,21 @@ from __future__ import annotations
 import numpy as np
 
 from rummysim.kernels.common._jit import njit
-from rummysim.kernels.rum500.cards import (
+from rummysim.kernels.common.planes import (
     U0,
     U1,
     add_card,
     bit,
+    card_id,
     has_card,
-    holding_value,
     lowest_bit_index,
     n_cards,
     popcount,
+    rank_of,
     remove_mask,
+    suit_of,
 )
+from rummysim.kernels.rum500.cards import holding_value
 from rummysim.kernels.rum500.layout import (
     A_TYPE,
     ACT_STOP,
@@ -110,8 +113,8 @@ def card_outs(c, hand, melds, n_melds, rules):
     card one or two positions away; the card between c and a table run ending two positions away.
     ``has structure`` tells whether a joker would also do.
     """
-    suit = c >> 4
-    rank = c & 15
+    suit = suit_of(c)
+    rank = rank_of(c)
     max_pos = rules[R_MAX_POS]
     outs = U0
     structure = False
@@ -120,10 +123,10 @@ def card_outs(c, hand, melds, n_melds, rules):
     for s in range(4):
         if s == suit:
             continue
-        if has_card(hand, 16 * s + rank):
+        if has_card(hand, card_id(s, rank)):
             same_rank += 1
         else:
-            missing |= bit(16 * s + rank)
+            missing |= bit(card_id(s, rank))
     if same_rank >= 1:
         outs |= missing
         structure = True

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from rummysim.kernels.common._jit import njit
-from rummysim.kernels.rum500.cards import ALL_NATURALS, U0, U1, add_card, popcount
+from rummysim.kernels.common.planes import ALL_NATURALS, U0, U1, add_card, popcount
 from rummysim.kernels.rum500.layout import JOKER, MK_CARD, MK_LEN, OB_MY_JOKERS, OB_N_MELDS, OB_PILE_LEN, R_DECKS, R_JOKERS
 from rummysim.kernels.common.rng import shuffle_int16
 

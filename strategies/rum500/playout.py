@@ -27,7 +27,8 @@ from __future__ import annotations
 import numpy as np
 
 from rummysim.kernels.common._jit import njit
-from rummysim.kernels.rum500.cards import U0, U1, add_card, bit, holding_value, lowest_bit_index, n_cards, remove_card, remove_mask
+from rummysim.kernels.common.planes import U0, U1, add_card, bit, card_id, has_card, lowest_bit_index, n_cards, remove_card, remove_mask
+from rummysim.kernels.rum500.cards import holding_value
 from rummysim.kernels.rum500.layout import (
     A_KEY,
     A_LEN,
@@ -150,7 +151,7 @@ def drop_card(hands, jok, seat, c):
 def suit_bits(mask, rank):
     bits = 0
     for s in range(4):
-        if (mask >> np.uint64(16 * s + rank)) & U1:
+        if has_card(mask, card_id(s, rank)):
             bits |= 1 << s
     return bits
 
