@@ -10,18 +10,10 @@ import numpy as np
 import pytest
 
 from rummysim.kernels.rum500 import layout as L
-from rummysim.kernels.rum500.engine import (
-    apply_discard,
-    apply_play,
-    draw_from_stock,
-    discard_options,
-    draw_options,
-    game_winner,
-    play_candidates,
-    reset_turn,
-    score_hand,
-    take_from_pile,
-)
+from rummysim.kernels.rum500.duties import reset_turn
+from rummysim.kernels.rum500.scoring import game_winner, score_hand
+from rummysim.kernels.rum500.table import apply_play
+from rummysim.kernels.rum500.turn import apply_discard, discard_options, draw_from_stock, draw_options, play_candidates, take_from_pile
 from rummysim.rules import Rules
 from tests.cardtext import cid, ids, jokers, mask
 from tests.kstate import KState, make_state

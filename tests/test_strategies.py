@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from rummysim.kernels.rum500 import layout as L
-from rummysim.kernels.rum500.engine import discard_options, draw_options, observe, play_candidates
+from rummysim.kernels.rum500.turn import discard_options, draw_options, play_candidates
+from rummysim.kernels.rum500.view import observe
 from rummysim.rules import Rules
 from rummysim.strategies.rum500.dispatch import ALL_STRATEGIES, choose_discard, choose_draw, choose_play
 from rummysim.strategies.rum500.heuristic import later_chance

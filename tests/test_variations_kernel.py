@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from rummysim.kernels.rum500 import layout as L
-from rummysim.kernels.rum500.engine import game_winner, layoff_target_exists, score_hand
+from rummysim.kernels.rum500.scoring import game_winner, score_hand
+from rummysim.kernels.rum500.table import layoff_target_exists
 from rummysim.rules import Rules
 from tests.cardtext import cid, ids
 from tests.kstate import make_state
