@@ -7,6 +7,8 @@ per-turn counters that track them.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from rummysim.kernels.common._jit import njit_inline
@@ -16,6 +18,10 @@ from rummysim.kernels.rum500.layout import (
     R_GOING_OUT, ST_LONG_RUN, ST_MUST_CARD, ST_NEW_ONLY, ST_NO_DISCARD, ST_OPENED, ST_PLACED,
     ST_PLACED_VALUE, ST_STOCK_DRAWN, ST_TAKEN_JOKER, ST_TAKEN_MASK,
 )
+
+TurnEnd = namedtuple("TurnEnd", "forb forb_joker empty_ok")
+"""How the seat's turn may end (C-LEGAL-1): the natural cards it may not discard (a mask), whether
+it may not discard a joker, and whether it may end with an empty hand (going out or floating)."""
 
 
 @njit_inline
@@ -55,17 +61,32 @@ def take_forbidden(rules, top_single, taken, taken_jok):
 
 
 @njit_inline
-def finish_ok(p1, jok, forb, forb_joker, empty_ok):
-    """C-LEGAL-1: the hand is empty and may be (out or floating), or holds a card it may discard.
+def turn_end(st, rules):
+    """The ``TurnEnd`` of the seat in turn, from the cards it took this turn."""
+    forb, forb_joker = forbidden_discards(st, rules)
+    return TurnEnd(forb, forb_joker, empty_hand_allowed(rules))
+
+
+@njit_inline
+def take_end(rules, top_single, taken, taken_jok):
+    """The ``TurnEnd`` after taking ``taken`` (and ``taken_jok`` jokers); see ``take_forbidden``."""
+    forb, forb_joker = take_forbidden(rules, top_single, taken, taken_jok)
+    return TurnEnd(forb, forb_joker, empty_hand_allowed(rules))
+
+
+@njit_inline
+def finish_ok(p1, jok, end):
+    """C-LEGAL-1: the hand is empty and may be (out or floating), or holds a card it may discard
+    (``end``: a ``TurnEnd``).
 
     A hand left holding only forbidden cards could sometimes still be emptied by laying them off;
     such plays are refused anyway, since playing in another order reaches the same end.
     """
     if p1 == 0 and jok == 0:
-        return empty_ok
-    if (p1 & ~forb) != 0:
+        return end.empty_ok
+    if (p1 & ~end.forb) != 0:
         return True
-    return jok > 0 and not forb_joker
+    return jok > 0 and not end.forb_joker
 
 
 @njit_inline

@@ -28,12 +28,13 @@ import numpy as np
 from rummysim.kernels.common._jit import njit, njit_inline, njit_noalloc
 from rummysim.kernels.common.rng import STREAM_DEAL, seed_stream
 from rummysim.kernels.common.trace import record
+from rummysim.kernels.rum500.cards import natural_value_table
 from rummysim.kernels.rum500.deal import seed_game, start_hand
 from rummysim.kernels.rum500.layout import (
     A_SIZE, CALL_LAYOFF, CALL_OFF, DEALER_WINNER, END_OUT, END_TURN_CAP, GAME_STANDARD, G_CAPPED,
     G_CAPPED_HANDS, G_FIRST_DEALER, G_HANDS, G_TOTAL, G_TURNS, G_WINNER, H_CALLS, H_DEALER,
     H_DEEP_TAKES, H_FLOATS, H_OUT_SEAT, H_REASON, H_SCORE, H_TURNS, MAX_CAND, MAX_MELDS, MAX_PACK,
-    MAX_SEATS, MK_SIZE, OB_SIZE, R_ADDOPP, R_CALL, R_FIRST_MELD_MIN, R_GAME, R_GAME_HANDS,
+    MAX_SEATS, MK_SIZE, OB_SIZE, R_ACE_LOW_VALUE, R_ADDOPP, R_CALL, R_FIRST_MELD_MIN, R_GAME, R_GAME_HANDS,
     R_HAND_CAP, R_NEXT_DEALER, R_N_PLAYERS, R_OUT_OF_TURN, R_TARGET, R_TURN_CAP, R_UPCHOICE,
     ST_CALLS, ST_DEALER, ST_DEEP_TAKES, ST_FLOATS, ST_HAND_INDEX, ST_HAND_SCORE, ST_N, ST_SEAT,
     ST_SIZE, ST_TOTAL, ST_TOVER, ST_TPOS, ST_TURN, T_GAME_END, T_GAME_START, T_HAND_END,
@@ -50,9 +51,20 @@ Game = namedtuple(
 )
 """The state and work arrays of one game, as the flow functions take them (``g``)."""
 
+Setup = namedtuple("Setup", "rules vals ace_low lineup params full family")
+"""What every game of a batch shares: the rules vector, its card values and ace-low value, each
+seat's strategy id and parameter row, and the two compile-time switches (``full``: see
+``variation_stack``; ``family``: ``strategies.dispatch.family_switch``)."""
+
 
 @njit
-def new_context(rules, vals, ace_low, lineup, params, trace, family):
+def new_setup(rules, lineup, params, full, family):
+    """The ``Setup`` of a batch, with the card values of its rules."""
+    return Setup(rules, natural_value_table(rules), rules[R_ACE_LOW_VALUE], lineup, params, full, family)
+
+
+@njit
+def new_context(setup, trace):
     """All state and work arrays of one game (a ``Game``)."""
     st = np.zeros(ST_SIZE, dtype=np.int64)
     hands = np.zeros((MAX_SEATS, 2), dtype=np.uint64)
@@ -67,8 +79,8 @@ def new_context(rules, vals, ace_low, lineup, params, trace, family):
     cand = np.empty((MAX_CAND, A_SIZE), dtype=np.int64)
     scratch = np.empty((MAX_CAND, A_SIZE), dtype=np.int64)
     budget = np.zeros(1, dtype=np.int64)
-    return Game(st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace,
-                obs, mine, opts, cand, scratch, budget, family)
+    return Game(st, hands, pack, pile, melds, setup.rules, setup.vals, setup.ace_low, setup.lineup, setup.params, rngs,
+                rng_deal, trace, obs, mine, opts, cand, scratch, budget, setup.family)
 
 
 @njit
@@ -155,14 +167,15 @@ def store_hand_row(row, st, n, dealer, reason, out_seat, turns):
 
 
 @njit
-def play_game(rules, vals, ace_low, lineup, params, seed, game, out_game, out_hands, trace, full, family):
+def play_game(setup, seed, game, out_game, out_hands, trace):
     """Play one game to its end (or the hand cap). Fills out_game (G_*) and out_hands rows.
 
-    ``full`` selects the engine: None for the lean one (see ``variation_stack``), an array for all
-    variation paths; ``family`` likewise the strategies (``strategies.dispatch.family_switch``).
+    The setup's ``full`` selects the engine: None for the lean one (see ``variation_stack``), an
+    array for all variation paths; its ``family`` likewise the strategies.
     """
-    g = new_context(rules, vals, ace_low, lineup, params, trace, family)
-    stack = variation_stack(rules, full)
+    rules = setup.rules
+    g = new_context(setup, trace)
+    stack = variation_stack(rules, setup.full)
     st = g.st
     rng_deal = g.rng_deal
     n = rules[R_N_PLAYERS]
@@ -217,13 +230,13 @@ def play_game(rules, vals, ace_low, lineup, params, seed, game, out_game, out_ha
 
 
 @njit
-def play_single_hand(rules, vals, ace_low, lineup, params, seed, index, out_hand, full, family):
+def play_single_hand(setup, seed, index, out_hand):
     """``--unit hands``: one independent hand from zero totals with a random dealer."""
-    g = new_context(rules, vals, ace_low, lineup, params, None, family)
-    stack = variation_stack(rules, full)
+    g = new_context(setup, None)
+    stack = variation_stack(setup.rules, setup.full)
     st = g.st
     seed_game(g, seed, index)
     seed_stream(g.rng_deal, seed, index, STREAM_DEAL, 0)
     dealer = st[ST_DEALER]
     reason, out_seat, turns = play_hand(g, stack)
-    store_hand_row(out_hand, st, rules[R_N_PLAYERS], dealer, reason, out_seat, turns)
+    store_hand_row(out_hand, st, setup.rules[R_N_PLAYERS], dealer, reason, out_seat, turns)

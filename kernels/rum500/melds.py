@@ -8,7 +8,9 @@ the ace played high and, with round-the-corner runs (V500-CORNER), 15..26 contin
 V500-CORNER; a run's first position is always in 1..13. All tests work on the first count plane
 ``p1``: a meld never holds two copies of one card.
 
-``enumerate_plays`` lists candidate play actions into an int64 table (columns ``A_*``). For each
+``enumerate_plays`` lists candidate play actions into an int64 table (columns ``A_*``, one
+``Action`` a row) for a holding and a ``Table``: the melds on the table with the card values and
+rules that decide what fits and what it scores. For each
 rank, suit window or meld end it emits the *canonical* action: every needed position is filled
 with a held natural card when there is one, otherwise with a joker. Every legal meld or lay-off
 is therefore reachable up to the choice of which copy or joker fills a slot. The same function,
@@ -18,6 +20,8 @@ always agree.
 """
 
 from __future__ import annotations
+
+from collections import namedtuple
 
 import numpy as np
 
@@ -55,6 +59,14 @@ from rummysim.kernels.rum500.layout import (
     SIDE_HIGH,
     SIDE_LOW,
 )
+
+Table = namedtuple("Table", "melds n_melds vals ace_low rules")
+"""The table as the meld search reads it: ``melds[:n_melds]`` (int16, columns ``MK_*``), the value
+of each card id (``cards.natural_value_table``), an ace's value when a run starts with it, and the
+rules vector."""
+
+Action = namedtuple("Action", "typ meld key lo length mask njok value ncards side")
+"""One candidate action, the ``A_*`` columns of its row (see ``kernels.rum500.layout``)."""
 
 
 @njit_noalloc
@@ -101,20 +113,35 @@ def must_matches(must, mask, njok):
 
 
 @njit_inline
-def _emit(cand, n, limit, typ, meld, key, lo, length, mask, njok, value, ncards, side):
+def _emit(cand, n, limit, act):
+    """Write ``act`` into row n unless the table is full; returns the new row count."""
     if n >= limit:
         return n
-    cand[n, A_TYPE] = typ
-    cand[n, A_MELD] = meld
-    cand[n, A_KEY] = key
-    cand[n, A_LO] = lo
-    cand[n, A_LEN] = length
-    cand[n, A_MASK] = np.int64(mask)
-    cand[n, A_NJOK] = njok
-    cand[n, A_VALUE] = value
-    cand[n, A_NCARDS] = ncards
-    cand[n, A_SIDE] = side
+    cand[n, A_TYPE] = act.typ
+    cand[n, A_MELD] = act.meld
+    cand[n, A_KEY] = act.key
+    cand[n, A_LO] = act.lo
+    cand[n, A_LEN] = act.length
+    cand[n, A_MASK] = np.int64(act.mask)
+    cand[n, A_NJOK] = act.njok
+    cand[n, A_VALUE] = act.value
+    cand[n, A_NCARDS] = act.ncards
+    cand[n, A_SIDE] = act.side
     return n + 1
+
+
+@njit_noalloc
+def _new_meld(typ, key, lo, length, mask, njok, value):
+    """A new set or run: every card of it goes down."""
+    return Action(typ=typ, meld=-1, key=key, lo=lo, length=length, mask=mask, njok=njok, value=value, ncards=length,
+                  side=0)
+
+
+@njit_noalloc
+def _layoff(meld, key, lo, length, mask, njok, value, ncards, side):
+    """Cards laid off on table meld ``meld``: ``length`` and ``lo`` are the meld's after it."""
+    return Action(typ=ACT_LAYOFF, meld=meld, key=key, lo=lo, length=length, mask=mask, njok=njok, value=value,
+                  ncards=ncards, side=side)
 
 
 @njit_noalloc
@@ -165,7 +192,7 @@ def _enumerate_sets(p1, jok, must, vals, cand, n, limit):
                     continue
                 if not must_matches(must, mask, j):
                     continue
-                n = _emit(cand, n, limit, ACT_MELD_SET, -1, r, 0, size, mask, j, value + j * vals[JOKER], size, 0)
+                n = _emit(cand, n, limit, _new_meld(ACT_MELD_SET, r, 0, size, mask, j, value + j * vals[JOKER]))
                 if n >= limit:
                     return n
     return n
@@ -198,9 +225,11 @@ def run_starts(lane, jok, min_run, max_pos):
 
 
 @njit_inline
-def _enumerate_runs(p1, jok, must, vals, ace_low, rules, cand, n, limit):
-    max_pos = rules[R_MAX_POS]
-    min_run = rules[R_MIN_RUN]
+def _enumerate_runs(p1, jok, must, table, cand, n, limit):
+    vals = table.vals
+    ace_low = table.ace_low
+    max_pos = table.rules[R_MAX_POS]
+    min_run = table.rules[R_MIN_RUN]
     if max_pos <= 14 and not _runs_possible(p1, jok, max_pos, min_run):
         return n  # every run row holds a window of min_run with a natural card and few gaps
     for s in range(4):
@@ -229,20 +258,23 @@ def _enumerate_runs(p1, jok, must, vals, ace_low, rules, cand, n, limit):
                         break
                 length = hi - lo + 1
                 if length >= min_run and naturals >= 1 and must_matches(must, mask, gaps):
-                    n = _emit(cand, n, limit, ACT_MELD_RUN, -1, s, lo, length, mask, gaps, value, length, 0)
+                    n = _emit(cand, n, limit, _new_meld(ACT_MELD_RUN, s, lo, length, mask, gaps, value))
                     if n >= limit:
                         return n
     return n
 
 
 @njit_inline
-def _enumerate_layoffs(p1, jok, must, melds, n_melds, vals, ace_low, rules, cand, n, limit):
-    max_pos = rules[R_MAX_POS]
+def _enumerate_layoffs(p1, jok, must, table, cand, n, limit):
+    melds = table.melds
+    vals = table.vals
+    ace_low = table.ace_low
+    max_pos = table.rules[R_MAX_POS]
     corner = max_pos > 14
     # a natural must-card only fits melds of its rank (sets) or suit (runs)
     must_rank = rank_of(must) if (must >= 0 and must != JOKER) else -1
     must_suit = suit_of(must) if must_rank >= 0 else -1
-    for m in range(n_melds):
+    for m in range(table.n_melds):
         if melds[m, MK_KIND] == KIND_SET:
             r = melds[m, MK_KEY]
             if melds[m, MK_LEN] >= 4 or (must_rank >= 0 and r != must_rank):
@@ -253,9 +285,9 @@ def _enumerate_layoffs(p1, jok, must, melds, n_melds, vals, ace_low, rules, cand
                 if (present >> s) & 1 == 0 and has_card(p1, c):  # R500-MELD-2
                     b = bit(c)
                     if must_matches(must, b, 0):
-                        n = _emit(cand, n, limit, ACT_LAYOFF, m, r, 0, melds[m, MK_LEN] + 1, b, 0, vals[c], 1, 0)
+                        n = _emit(cand, n, limit, _layoff(m, r, 0, melds[m, MK_LEN] + 1, b, 0, vals[c], 1, 0))
             if jok > 0 and must_matches(must, np.uint64(0), 1):
-                n = _emit(cand, n, limit, ACT_LAYOFF, m, r, 0, melds[m, MK_LEN] + 1, np.uint64(0), 1, vals[JOKER], 1, 0)
+                n = _emit(cand, n, limit, _layoff(m, r, 0, melds[m, MK_LEN] + 1, np.uint64(0), 1, vals[JOKER], 1, 0))
         else:
             s = melds[m, MK_KEY]
             if must_suit >= 0 and s != must_suit:
@@ -268,10 +300,10 @@ def _enumerate_layoffs(p1, jok, must, melds, n_melds, vals, ace_low, rules, cand
             # canonical blocks below would use the held card there
             if jok > 0 and must_matches(must, np.uint64(0), 1) and length < 13:
                 if hi + 1 <= max_pos and lane_has(lane, hi + 1):
-                    n = _emit(cand, n, limit, ACT_LAYOFF, m, s, lo, length + 1, np.uint64(0), 1, vals[JOKER], 1, SIDE_HIGH)
+                    n = _emit(cand, n, limit, _layoff(m, s, lo, length + 1, np.uint64(0), 1, vals[JOKER], 1, SIDE_HIGH))
                 low = lo - 1 if lo > 1 else (13 if corner else 0)
                 if low >= 1 and lane_has(lane, low):
-                    n = _emit(cand, n, limit, ACT_LAYOFF, m, s, low, length + 1, np.uint64(0), 1, vals[JOKER], 1, SIDE_LOW)
+                    n = _emit(cand, n, limit, _layoff(m, s, low, length + 1, np.uint64(0), 1, vals[JOKER], 1, SIDE_LOW))
             # extend the high end by d cards (R500-MELD-8: one card or a block of them)
             gaps = 0
             mask = np.uint64(0)
@@ -289,7 +321,7 @@ def _enumerate_layoffs(p1, jok, must, melds, n_melds, vals, ace_low, rules, cand
                     if gaps > jok:
                         break
                 if must_matches(must, mask, gaps):
-                    n = _emit(cand, n, limit, ACT_LAYOFF, m, s, lo, length + d, mask, gaps, value, d, SIDE_HIGH)
+                    n = _emit(cand, n, limit, _layoff(m, s, lo, length + d, mask, gaps, value, d, SIDE_HIGH))
             # extend the low end (below position 1 only round the corner, one lap up)
             gaps = 0
             mask = np.uint64(0)
@@ -309,25 +341,25 @@ def _enumerate_layoffs(p1, jok, must, melds, n_melds, vals, ace_low, rules, cand
                     if gaps > jok:
                         break
                 if must_matches(must, mask, gaps):
-                    n = _emit(cand, n, limit, ACT_LAYOFF, m, s, p, length + d, mask, gaps, value, d, SIDE_LOW)
+                    n = _emit(cand, n, limit, _layoff(m, s, p, length + d, mask, gaps, value, d, SIDE_LOW))
         if n >= limit:
             return n
     return n
 
 
 @njit_noalloc
-def enumerate_plays(p1, jok, must, melds, n_melds, vals, ace_low, rules, scope, cand, n, limit):
-    """Append the canonical melds and lay-offs of holding (p1, jok) to ``cand`` from row n.
+def enumerate_plays(p1, jok, must, table, scope, cand, n, limit):
+    """Append the canonical melds and lay-offs of holding (p1, jok) on ``table`` to ``cand`` from row n.
 
     With ``must`` >= 0 only actions containing that card (a natural id or JOKER) are listed;
     ``scope`` (PLAY_*) limits them to new melds or to lay-offs. Returns the new row count, at most
     ``limit``.
     """
     if scope != PLAY_LAYOFF_ONLY:
-        n = _enumerate_sets(p1, jok, must, vals, cand, n, limit)
-        n = _enumerate_runs(p1, jok, must, vals, ace_low, rules, cand, n, limit)
+        n = _enumerate_sets(p1, jok, must, table.vals, cand, n, limit)
+        n = _enumerate_runs(p1, jok, must, table, cand, n, limit)
     if scope != PLAY_NEW_ONLY:
-        n = _enumerate_layoffs(p1, jok, must, melds, n_melds, vals, ace_low, rules, cand, n, limit)
+        n = _enumerate_layoffs(p1, jok, must, table, cand, n, limit)
     return n
 
 
@@ -474,21 +506,23 @@ def play_exists(p1, jok, melds, n_melds, max_pos, min_run):
 
 
 @njit_inline
-def has_any_play(p1, jok, melds, n_melds, vals, ace_low, rules, scratch):
+def has_any_play(p1, jok, table, scratch):
     """Would ``enumerate_plays`` (all scopes, no must-card) list any action? Bit tests for the
     common geometry; round-the-corner runs ask the enumeration itself."""
+    rules = table.rules
     if rules[R_MAX_POS] > 14:
-        return enumerate_plays(p1, jok, -1, melds, n_melds, vals, ace_low, rules, PLAY_ALL, scratch, 0, 1) > 0
-    return play_exists(p1, jok, melds, n_melds, rules[R_MAX_POS], rules[R_MIN_RUN])
+        return enumerate_plays(p1, jok, -1, table, PLAY_ALL, scratch, 0, 1) > 0
+    return play_exists(p1, jok, table.melds, table.n_melds, rules[R_MAX_POS], rules[R_MIN_RUN])
 
 
 @njit_inline
-def card_playable(card, p1, jok, melds, n_melds, vals, ace_low, rules, scope, scratch):
+def card_playable(card, p1, jok, table, scope, scratch):
     """True if ``card`` can be put on the table from holding (p1, jok) and the table (R500-DRAW-5).
 
     The common case (a natural card, any scope, no round-the-corner runs) is a handful of bit
     tests; the rest asks the enumeration for one action containing the card.
     """
+    rules = table.rules
     if scope == PLAY_ALL and card != JOKER and rules[R_MAX_POS] <= 14:
-        return natural_playable(card, p1, jok, melds, n_melds, rules[R_MAX_POS], rules[R_MIN_RUN])
-    return enumerate_plays(p1, jok, card, melds, n_melds, vals, ace_low, rules, scope, scratch, 0, 1) > 0
+        return natural_playable(card, p1, jok, table.melds, table.n_melds, rules[R_MAX_POS], rules[R_MIN_RUN])
+    return enumerate_plays(p1, jok, card, table, scope, scratch, 0, 1) > 0

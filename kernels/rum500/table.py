@@ -18,7 +18,7 @@ from rummysim.kernels.rum500.layout import (
     ST_LONG_RUN, ST_MUST_CARD, ST_NEW_ONLY, ST_N_MELDS, ST_PLACED, ST_PLACED_VALUE, ST_SIZE, T_CARD,
     T_LAYOFF, T_MELD,
 )
-from rummysim.kernels.rum500.melds import card_playable, pos_card
+from rummysim.kernels.rum500.melds import Table, card_playable, pos_card
 
 
 @njit_inline
@@ -125,23 +125,24 @@ def apply_play(st, hands, melds, rules, seat, act, owner, trace, layoff_kind):
 
 
 @njit
-def table_after(melds, n_melds, rules, act):
-    """A copy of the table with one more play on it (for look-ahead searches)."""
+def table_after(table, act):
+    """A copy of the ``Table`` with one more play on it (for look-ahead searches)."""
+    n_melds = table.n_melds
     after = np.empty((MAX_MELDS, MK_SIZE), dtype=np.int16)
-    after[:n_melds] = melds[:n_melds]
+    after[:n_melds] = table.melds[:n_melds]
     shadow_st = np.zeros(ST_SIZE, dtype=np.int64)
     shadow_hands = np.zeros((MAX_SEATS, 2), dtype=np.uint64)
     shadow_hands[0, 0] = np.uint64(act[A_MASK])
     shadow_st[ST_JOKERS] = act[A_NJOK]
     shadow_st[ST_N_MELDS] = n_melds
     shadow_st[ST_MUST_CARD] = -1
-    apply_play(shadow_st, shadow_hands, after, rules, 0, act, 0, None, T_LAYOFF)
-    return after, shadow_st[ST_N_MELDS]
+    apply_play(shadow_st, shadow_hands, after, table.rules, 0, act, 0, None, T_LAYOFF)
+    return Table(after, shadow_st[ST_N_MELDS], table.vals, table.ace_low, table.rules)
 
 
 @njit_noalloc
-def layoff_target_exists(card, melds, n_melds, vals, ace_low, rules, scratch):
+def layoff_target_exists(card, table, scratch):
     """Could this one card be laid off on a table meld right now (V500-UNPLAYABLE, V500-RUMMY-5/6)?"""
     if card == JOKER:
-        return card_playable(card, np.uint64(0), 1, melds, n_melds, vals, ace_low, rules, PLAY_LAYOFF_ONLY, scratch)
-    return card_playable(card, bit(card), 0, melds, n_melds, vals, ace_low, rules, PLAY_LAYOFF_ONLY, scratch)
+        return card_playable(card, np.uint64(0), 1, table, PLAY_LAYOFF_ONLY, scratch)
+    return card_playable(card, bit(card), 0, table, PLAY_LAYOFF_ONLY, scratch)

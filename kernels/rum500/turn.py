@@ -16,7 +16,7 @@ from rummysim.kernels.common.planes import add_card, bit, lowest_bit_index, remo
 from rummysim.kernels.common.trace import record
 from rummysim.kernels.rum500.deal import reshuffle
 from rummysim.kernels.rum500.duties import (
-    empty_hand_allowed, finish_ok, forbidden_discards, mark_opened, opening_need, reset_turn, take_forbidden,
+    TurnEnd, finish_ok, forbidden_discards, mark_opened, opening_need, reset_turn, take_end, take_forbidden, turn_end,
 )
 from rummysim.kernels.rum500.layout import (
     ACT_STOP, A_NCARDS, A_TYPE, CALL_LAYOFF, DISC_TOP_SINGLE, DRAW_NONE, DRAW_STOCK, END_IDLE,
@@ -24,7 +24,7 @@ from rummysim.kernels.rum500.layout import (
     JOKER, MAX_CAND, OUT_FLOATING, PLAY_ALL, PLAY_LAYOFF_ONLY, PLAY_NEW_ONLY, R_CALL, R_DEEP_TAKES,
     R_DISC_RESTRICT, R_END_OF_STOCK, R_GOING_OUT, R_IDLE_TURNS, R_NEW_MELD_ONLY, R_SEVEN_BONUS,
     R_STOCK_DRAW, R_TOPMUST, R_UNPLAYABLE, ST_BONUS, ST_CALLS, ST_DEEP_TAKES, ST_FLOATS, ST_IDLE,
-    ST_JOKERS, ST_LONG_RUN, ST_MUST_CARD, ST_NEW_ONLY, ST_NO_DISCARD, ST_N_MELDS, ST_PILE_LEN,
+    ST_JOKERS, ST_LONG_RUN, ST_MUST_CARD, ST_NEW_ONLY, ST_NO_DISCARD, ST_PILE_LEN,
     ST_PLACED, ST_PLACED_VALUE, ST_SEAT, ST_STOCK_DRAWN, ST_STOCK_POS, ST_TAKEN_JOKER,
     ST_TAKEN_MASK, ST_TURN, T_DISCARD, T_DRAW_STOCK, T_FLOAT, T_LAYOFF, T_NO_DRAW, T_OUT_OF_TURN,
     T_START_PILE, T_TAKE_PILE, T_TURN_START,
@@ -32,7 +32,7 @@ from rummysim.kernels.rum500.layout import (
 from rummysim.kernels.rum500.melds import enumerate_plays, has_any_play
 from rummysim.kernels.rum500.opening import action_allowed, must_play_possible
 from rummysim.kernels.rum500.table import apply_play, layoff_target_exists
-from rummysim.kernels.rum500.view import hand_size, observe, stock_size
+from rummysim.kernels.rum500.view import hand_size, seat_view, stock_size, table_of
 from rummysim.strategies.rum500.dispatch import choose_discard, choose_draw, choose_play
 
 TURN_NORMAL = 0
@@ -40,8 +40,10 @@ TURN_CALL = 1  # a rummy-call turn (V500-RUMMY-3)
 
 
 @njit_inline
-def draw_options(st, hands, pile, melds, rules, vals, ace_low, seat, opts, scratch, stack, budget):
-    """Legal draws (R500-DRAW-1..6, R500-STOCK-1, RSTD-DRAW-1): stock or decline, pile takes."""
+def draw_options(st, hands, pile, table, seat, opts, scratch, stack, budget):
+    """Legal draws (R500-DRAW-1..6, R500-STOCK-1, RSTD-DRAW-1) into ``opts``: stock or decline,
+    then the pile indexes that may be taken."""
+    rules = table.rules
     n = 0
     opts[n] = DRAW_STOCK if stock_size(st) > 0 else DRAW_NONE
     n += 1
@@ -55,7 +57,6 @@ def draw_options(st, hands, pile, melds, rules, vals, ace_low, seat, opts, scrat
     ajok = st[ST_JOKERS + seat]
     taken = np.uint64(0)
     taken_jok = 0
-    n_melds = st[ST_N_MELDS]
     lowest = 0 if rules[R_DEEP_TAKES] != 0 else top
     for k in range(top, lowest - 1, -1):
         c = np.int64(pile[k])
@@ -67,13 +68,13 @@ def draw_options(st, hands, pile, melds, rules, vals, ace_low, seat, opts, scrat
             a2 |= a1 & b
             a1 |= b
             taken |= b
-        forb, forb_joker = take_forbidden(rules, k == top, taken, taken_jok)
+        end = take_end(rules, k == top, taken, taken_jok)
         # R500-DRAW-2: the top card carries no duty, but C-LEGAL-1 needs a card left to discard
         # (or to lay down); every other take must play its card
         free_top = k == top and rules[R_TOPMUST] == 0
-        ok = (free_top and finish_ok(a1, ajok, forb, forb_joker, False)) or must_play_possible(
-            c, a1, a2, ajok, forb, forb_joker, need, melds, n_melds, vals, ace_low, rules,
-            PLAY_ALL if free_top else scope, scratch, stack, budget)
+        keeps_a_card = TurnEnd(end.forb, end.forb_joker, False)
+        ok = (free_top and finish_ok(a1, ajok, keeps_a_card)) or must_play_possible(
+            c, a1, a2, ajok, end, need, table, PLAY_ALL if free_top else scope, scratch, stack, budget)
         if ok:
             opts[n] = k
             n += 1
@@ -138,10 +139,11 @@ def copy_row(cand, dst, src):
 
 
 @njit_inline
-def play_candidates(st, hands, melds, rules, vals, ace_low, seat, scope, cand, stack, budget):
-    """Candidate plays: STOP (when allowed), then canonical melds and lay-offs that keep the turn
-    finishable (C-LEGAL-1), contain a pending must-card (C-TURN-4) and can still meet a pending
-    opening (V500-OPEN30)."""
+def play_candidates(st, hands, table, seat, scope, cand, stack, budget):
+    """Candidate plays into ``cand``: STOP (when allowed), then canonical melds and lay-offs that
+    keep the turn finishable (C-LEGAL-1), contain a pending must-card (C-TURN-4) and can still
+    meet a pending opening (V500-OPEN30)."""
+    rules = table.rules
     must = st[ST_MUST_CARD]
     if must >= 0 and st[ST_NEW_ONLY] != 0:
         scope = PLAY_NEW_ONLY
@@ -150,23 +152,22 @@ def play_candidates(st, hands, melds, rules, vals, ace_low, seat, scope, cand, s
     p1 = hands[seat, 0]
     p2 = hands[seat, 1]
     jok = st[ST_JOKERS + seat]
-    forb, forb_joker = forbidden_discards(st, rules)
-    empty_ok = empty_hand_allowed(rules)
+    end = turn_end(st, rules)
     n = 0
     opening_done = need <= 0 or placed == 0 or placed >= need
     # C-LEGAL-1: stopping needs a card that may be discarded (out-of-turn windows discard nothing)
-    can_end = finish_ok(p1, jok, forb, forb_joker, empty_ok) or scope == PLAY_NEW_ONLY
+    can_end = finish_ok(p1, jok, end) or scope == PLAY_NEW_ONLY
     if must < 0 and opening_done and can_end:
         cand[0, :] = 0
         cand[0, A_TYPE] = ACT_STOP
         n = 1
     first = n
-    if must < 0 and scope == PLAY_ALL and not has_any_play(p1, jok, melds, st[ST_N_MELDS], vals, ace_low, rules, cand[1:]):
+    if must < 0 and scope == PLAY_ALL and not has_any_play(p1, jok, table, cand[1:]):
         return n  # the common turn with nothing to put down: no enumeration needed
-    n = enumerate_plays(p1, jok, must, melds, st[ST_N_MELDS], vals, ace_low, rules, scope, cand, n, MAX_CAND)
+    n = enumerate_plays(p1, jok, must, table, scope, cand, n, MAX_CAND)
     keep = first
     for i in range(first, n):
-        if action_allowed(p1, p2, jok, cand[i], forb, forb_joker, empty_ok, need, placed, melds, st[ST_N_MELDS], vals, ace_low, rules, scope, stack, budget):
+        if action_allowed(p1, p2, jok, cand[i], end, need, placed, table, scope, stack, budget):
             if keep != i:
                 copy_row(cand, keep, i)
             keep += 1
@@ -221,13 +222,12 @@ def play_phase(g, stack, seat, scope, single):
     sid = lineup[seat]
     announced = False
     while True:
-        ncand = play_candidates(st, hands, melds, rules, vals, ace_low, seat, scope, cand, stack, budget)
+        ncand = play_candidates(st, hands, table_of(g), seat, scope, cand, stack, budget)
         if single != 0:
             ncand = single_card_plays(cand, ncand)  # V500-RUMMY-6: that one card, nothing else
         if ncand == 0:
             return False
-        observe(st, hands, seat, obs, mine)
-        pick = choose_play(family, sid, params[seat], obs, mine, pile, melds, rules, vals, ace_low, cand, ncand, rngs[seat], scratch)
+        pick = choose_play(family, sid, params[seat], seat_view(g, seat), cand, ncand, rngs[seat], scratch)
         if cand[pick, A_TYPE] == ACT_STOP:
             return False
         if scope == PLAY_NEW_ONLY and not announced and st[ST_MUST_CARD] < 0 and single == 0:
@@ -286,9 +286,8 @@ def play_turn(g, stack, seat, kind, call_k):
                 record(trace, st, T_FLOAT, seat, 0, 0, 0, 0, 0, 0)
                 return 0, False
         else:
-            nopt = draw_options(st, hands, pile, melds, rules, vals, ace_low, seat, opts, scratch, stack, budget)
-            observe(st, hands, seat, obs, mine)
-            pick = choose_draw(family, sid, params[seat], obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rngs[seat], scratch)
+            nopt = draw_options(st, hands, pile, table_of(g), seat, opts, scratch, stack, budget)
+            pick = choose_draw(family, sid, params[seat], seat_view(g, seat), opts, nopt, rngs[seat], scratch)
             opt = opts[pick]
             if opt == DRAW_NONE:
                 record(trace, st, T_NO_DRAW, seat, 0, 0, 0, 0, 0, 0)
@@ -306,14 +305,13 @@ def play_turn(g, stack, seat, kind, call_k):
     discarded = False
     if not floated and single == 0:
         nopt = discard_options(st, hands, rules, seat, opts)
-        observe(st, hands, seat, obs, mine)
-        pick = choose_discard(family, sid, params[seat], obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rngs[seat], scratch)
+        pick = choose_discard(family, sid, params[seat], seat_view(g, seat), opts, nopt, rngs[seat], scratch)
         card = opts[pick]
         apply_discard(st, hands, pile, seat, card, trace)
         discarded = True
         if hand_size(st, hands, seat) == 0:
             # V500-UNPLAYABLE-1: a last card that could be laid off leaves the player floating
-            if rules[R_UNPLAYABLE] != 0 and layoff_target_exists(card, melds, st[ST_N_MELDS], vals, ace_low, rules, scratch):
+            if rules[R_UNPLAYABLE] != 0 and layoff_target_exists(card, table_of(g), scratch):
                 record(trace, st, T_FLOAT, seat, 0, 0, 0, 0, 0, 0)
                 st[ST_FLOATS] += 1
             else:
@@ -338,8 +336,7 @@ def start_pile_by_choice(g):
     seat = st[ST_SEAT]
     reset_turn(st)
     nopt = discard_options(st, hands, rules, seat, opts)
-    observe(st, hands, seat, obs, mine)
-    pick = choose_discard(family, lineup[seat], params[seat], obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rngs[seat], scratch)
+    pick = choose_discard(family, lineup[seat], params[seat], seat_view(g, seat), opts, nopt, rngs[seat], scratch)
     card = opts[pick]
     if card == JOKER:
         st[ST_JOKERS + seat] -= 1

@@ -1,10 +1,13 @@
-"""What a seat sees of the game: the stock and hand sizes, and its observation (C-INFO-1).
+"""What a seat sees of the game: the stock and hand sizes, its observation, and its ``View``.
 
-The observation vector (``OB_*``) holds only public information and the seat's own hand size
-counts; the seat's own cards go beside it in ``mine``. It is all a strategy receives of the state.
+The observation vector (``OB_*``) holds only public information (C-INFO-1): sizes, scores and the
+duties of the turn; the seat's own cards go beside it in ``mine``. A strategy receives them as a
+``View``, with the public discard pile and table: nothing else of the state.
 """
 
 from __future__ import annotations
+
+from collections import namedtuple
 
 from rummysim.kernels.common._jit import njit_inline
 from rummysim.kernels.common.planes import n_cards
@@ -13,6 +16,11 @@ from rummysim.kernels.rum500.layout import (
     OB_STOCK, OB_TOTAL, OB_TURN, ST_JOKERS, ST_MUST_CARD, ST_N, ST_NO_DISCARD, ST_N_MELDS,
     ST_PACK_SIZE, ST_PILE_LEN, ST_STOCK_POS, ST_TOTAL, ST_TURN,
 )
+from rummysim.kernels.rum500.melds import Table
+
+View = namedtuple("View", "obs mine pile table")
+"""What a strategy is given at a decision (C-INFO-1): the seat's observation (``OB_*``), its own
+cards (count planes, uint64[2]), the discard pile (``pile[:obs[OB_PILE_LEN]]``) and the ``Table``."""
 
 
 @njit_inline
@@ -44,3 +52,16 @@ def observe(st, hands, seat, obs, mine):
         obs[OB_TOTAL + s] = st[ST_TOTAL + s]
     mine[0] = hands[seat, 0]
     mine[1] = hands[seat, 1]
+
+
+@njit_inline
+def table_of(g):
+    """The ``Table`` of game context ``g`` as it is now."""
+    return Table(g.melds, g.st[ST_N_MELDS], g.vals, g.ace_low, g.rules)
+
+
+@njit_inline
+def seat_view(g, seat):
+    """Observe the game for ``seat`` into the context's buffers and return the seat's ``View``."""
+    observe(g.st, g.hands, seat, g.obs, g.mine)
+    return View(g.obs, g.mine, g.pile, Table(g.melds, g.obs[OB_N_MELDS], g.vals, g.ace_low, g.rules))

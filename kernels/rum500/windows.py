@@ -11,17 +11,17 @@ import numpy as np
 
 from rummysim.kernels.common._jit import njit, njit_noalloc
 from rummysim.kernels.common.planes import bit
-from rummysim.kernels.rum500.duties import mark_opened, opening_need, reset_turn, take_forbidden
+from rummysim.kernels.rum500.duties import mark_opened, opening_need, reset_turn, take_end
 from rummysim.kernels.rum500.layout import (
     ACT_STOP, A_MELD, A_TYPE, CALL_LAYOFF, CALL_PILE, JOKER, MAX_CAND, MAX_PACK, MK_CREATOR, NOBODY,
-    PLAY_ALL, PLAY_LAYOFF_ONLY, PLAY_NEW_ONLY, R_CALL, ST_IDLE, ST_JOKERS, ST_N, ST_N_MELDS,
+    PLAY_ALL, PLAY_LAYOFF_ONLY, PLAY_NEW_ONLY, R_CALL, ST_IDLE, ST_JOKERS, ST_N,
     ST_PILE_LEN, ST_PLACED, T_ADDOPP_LAYOFF,
 )
 from rummysim.kernels.rum500.melds import card_playable, enumerate_plays
 from rummysim.kernels.rum500.opening import must_play_possible
 from rummysim.kernels.rum500.table import apply_play, layoff_target_exists
 from rummysim.kernels.rum500.turn import copy_row, end_of_play, play_phase
-from rummysim.kernels.rum500.view import hand_size, observe
+from rummysim.kernels.rum500.view import hand_size, seat_view, table_of
 from rummysim.strategies.rum500.dispatch import choose_call, choose_play
 
 
@@ -30,10 +30,10 @@ def public_claims(g, public):
     """Pile cards any player may claim after a discard, judged without hand cards (V500-RUMMY-2/5/6)."""
     st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget, family = g
     top = st[ST_PILE_LEN] - 1
-    n_melds = st[ST_N_MELDS]
+    table = table_of(g)
     n = 0
     if rules[R_CALL] != CALL_PILE:
-        if layoff_target_exists(np.int64(pile[top]), melds, n_melds, vals, ace_low, rules, scratch):
+        if layoff_target_exists(np.int64(pile[top]), table, scratch):
             public[0] = top
             n = 1
         return n
@@ -45,16 +45,17 @@ def public_claims(g, public):
             jok += 1
         else:
             cards |= bit(c)
-        if card_playable(c, cards, jok, melds, n_melds, vals, ace_low, rules, PLAY_ALL, scratch):
+        if card_playable(c, cards, jok, table, PLAY_ALL, scratch):
             public[n] = k
             n += 1
     return n
 
 
 @njit_noalloc
-def call_options(g, stack, discarder, caller, public, npublic, opts):
+def call_options(g, stack, caller, public, npublic, opts):
     """Claims ``caller`` may make in the rummy window (V500-RUMMY-1..6): option 0 is passing."""
     st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts_, cand, scratch, budget, family = g
+    table = table_of(g)
     n = 0
     opts[n] = -1
     n += 1
@@ -78,9 +79,9 @@ def call_options(g, stack, discarder, caller, public, npublic, opts):
                 a2 |= a1 & b
                 a1 |= b
                 taken |= b
-        forb, forb_joker = take_forbidden(rules, k == top, taken, taken_jok)
+        end = take_end(rules, k == top, taken, taken_jok)
         c = np.int64(pile[k])
-        if must_play_possible(c, a1, a2, ajok, forb, forb_joker, need, melds, st[ST_N_MELDS], vals, ace_low, rules, scope, scratch, stack, budget):
+        if must_play_possible(c, a1, a2, ajok, end, need, table, scope, scratch, stack, budget):
             opts[n] = k
             n += 1
     return n
@@ -98,11 +99,10 @@ def rummy_window(g, stack, discarder):
     n = st[ST_N]
     for i in range(1, n):
         caller = (discarder + i) % n
-        nopt = call_options(g, stack, discarder, caller, public, npublic, opts)
+        nopt = call_options(g, stack, caller, public, npublic, opts)
         if nopt <= 1:
             continue
-        observe(st, hands, caller, obs, mine)
-        pick = choose_call(family, lineup[caller], params[caller], obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rngs[caller], scratch)
+        pick = choose_call(family, lineup[caller], params[caller], seat_view(g, caller), opts, nopt, rngs[caller], scratch)
         if pick > 0:
             return caller, opts[pick]
     return -1, -1
@@ -142,7 +142,7 @@ def addopp_window(g, out_seat):
         while hand_size(st, hands, seat) > 0:
             cand[0, :] = 0
             cand[0, A_TYPE] = ACT_STOP
-            found = enumerate_plays(hands[seat, 0], st[ST_JOKERS + seat], -1, melds, st[ST_N_MELDS], vals, ace_low, rules, PLAY_LAYOFF_ONLY, cand, 1, MAX_CAND)
+            found = enumerate_plays(hands[seat, 0], st[ST_JOKERS + seat], -1, table_of(g), PLAY_LAYOFF_ONLY, cand, 1, MAX_CAND)
             ncand = 1
             for j in range(1, found):
                 if melds[cand[j, A_MELD], MK_CREATOR] == out_seat:
@@ -150,8 +150,7 @@ def addopp_window(g, out_seat):
                     ncand += 1
             if ncand == 1:
                 break
-            observe(st, hands, seat, obs, mine)
-            pick = choose_play(family, sid, params[seat], obs, mine, pile, melds, rules, vals, ace_low, cand, ncand, rngs[seat], scratch)
+            pick = choose_play(family, sid, params[seat], seat_view(g, seat), cand, ncand, rngs[seat], scratch)
             if pick == 0:
                 break
             apply_play(st, hands, melds, rules, seat, cand[pick], NOBODY, trace, T_ADDOPP_LAYOFF)

@@ -1,9 +1,9 @@
 """The rollout's fast model of the rest of a hand, played on one determinized deal.
 
-``rollout`` (strategies/rollout.py) plays the hand out many times from a decision point. It cannot
-call the engine (the engine imports the strategies), so this module plays a simplified hand with
-the engine's meld primitives (kernels/melds.py) and card bitsets (kernels/cards.py). What it
-simplifies:
+``rollout`` (strategies/rum500/rollout.py) plays the hand out many times from a decision point.
+It cannot call the engine (the engine imports the strategies), so this module plays a simplified
+hand with the engine's meld primitives (kernels/rum500/melds.py) and card bitsets
+(kernels/common/planes.py). What it simplifies:
 
 * every seat follows one fast policy: take the top discard when it can be put down at once with
   the hand (a joker always), otherwise draw from the stock (``R_STOCK_DRAW`` cards); then meld
@@ -75,7 +75,7 @@ from rummysim.kernels.rum500.layout import (
     R_STOCK_DRAW,
     R_STOCK_PENALTY,
 )
-from rummysim.kernels.rum500.melds import card_playable, enumerate_plays, has_any_play
+from rummysim.kernels.rum500.melds import Table, card_playable, enumerate_plays, has_any_play
 from rummysim.strategies.rum500.greedy import card_usefulness
 
 MAX_TURNS = 400
@@ -98,11 +98,13 @@ def new_world():
 
 
 @njit
-def deal_world(w, obs, mine, pile, melds, sample, n_sample):
-    """Set the world to the observed position with the hidden cards taken from ``sample`` (a
-    shuffled list of the unseen cards): each other seat gets its observed hand size in order, the
-    rest is the stock, top first."""
+def deal_world(w, view, sample, n_sample):
+    """Set the world to the position the seat's ``View`` shows, with the hidden cards taken from
+    ``sample`` (a shuffled list of the unseen cards): each other seat gets its observed hand size
+    in order, the rest is the stock, top first."""
     hands, jok, pts, stock, wpile, wmelds, ints = w
+    obs = view.obs
+    mine = view.mine
     me = obs[OB_SEAT]
     n = obs[OB_N]
     hands[:, :] = 0
@@ -124,10 +126,10 @@ def deal_world(w, obs, mine, pile, melds, sample, n_sample):
     ints[W_STOCK_POS] = 0
     ints[W_STOCK_LEN] = n_stock
     pile_len = obs[OB_PILE_LEN]
-    wpile[:pile_len] = pile[:pile_len]
+    wpile[:pile_len] = view.pile[:pile_len]
     ints[W_PILE_LEN] = pile_len
     n_melds = obs[OB_N_MELDS]
-    wmelds[:n_melds] = melds[:n_melds]
+    wmelds[:n_melds] = view.table.melds[:n_melds]
     ints[W_N_MELDS] = n_melds
 
 
@@ -209,9 +211,10 @@ def meld_greedily(w, seat, must, rules, vals, ace_low, scratch):
     while True:
         p1 = hands[seat, 0]
         n_melds = ints[W_N_MELDS]
-        if must < 0 and not has_any_play(p1, jok[seat], wmelds, n_melds, vals, ace_low, rules, scratch):
+        table = Table(wmelds, n_melds, vals, ace_low, rules)
+        if must < 0 and not has_any_play(p1, jok[seat], table, scratch):
             return False
-        n = enumerate_plays(p1, jok[seat], must, wmelds, n_melds, vals, ace_low, rules, PLAY_ALL, scratch, 0, MAX_CAND)
+        n = enumerate_plays(p1, jok[seat], must, table, PLAY_ALL, scratch, 0, MAX_CAND)
         count = n_cards(p1, hands[seat, 1], jok[seat])
         i = best_fitting_play(scratch, n, n_melds >= MAX_MELDS, count, keep_one)
         if i < 0:
@@ -259,7 +262,8 @@ def policy_draw(w, seat, rules, vals, ace_low, scratch):
         c = np.int64(wpile[top])
         if c == JOKER:
             return take_pile(w, seat, top)
-        if card_playable(c, hands[seat, 0] | bit(c), jok[seat], wmelds, ints[W_N_MELDS], vals, ace_low, rules, PLAY_ALL, scratch):
+        table = Table(wmelds, ints[W_N_MELDS], vals, ace_low, rules)
+        if card_playable(c, hands[seat, 0] | bit(c), jok[seat], table, PLAY_ALL, scratch):
             return take_pile(w, seat, top)
     return draw_stock(w, seat, rules)
 
