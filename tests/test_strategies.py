@@ -140,12 +140,12 @@ def test_later_chance_is_the_chance_of_drawing_an_out():
     jokers = unseen_cards(k.view(obs, mine), unseen)
     n = unseen_count(unseen, jokers)
     assert n == 54 - 4 and jokers == 2
-    table, outlook = k.table(), Outlook(unseen, jokers, n, 5.0)
-    p = later_chance(cid("7H"), mask("7H 7C 2S"), table, outlook)
+    outlook = Outlook(unseen, jokers, n, 5.0)
+    p = later_chance(cid("7H"), mask("7H 7C 2S"), k.melds, 0, k.rules, outlook)
     assert p == pytest.approx(1 - (1 - 4 / n) ** 5)
-    p = later_chance(cid("7H"), mask("7H 7C 8H 2S"), table, outlook)
+    p = later_chance(cid("7H"), mask("7H 7C 8H 2S"), k.melds, 0, k.rules, outlook)
     assert p == pytest.approx(1 - (1 - 6 / n) ** 5)
-    assert later_chance(cid("2S"), mask("7H 7C 2S"), table, outlook) == 0.0
+    assert later_chance(cid("2S"), mask("7H 7C 2S"), k.melds, 0, k.rules, outlook) == 0.0
 
 
 def test_digger_refuses_a_deep_take_whose_net_value_is_negative():

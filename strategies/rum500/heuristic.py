@@ -110,7 +110,7 @@ def add_position(outs, suit, pos, max_pos):
 
 
 @njit
-def card_outs(c, hand, table):
+def card_outs(c, hand, melds, n_melds, rules):
     """(natural outs mask, has structure) for a natural card c that cannot meld now with ``hand``.
 
     Outs are the cards that would let c meld after one more draw: the missing suits of its rank
@@ -120,8 +120,7 @@ def card_outs(c, hand, table):
     """
     suit = suit_of(c)
     rank = rank_of(c)
-    melds = table.melds
-    max_pos = table.rules[R_MAX_POS]
+    max_pos = rules[R_MAX_POS]
     outs = U0
     structure = False
     same_rank = 0
@@ -153,7 +152,7 @@ def card_outs(c, hand, table):
         if p - 2 >= 1 and (lane >> np.uint64(p - 2)) & U1:
             outs = add_position(outs, suit, p - 1, max_pos)
             structure = True
-        for m in range(table.n_melds):
+        for m in range(n_melds):
             if melds[m, MK_KIND] != KIND_RUN or melds[m, MK_KEY] != suit:
                 continue
             lo = melds[m, MK_LO]
@@ -166,14 +165,14 @@ def card_outs(c, hand, table):
 
 
 @njit
-def later_chance(c, hand, table, outlook):
+def later_chance(c, hand, melds, n_melds, rules, outlook):
     """Chance that leftover card c melds later: at least one of its outs among the ``outlook``'s
     draws from the unseen cards."""
     if outlook.count <= 0 or outlook.draws <= 0.0:
         return 0.0
     if c == JOKER:
         return 1.0 if hand != U0 else 0.0  # a joker joins any pair or neighbours the hand will hold
-    outs, structure = card_outs(c, hand, table)
+    outs, structure = card_outs(c, hand, melds, n_melds, rules)
     unseen = outlook.unseen
     count = popcount(outs & unseen[0]) + popcount(outs & unseen[1])
     if structure:
@@ -205,7 +204,9 @@ def taken_cards(pile, k, top):
 def card_worth(params, c, hand, table, outlook):
     """Expected points of holding card c: with the chance p that it melds later it scores
     (later_weight), otherwise it is deadwood when the hand ends (deadwood_weight)."""
-    p = later_chance(c, hand, table, outlook)
+    # the table's arrays go one by one to the helpers this calls for every card: each array
+    # argument of an njit call costs a reference-count update, and vals is not needed there
+    p = later_chance(c, hand, table.melds, table.n_melds, table.rules, outlook)
     return (params[H_LATER_WEIGHT] * p - params[H_DEADWOOD_WEIGHT] * (1.0 - p)) * table.vals[c]
 
 
