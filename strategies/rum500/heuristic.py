@@ -238,15 +238,12 @@ def hand_worth(params, p1, p2, jok, forbid, forbid_joker, table, outlook):
 
 
 @njit
-def future_take_value(params, view, k, must_play, scratch, outlook):
+def future_take_value(params, obs, mine, pile, table, k, must_play, scratch, outlook):
     """Expected points after taking the pile from k to the top (future = 1): what the seat puts
     down at once plus the worth of the hand left after this turn's discard."""
-    obs = view.obs
-    pile = view.pile
-    table = view.table
     top = obs[OB_PILE_LEN] - 1
     taken, taken_jok = taken_cards(pile, k, top)
-    hand = view.mine.copy()
+    hand = mine.copy()
     x = taken
     while x:
         add_card(hand, lowest_bit_index(x))
@@ -266,14 +263,11 @@ def future_take_value(params, view, k, must_play, scratch, outlook):
 
 
 @njit
-def stock_value(params, view, scratch, outlook):
+def stock_value(params, obs, mine, table, scratch, outlook):
     """Expected points after a stock draw and this turn's discard (future = 1), averaged over the
     unseen cards it may draw: one that melds at once scores its value, another replaces the least
     worthy card when it is worth more. An empty stock (declining ends the hand, R500-STOCK-1)
     leaves every held card as deadwood."""
-    obs = view.obs
-    mine = view.mine
-    table = view.table
     vals = table.vals
     jok = obs[OB_MY_JOKERS]
     if obs[OB_STOCK] == 0:
@@ -332,14 +326,16 @@ def seat_outlook(params, view, future):
 def best_take(params, view, opts, nopt, scratch, must_play_all):
     """Index of the best option in opts[1:nopt] (pile indexes) if it gains more than min_gain
     over option 0 (stock, decline or pass), else 0."""
-    obs = view.obs
+    # the View's arrays are taken out once: each array read out of a record in an njit function
+    # may cost a reference-count update, so the helpers called per option get them one by one
+    obs, mine, pile, table = view
     top = obs[OB_PILE_LEN] - 1
     future = params[H_FUTURE] > 0
     outlook = seat_outlook(params, view, future)
     if future:
-        base = stock_value(params, view, scratch, outlook)
+        base = stock_value(params, obs, mine, table, scratch, outlook)
     else:
-        base, _, _ = playout(view.mine[0], obs[OB_MY_JOKERS], -1, view.table, scratch)
+        base, _, _ = playout(mine[0], obs[OB_MY_JOKERS], -1, table, scratch)
     max_take = params[H_MAX_TAKE]
     best = 0
     best_gain = params[H_MIN_GAIN]
@@ -349,7 +345,7 @@ def best_take(params, view, opts, nopt, scratch, must_play_all):
             continue
         must_play = must_play_all or k < top
         if future:
-            value = future_take_value(params, view, k, must_play, scratch, outlook)
+            value = future_take_value(params, obs, mine, pile, table, k, must_play, scratch, outlook)
         else:  # greedy's take test (H_DEADWOOD_WEIGHT is greedy's deadwood_weight index)
             value = take_gain(params, view, k, must_play, scratch)
         gain = value - base
@@ -383,23 +379,21 @@ def opponent_close(obs, limit):
 
 
 @njit
-def can_go_out(view, scratch):
+def can_go_out(obs, mine, table, scratch):
     """A greedy play-out of the hand leaves at most one card (to discard)."""
-    mine = view.mine
-    jok = view.obs[OB_MY_JOKERS]
-    _, used, used_jok = playout(mine[0], jok, -1, view.table, scratch)
+    jok = obs[OB_MY_JOKERS]
+    _, used, used_jok = playout(mine[0], jok, -1, table, scratch)
     return n_cards(mine[0], mine[1], jok) - popcount(used) - used_jok <= 1
 
 
 @njit
-def time_to_lay(params, view, scratch):
+def time_to_lay(params, obs, mine, table, scratch):
     """Held melds go down once the risk of being caught with them grows, or to go out."""
-    obs = view.obs
     if obs[OB_STOCK] <= params[H_RISK_STOCK]:
         return True
     if opponent_close(obs, params[H_RISK_OPP_CARDS]):
         return True
-    return can_go_out(view, scratch)
+    return can_go_out(obs, mine, table, scratch)
 
 
 @njit
@@ -408,7 +402,7 @@ def heuristic_play(params, view, cand, ncand, scratch):
     if i < 0:
         return 0
     stop_allowed = cand[0, A_TYPE] == ACT_STOP
-    if stop_allowed and params[H_HOLD_MELDS] > 0 and not time_to_lay(params, view, scratch):
+    if stop_allowed and params[H_HOLD_MELDS] > 0 and not time_to_lay(params, view.obs, view.mine, view.table, scratch):
         return 0
     return i
 
@@ -443,19 +437,18 @@ def opens_pile_claim(c, pile, pile_len, table, scratch):
 
 
 @njit
-def feeds_opponents(c, view, scratch):
-    table = view.table
+def feeds_opponents(c, pile, pile_len, table, scratch):
     if layoff_fits(c, table, scratch):
         return True
     if table.rules[R_CALL] == CALL_PILE:
-        return opens_pile_claim(c, view.pile, view.obs[OB_PILE_LEN], table, scratch)
+        return opens_pile_claim(c, pile, pile_len, table, scratch)
     return False
 
 
 @njit
 def heuristic_discard(params, view, opts, nopt, scratch):
-    mine = view.mine
-    vals = view.table.vals
+    obs, mine, pile, table = view
+    vals = table.vals
     uw = params[H_USEFUL_WEIGHT]
     vw = params[H_VALUE_WEIGHT]
     fw = params[H_FEED_WEIGHT]
@@ -467,7 +460,7 @@ def heuristic_discard(params, view, opts, nopt, scratch):
             score = 1e200  # a joker is always useful
         else:
             score = uw * card_usefulness(mine[0], c) - vw * vals[c]
-            if fw != 0 and feeds_opponents(c, view, scratch):
+            if fw != 0 and feeds_opponents(c, pile, obs[OB_PILE_LEN], table, scratch):
                 score += fw
         if score < best_score:
             best = i
