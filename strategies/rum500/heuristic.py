@@ -265,37 +265,42 @@ def future_take_value(params, obs, mine, pile, table, k, must_play, scratch, out
 @njit
 def stock_value(params, obs, mine, table, scratch, outlook):
     """Expected points after a stock draw and this turn's discard (future = 1), averaged over the
-    unseen cards it may draw: one that melds at once scores its value, another replaces the least
-    worthy card when it is worth more. An empty stock (declining ends the hand, R500-STOCK-1)
-    leaves every held card as deadwood."""
-    vals = table.vals
+    unseen cards it may draw (``draw_gain``). An empty stock (declining ends the hand,
+    R500-STOCK-1) leaves every held card as deadwood."""
     jok = obs[OB_MY_JOKERS]
     if obs[OB_STOCK] == 0:
-        return -params[H_DEADWOOD_WEIGHT] * holding_value(vals, mine[0], mine[1], jok)
+        return -params[H_DEADWOOD_WEIGHT] * holding_value(table.vals, mine[0], mine[1], jok)
     pts, used, used_jok = playout(mine[0], jok, -1, table, scratch)
     hand = mine.copy()
     remove_mask(hand, used)
     jok -= used_jok
     worth, worst = hand_worth(params, hand[0], hand[1], jok, U0, False, table, outlook)
     kept = worth + worst  # the hand before its discard
-    unseen, unseen_jokers, n_unseen, draws = outlook
-    if n_unseen <= 0:
+    if outlook.count <= 0:
         return pts + kept
-    melds, n_melds, _, _, rules = table
+    return pts + kept + draw_gain(params, hand[0], jok, worst, table, scratch, outlook) / outlook.count
+
+
+@njit
+def draw_gain(params, p1, jok, worst, table, scratch, outlook):
+    """What drawing each unseen card would add to the holding (p1, jok), summed: one that melds
+    at once scores its value, another replaces the least worthy card (worth ``worst``) when it is
+    worth more."""
+    melds, n_melds, vals, _, rules = table
+    unseen, unseen_jokers, n_unseen, draws = outlook
     gain = 0.0
     for plane in range(2):
         x = unseen[plane]
         while x:
             u = lowest_bit_index(x)
             x &= x - U1
-            if card_playable(u, hand[0] | bit(u), jok, table, PLAY_ALL, scratch):
+            if card_playable(u, p1 | bit(u), jok, table, PLAY_ALL, scratch):
                 gain += vals[u] - worst
             else:
-                w = card_worth(params, u, hand[0] | bit(u), melds, n_melds, rules, vals, unseen, unseen_jokers, n_unseen, draws)
+                w = card_worth(params, u, p1 | bit(u), melds, n_melds, rules, vals, unseen, unseen_jokers, n_unseen, draws)
                 gain += max(0.0, w - worst)
-    w = card_worth(params, JOKER, hand[0], melds, n_melds, rules, vals, unseen, unseen_jokers, n_unseen, draws)
-    gain += unseen_jokers * max(0.0, w - worst)
-    return pts + kept + gain / n_unseen
+    w = card_worth(params, JOKER, p1, melds, n_melds, rules, vals, unseen, unseen_jokers, n_unseen, draws)
+    return gain + unseen_jokers * max(0.0, w - worst)
 
 
 @njit
