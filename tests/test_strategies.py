@@ -206,7 +206,7 @@ def test_rollout_picks_the_option_with_the_best_mean_playout(pile):
     for _ in range(int(row[0])):
         ns = sample_unseen(k.view(obs, mine), replay_rng, sample)
         for j in range(n):
-            deal_world(w, k.view(obs, mine), sample, ns)
+            deal_world(w, obs, mine, k.pile, k.melds, sample, ns)
             totals[j] += draw_outcome(w, k.view(obs, mine), int(opts[j]), scratch)
     assert totals.max() > totals.min()  # the options differ
     assert chosen == int(opts[int(np.argmax(totals))])
@@ -226,7 +226,7 @@ def test_rollout_playout_keeps_every_card_and_ends(seed):
     sample = np.zeros(L.MAX_PACK, dtype=np.int16)
     n = sample_unseen(k.view(obs, mine), rng, sample)
     w = new_world()
-    deal_world(w, k.view(obs, mine), sample, n)
+    deal_world(w, obs, mine, k.pile, k.melds, sample, n)
     hands, jok, pts, stock, pile, wmelds, ints = w
 
     def count() -> int:
