@@ -7,7 +7,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from rummysim.kernels.rum500 import layout as L
-from rummysim.kernels.rum500.cards import add_card, natural_value_table
+from rummysim.kernels.common.planes import add_card
+from rummysim.kernels.rum500.cards import natural_value_table
+from rummysim.kernels.rum500.melds import Table
+from rummysim.kernels.rum500.view import View
 from rummysim.games import encode_rules
 from rummysim.rules import Rules
 from tests.cardtext import JOKER, ids
@@ -59,6 +62,14 @@ class KState:
                 self.melds[m, L.MK_SUITS] |= 1 << (c >> 4)
         self.st[L.ST_N_MELDS] = m + 1
         return m
+
+    def table(self) -> Table:
+        """The table as the meld search reads it."""
+        return Table(self.melds, int(self.st[L.ST_N_MELDS]), self.vals, self.ace_low, self.rules)
+
+    def view(self, obs: np.ndarray, mine: np.ndarray) -> View:
+        """The ``View`` a strategy gets from an observation (``observe``): nothing but public arrays."""
+        return View(obs, mine, self.pile, Table(self.melds, int(obs[L.OB_N_MELDS]), self.vals, self.ace_low, self.rules))
 
     def hand_ids(self, seat: int) -> list[int]:
         out = []

@@ -16,7 +16,9 @@ import numpy as np
 import pytest
 
 from rummysim.kernels.rum500 import layout as L
-from rummysim.kernels.rum500.engine import discard_options, draw_options, observe, play_candidates
+from rummysim.kernels.rum500.melds import Table
+from rummysim.kernels.rum500.turn import discard_options, draw_options, play_candidates
+from rummysim.kernels.rum500.view import View, observe
 from rummysim.rules import Rules
 from rummysim.strategies.rum500.dispatch import ALL_STRATEGIES, choose_call, choose_discard, choose_draw, choose_play
 from rummysim.strategies.rum500.knowledge import sample_unseen
@@ -66,18 +68,19 @@ def decisions(k, strategy: str) -> list[int]:
     opts = np.zeros(L.MAX_PACK + 2, dtype=np.int64)
     cand = np.zeros((L.MAX_CAND, L.A_SIZE), dtype=np.int64)
     scratch = np.zeros((L.MAX_CAND, L.A_SIZE), dtype=np.int64)
-    args = (k.pile, k.melds, k.rules, k.vals, k.ace_low)
     observe(k.st, k.hands, 0, obs, mine)
-    n = draw_options(k.st, k.hands, k.pile, k.melds, k.rules, k.vals, k.ace_low, 0, opts, scratch, k.stack, k.budget)
-    out = [int(opts[choose_draw(ALL_STRATEGIES, sid, params, obs, mine, *args, opts, n, rng, scratch)])]
-    n = play_candidates(k.st, k.hands, k.melds, k.rules, k.vals, k.ace_low, 0, L.PLAY_ALL, cand, k.stack, k.budget)
-    out.append(int(choose_play(ALL_STRATEGIES, sid, params, obs, mine, *args, cand, n, rng, scratch)))
+    # all a strategy is given: the observation, its own cards, the pile and the table
+    view = View(obs, mine, k.pile, Table(k.melds, int(obs[L.OB_N_MELDS]), k.vals, k.ace_low, k.rules))
+    n = draw_options(k.st, k.hands, k.pile, k.table(), 0, opts, scratch, k.stack, k.budget)
+    out = [int(opts[choose_draw(ALL_STRATEGIES, sid, params, view, opts, n, rng, scratch)])]
+    n = play_candidates(k.st, k.hands, k.table(), 0, L.PLAY_ALL, cand, k.stack, k.budget)
+    out.append(int(choose_play(ALL_STRATEGIES, sid, params, view, cand, n, rng, scratch)))
     n = discard_options(k.st, k.hands, k.rules, 0, opts)
-    out.append(int(opts[choose_discard(ALL_STRATEGIES, sid, params, obs, mine, *args, opts, n, rng, scratch)]))
+    out.append(int(opts[choose_discard(ALL_STRATEGIES, sid, params, view, opts, n, rng, scratch)]))
     n = int(k.st[L.ST_PILE_LEN])  # every pile card as a claim: the test is about information only
     opts[0] = -1
     opts[1 : n + 1] = np.arange(n)
-    out.append(int(opts[choose_call(ALL_STRATEGIES, sid, params, obs, mine, *args, opts, n + 1, rng, scratch)]))
+    out.append(int(opts[choose_call(ALL_STRATEGIES, sid, params, view, opts, n + 1, rng, scratch)]))
     return out
 
 
@@ -119,7 +122,7 @@ def test_C_INFO_1_rollout_samples_exactly_the_unseen_cards():
         out = np.zeros(L.MAX_PACK, dtype=np.int16)
         orders = []
         for _ in range(2):
-            n = sample_unseen(obs, mine, k.pile, k.melds, k.rules, rng, out)
+            n = sample_unseen(k.view(obs, mine), rng, out)
             assert Counter(out[:n].tolist()) == hidden_cards(k)
             assert n == int(obs[L.OB_STOCK]) + sum(int(obs[L.OB_HAND_SIZE + s]) for s in (1, 2, 3))
             orders.append(out[:n].tolist())
@@ -137,7 +140,7 @@ def test_C_INFO_1_rollout_samples_two_deck_copies():
     rng = np.zeros(4, dtype=np.uint64)
     rng[0] = 9
     out = np.zeros(L.MAX_PACK, dtype=np.int16)
-    n = sample_unseen(obs, mine, k.pile, k.melds, k.rules, rng, out)
+    n = sample_unseen(k.view(obs, mine), rng, out)
     sample = Counter(out[:n].tolist())
     assert n == 108 - 4 - 2  # the pack less the seat's four cards and the two pile cards
     assert sample[16 * 2 + 5] == 0  # 5H: both copies in the seat's hand

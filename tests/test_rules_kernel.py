@@ -10,18 +10,10 @@ import numpy as np
 import pytest
 
 from rummysim.kernels.rum500 import layout as L
-from rummysim.kernels.rum500.engine import (
-    apply_discard,
-    apply_play,
-    draw_from_stock,
-    discard_options,
-    draw_options,
-    game_winner,
-    play_candidates,
-    reset_turn,
-    score_hand,
-    take_from_pile,
-)
+from rummysim.kernels.rum500.duties import reset_turn
+from rummysim.kernels.rum500.scoring import game_winner, score_hand
+from rummysim.kernels.rum500.table import apply_play
+from rummysim.kernels.rum500.turn import apply_discard, discard_options, draw_from_stock, draw_options, play_candidates, take_from_pile
 from rummysim.rules import Rules
 from tests.cardtext import cid, ids, jokers, mask
 from tests.kstate import KState, make_state
@@ -30,7 +22,7 @@ from tests.kstate import KState, make_state
 def legal_draws(k: KState, seat: int = 0) -> list[int]:
     opts = np.zeros(L.MAX_PACK + 2, dtype=np.int64)
     scratch = np.zeros((L.MAX_CAND, L.A_SIZE), dtype=np.int64)
-    n = draw_options(k.st, k.hands, k.pile, k.melds, k.rules, k.vals, k.ace_low, seat, opts, scratch, k.stack, k.budget)
+    n = draw_options(k.st, k.hands, k.pile, k.table(), seat, opts, scratch, k.stack, k.budget)
     return list(opts[:n])
 
 
@@ -47,7 +39,7 @@ def draw(k: KState, opt: int, seat: int = 0) -> bool:
 
 def candidates(k: KState, seat: int = 0) -> np.ndarray:
     cand = np.zeros((L.MAX_CAND, L.A_SIZE), dtype=np.int64)
-    n = play_candidates(k.st, k.hands, k.melds, k.rules, k.vals, k.ace_low, seat, L.PLAY_ALL, cand, k.stack, k.budget)
+    n = play_candidates(k.st, k.hands, k.table(), seat, L.PLAY_ALL, cand, k.stack, k.budget)
     return cand[:n].copy()
 
 

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from rummysim.kernels.rum500 import layout as L
-from rummysim.kernels.rum500.engine import discard_options, draw_options, observe, play_candidates
+from rummysim.kernels.rum500.turn import discard_options, draw_options, play_candidates
+from rummysim.kernels.rum500.view import observe
 from rummysim.rules import Rules
 from rummysim.strategies.rum500.dispatch import ALL_STRATEGIES, choose_discard, choose_draw, choose_play
 from rummysim.strategies.rum500.heuristic import later_chance
@@ -59,18 +60,18 @@ def draw_choice(k, strategy: str, **overrides: float) -> int:
     """The draw option taken: DRAW_STOCK (-1), DRAW_NONE (-2) or the pile index taken from."""
     sid, row = params_of(strategy, **overrides)
     obs, mine, opts, cand, scratch, rng = buffers()
-    n = draw_options(k.st, k.hands, k.pile, k.melds, k.rules, k.vals, k.ace_low, 0, opts, scratch, k.stack, k.budget)
+    n = draw_options(k.st, k.hands, k.pile, k.table(), 0, opts, scratch, k.stack, k.budget)
     observe(k.st, k.hands, 0, obs, mine)
-    return int(opts[choose_draw(ALL_STRATEGIES, sid, row, obs, mine, k.pile, k.melds, k.rules, k.vals, k.ace_low, opts, n, rng, scratch)])
+    return int(opts[choose_draw(ALL_STRATEGIES, sid, row, k.view(obs, mine), opts, n, rng, scratch)])
 
 
 def play_choice(k, strategy: str) -> str:
     """"stop" or the cards of the play chosen."""
     sid, row = params_of(strategy)
     obs, mine, opts, cand, scratch, rng = buffers()
-    n = play_candidates(k.st, k.hands, k.melds, k.rules, k.vals, k.ace_low, 0, L.PLAY_ALL, cand, k.stack, k.budget)
+    n = play_candidates(k.st, k.hands, k.table(), 0, L.PLAY_ALL, cand, k.stack, k.budget)
     observe(k.st, k.hands, 0, obs, mine)
-    i = choose_play(ALL_STRATEGIES, sid, row, obs, mine, k.pile, k.melds, k.rules, k.vals, k.ace_low, cand, n, rng, scratch)
+    i = choose_play(ALL_STRATEGIES, sid, row, k.view(obs, mine), cand, n, rng, scratch)
     if cand[i, L.A_TYPE] == L.ACT_STOP:
         return "stop"
     m = int(cand[i, L.A_MASK])
@@ -82,7 +83,7 @@ def discard_choice(k, strategy: str) -> str:
     obs, mine, opts, cand, scratch, rng = buffers()
     n = discard_options(k.st, k.hands, k.rules, 0, opts)
     observe(k.st, k.hands, 0, obs, mine)
-    return name(int(opts[choose_discard(ALL_STRATEGIES, sid, row, obs, mine, k.pile, k.melds, k.rules, k.vals, k.ace_low, opts, n, rng, scratch)]))
+    return name(int(opts[choose_discard(ALL_STRATEGIES, sid, row, k.view(obs, mine), opts, n, rng, scratch)]))
 
 
 # ----------------------------------------------------------------------------- cautious
@@ -136,7 +137,7 @@ def test_later_chance_is_the_chance_of_drawing_an_out():
     obs, mine, *_ = buffers()
     observe(k.st, k.hands, 0, obs, mine)
     unseen = np.zeros(2, dtype=np.uint64)
-    jokers = unseen_cards(obs, mine, k.pile, k.melds, k.rules, unseen)
+    jokers = unseen_cards(k.view(obs, mine), unseen)
     n = unseen_count(unseen, jokers)
     assert n == 54 - 4 and jokers == 2
     p = later_chance(cid("7H"), mask("7H 7C 2S"), k.melds, 0, k.rules, unseen, jokers, n, 5.0)
@@ -194,19 +195,19 @@ def test_rollout_picks_the_option_with_the_best_mean_playout(pile):
     k = position("4H 5H 2C 6D 8C AH AD", pile, opp=13, stock=20)
     sid, row = params_of("rollout")
     obs, mine, opts, cand, scratch, rng = buffers()
-    n = draw_options(k.st, k.hands, k.pile, k.melds, k.rules, k.vals, k.ace_low, 0, opts, scratch, k.stack, k.budget)
+    n = draw_options(k.st, k.hands, k.pile, k.table(), 0, opts, scratch, k.stack, k.budget)
     observe(k.st, k.hands, 0, obs, mine)
     replay_rng = rng.copy()
-    chosen = int(opts[choose_draw(ALL_STRATEGIES, sid, row, obs, mine, k.pile, k.melds, k.rules, k.vals, k.ace_low, opts, n, rng, scratch)])
+    chosen = int(opts[choose_draw(ALL_STRATEGIES, sid, row, k.view(obs, mine), opts, n, rng, scratch)])
     assert n <= int(row[1])  # every option is kept (max_candidates = 4)
     totals = np.zeros(n)
     sample = np.zeros(L.MAX_PACK, dtype=np.int16)
     w = new_world()
     for _ in range(int(row[0])):
-        ns = sample_unseen(obs, mine, k.pile, k.melds, k.rules, replay_rng, sample)
+        ns = sample_unseen(k.view(obs, mine), replay_rng, sample)
         for j in range(n):
             deal_world(w, obs, mine, k.pile, k.melds, sample, ns)
-            totals[j] += draw_outcome(w, obs, k.rules, k.vals, k.ace_low, int(opts[j]), scratch)
+            totals[j] += draw_outcome(w, k.view(obs, mine), int(opts[j]), scratch)
     assert totals.max() > totals.min()  # the options differ
     assert chosen == int(opts[int(np.argmax(totals))])
 
@@ -223,7 +224,7 @@ def test_rollout_playout_keeps_every_card_and_ends(seed):
     rng[0] = seed + 1
     observe(k.st, k.hands, 0, obs, mine)
     sample = np.zeros(L.MAX_PACK, dtype=np.int16)
-    n = sample_unseen(obs, mine, k.pile, k.melds, k.rules, rng, sample)
+    n = sample_unseen(k.view(obs, mine), rng, sample)
     w = new_world()
     deal_world(w, obs, mine, k.pile, k.melds, sample, n)
     hands, jok, pts, stock, pile, wmelds, ints = w

@@ -17,10 +17,9 @@ import numpy as np
 
 from rummysim.kernels.common._jit import njit
 from rummysim.kernels.common.runner import run_in_threads
-from rummysim.kernels.rum500.cards import natural_value_table
-from rummysim.kernels.rum500.engine import play_game, play_single_hand
+from rummysim.kernels.rum500.engine import new_setup, play_game, play_single_hand
 from rummysim.kernels.rum500.layout import (
-    CALL_OFF, EOS_RESHUFFLE, G_SIZE, H_SIZE, R_ACE_LOW_VALUE, R_ADDOPP, R_CALL, R_END_OF_STOCK,
+    CALL_OFF, EOS_RESHUFFLE, G_SIZE, H_SIZE, R_ADDOPP, R_CALL, R_END_OF_STOCK,
     R_FIRST_MELD_MIN, R_HAND_CAP, R_OUT_OF_TURN, R_UPCHOICE,
 )
 from rummysim.strategies.rum500.dispatch import family_switch
@@ -76,26 +75,25 @@ def run_game_traced(rules, lineup, params, seed, game, trace):
 @njit
 def play_games(rules, lineup, params, seed, start, out_games, out_hands, full, family):
     """Games start.. into every row of out_games (and of out_hands if it has rows), one thread."""
-    vals = natural_value_table(rules)
-    ace_low = rules[R_ACE_LOW_VALUE]
+    setup = new_setup(rules, lineup, params, full, family)
     empty_hands = np.zeros((0, H_SIZE), dtype=np.int32)
     want_hands = out_hands.shape[0] > 0
     for i in range(out_games.shape[0]):
         hands_rows = out_hands[i] if want_hands else empty_hands
-        play_game(rules, vals, ace_low, lineup, params, seed, start + i, out_games[i], hands_rows, None, full, family)
+        play_game(setup, seed, start + i, out_games[i], hands_rows, None)
 
 
 @njit
 def play_hands(rules, lineup, params, seed, start, out_hands, full, family):
-    vals = natural_value_table(rules)
+    setup = new_setup(rules, lineup, params, full, family)
     for i in range(out_hands.shape[0]):
-        play_single_hand(rules, vals, rules[R_ACE_LOW_VALUE], lineup, params, seed, start + i, out_hands[i], full, family)
+        play_single_hand(setup, seed, start + i, out_hands[i])
 
 
 @njit
 def play_game_traced(rules, lineup, params, seed, game, trace, full, family):
-    vals = natural_value_table(rules)
+    setup = new_setup(rules, lineup, params, full, family)
     out_game = np.zeros(G_SIZE, dtype=np.int64)
     out_hands = np.zeros((rules[R_HAND_CAP], H_SIZE), dtype=np.int32)
-    used, over = play_game(rules, vals, rules[R_ACE_LOW_VALUE], lineup, params, seed, game, out_game, out_hands, trace, full, family)
+    used, over = play_game(setup, seed, game, out_game, out_hands, trace)
     return out_game, used, over

@@ -8,7 +8,9 @@ the ace played high and, with round-the-corner runs (V500-CORNER), 15..26 contin
 V500-CORNER; a run's first position is always in 1..13. All tests work on the first count plane
 ``p1``: a meld never holds two copies of one card.
 
-``enumerate_plays`` lists candidate play actions into an int64 table (columns ``A_*``). For each
+``enumerate_plays`` lists candidate play actions into an int64 table (columns ``A_*``, one
+``Action`` a row) for a holding and a ``Table``: the melds on the table with the card values and
+rules that decide what fits and what it scores. For each
 rank, suit window or meld end it emits the *canonical* action: every needed position is filled
 with a held natural card when there is one, otherwise with a joker. Every legal meld or lay-off
 is therefore reachable up to the choice of which copy or joker fills a slot. The same function,
@@ -19,10 +21,15 @@ always agree.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from rummysim.kernels.common._jit import njit_inline, njit_noalloc
-from rummysim.kernels.rum500.cards import ACES_LOW, ALL_NATURALS, LANE_RANKS, RANK_IN_EACH_SUIT, U1, U16, U32, U48, bit, has_card, lowest_bit_index, popcount
+from rummysim.kernels.common.planes import (
+    ACES_LOW, ALL_NATURALS, LANE_RANKS, RANK_IN_EACH_SUIT, U1, U16, U32, U48, bit, card_id, has_card, lowest_bit_index, popcount,
+    rank_of, suit_of,
+)
 from rummysim.kernels.rum500.layout import (
     A_KEY,
     A_LEN,
@@ -53,6 +60,14 @@ from rummysim.kernels.rum500.layout import (
     SIDE_LOW,
 )
 
+Table = namedtuple("Table", "melds n_melds vals ace_low rules")
+"""The table as the meld search reads it: ``melds[:n_melds]`` (int16, columns ``MK_*``), the value
+of each card id (``cards.natural_value_table``), an ace's value when a run starts with it, and the
+rules vector."""
+
+Action = namedtuple("Action", "typ meld key lo length mask njok value ncards side")
+"""One candidate action, the ``A_*`` columns of its row (see ``kernels.rum500.layout``)."""
+
 
 @njit_noalloc
 def pos_rank(pos):
@@ -62,7 +77,7 @@ def pos_rank(pos):
 @njit_noalloc
 def pos_card(suit, pos):
     """Natural card id that occupies run position pos (1..26) of a suit."""
-    return 16 * suit + pos_rank(pos)
+    return card_id(suit, pos_rank(pos))
 
 
 @njit_noalloc
@@ -82,7 +97,7 @@ def slot_value(vals, ace_low, card, kind, first):
     """Points a card scores on the table (R500-SCORE-2): an ace that starts a run is used low."""
     if card == JOKER:
         return vals[JOKER]
-    if kind != KIND_SET and first and (card & 15) == 1:
+    if kind != KIND_SET and first and rank_of(card) == 1:
         return ace_low
     return vals[card]
 
@@ -98,20 +113,35 @@ def must_matches(must, mask, njok):
 
 
 @njit_inline
-def _emit(cand, n, limit, typ, meld, key, lo, length, mask, njok, value, ncards, side):
+def _emit(cand, n, limit, act):
+    """Write ``act`` into row n unless the table is full; returns the new row count."""
     if n >= limit:
         return n
-    cand[n, A_TYPE] = typ
-    cand[n, A_MELD] = meld
-    cand[n, A_KEY] = key
-    cand[n, A_LO] = lo
-    cand[n, A_LEN] = length
-    cand[n, A_MASK] = np.int64(mask)
-    cand[n, A_NJOK] = njok
-    cand[n, A_VALUE] = value
-    cand[n, A_NCARDS] = ncards
-    cand[n, A_SIDE] = side
+    cand[n, A_TYPE] = act.typ
+    cand[n, A_MELD] = act.meld
+    cand[n, A_KEY] = act.key
+    cand[n, A_LO] = act.lo
+    cand[n, A_LEN] = act.length
+    cand[n, A_MASK] = np.int64(act.mask)
+    cand[n, A_NJOK] = act.njok
+    cand[n, A_VALUE] = act.value
+    cand[n, A_NCARDS] = act.ncards
+    cand[n, A_SIDE] = act.side
     return n + 1
+
+
+@njit_noalloc
+def _new_meld(typ, key, lo, length, mask, njok, value):
+    """A new set or run: every card of it goes down."""
+    return Action(typ=typ, meld=-1, key=key, lo=lo, length=length, mask=mask, njok=njok, value=value, ncards=length,
+                  side=0)
+
+
+@njit_noalloc
+def _layoff(meld, key, lo, length, mask, njok, value, ncards, side):
+    """Cards laid off on table meld ``meld``: ``length`` and ``lo`` are the meld's after it."""
+    return Action(typ=ACT_LAYOFF, meld=meld, key=key, lo=lo, length=length, mask=mask, njok=njok, value=value,
+                  ncards=ncards, side=side)
 
 
 @njit_noalloc
@@ -138,13 +168,13 @@ def set_ranks(p1, jok):
 def _enumerate_sets(p1, jok, must, vals, cand, n, limit):
     ranks = set_ranks(p1, jok)  # skip the ranks that cannot make a set (same rows, in rank order)
     if must >= 0 and must != JOKER:
-        ranks &= U1 << np.uint64(must & 15)
+        ranks &= U1 << np.uint64(rank_of(must))
     while ranks:
         r = lowest_bit_index(ranks)
         ranks &= ranks - U1
         smask = 0
         for s in range(4):
-            if has_card(p1, 16 * s + r):
+            if has_card(p1, card_id(s, r)):
                 smask |= 1 << s
         for sub in range(16):
             if sub & ~smask:
@@ -154,15 +184,15 @@ def _enumerate_sets(p1, jok, must, vals, cand, n, limit):
             value = 0
             for s in range(4):
                 if sub & (1 << s):
-                    mask |= bit(16 * s + r)
-                    value += vals[16 * s + r]
+                    mask |= bit(card_id(s, r))
+                    value += vals[card_id(s, r)]
             for j in range(0, min(jok, 4 - k) + 1):
                 size = k + j
                 if size < 3:
                     continue
                 if not must_matches(must, mask, j):
                     continue
-                n = _emit(cand, n, limit, ACT_MELD_SET, -1, r, 0, size, mask, j, value + j * vals[JOKER], size, 0)
+                n = _emit(cand, n, limit, _new_meld(ACT_MELD_SET, r, 0, size, mask, j, value + j * vals[JOKER]))
                 if n >= limit:
                     return n
     return n
@@ -195,13 +225,15 @@ def run_starts(lane, jok, min_run, max_pos):
 
 
 @njit_inline
-def _enumerate_runs(p1, jok, must, vals, ace_low, rules, cand, n, limit):
-    max_pos = rules[R_MAX_POS]
-    min_run = rules[R_MIN_RUN]
+def _enumerate_runs(p1, jok, must, table, cand, n, limit):
+    vals = table.vals
+    ace_low = table.ace_low
+    max_pos = table.rules[R_MAX_POS]
+    min_run = table.rules[R_MIN_RUN]
     if max_pos <= 14 and not _runs_possible(p1, jok, max_pos, min_run):
         return n  # every run row holds a window of min_run with a natural card and few gaps
     for s in range(4):
-        if must >= 0 and must != JOKER and (must >> 4) != s:
+        if must >= 0 and must != JOKER and suit_of(must) != s:
             continue
         lane = run_lane(p1, s)
         if lane == 0:
@@ -226,33 +258,36 @@ def _enumerate_runs(p1, jok, must, vals, ace_low, rules, cand, n, limit):
                         break
                 length = hi - lo + 1
                 if length >= min_run and naturals >= 1 and must_matches(must, mask, gaps):
-                    n = _emit(cand, n, limit, ACT_MELD_RUN, -1, s, lo, length, mask, gaps, value, length, 0)
+                    n = _emit(cand, n, limit, _new_meld(ACT_MELD_RUN, s, lo, length, mask, gaps, value))
                     if n >= limit:
                         return n
     return n
 
 
 @njit_inline
-def _enumerate_layoffs(p1, jok, must, melds, n_melds, vals, ace_low, rules, cand, n, limit):
-    max_pos = rules[R_MAX_POS]
+def _enumerate_layoffs(p1, jok, must, table, cand, n, limit):
+    melds = table.melds
+    vals = table.vals
+    ace_low = table.ace_low
+    max_pos = table.rules[R_MAX_POS]
     corner = max_pos > 14
     # a natural must-card only fits melds of its rank (sets) or suit (runs)
-    must_rank = must & 15 if (must >= 0 and must != JOKER) else -1
-    must_suit = must >> 4 if must_rank >= 0 else -1
-    for m in range(n_melds):
+    must_rank = rank_of(must) if (must >= 0 and must != JOKER) else -1
+    must_suit = suit_of(must) if must_rank >= 0 else -1
+    for m in range(table.n_melds):
         if melds[m, MK_KIND] == KIND_SET:
             r = melds[m, MK_KEY]
             if melds[m, MK_LEN] >= 4 or (must_rank >= 0 and r != must_rank):
                 continue  # R500-MELD-1: a set never exceeds 4 cards
             present = melds[m, MK_SUITS]
             for s in range(4):
-                c = 16 * s + r
+                c = card_id(s, r)
                 if (present >> s) & 1 == 0 and has_card(p1, c):  # R500-MELD-2
                     b = bit(c)
                     if must_matches(must, b, 0):
-                        n = _emit(cand, n, limit, ACT_LAYOFF, m, r, 0, melds[m, MK_LEN] + 1, b, 0, vals[c], 1, 0)
+                        n = _emit(cand, n, limit, _layoff(m, r, 0, melds[m, MK_LEN] + 1, b, 0, vals[c], 1, 0))
             if jok > 0 and must_matches(must, np.uint64(0), 1):
-                n = _emit(cand, n, limit, ACT_LAYOFF, m, r, 0, melds[m, MK_LEN] + 1, np.uint64(0), 1, vals[JOKER], 1, 0)
+                n = _emit(cand, n, limit, _layoff(m, r, 0, melds[m, MK_LEN] + 1, np.uint64(0), 1, vals[JOKER], 1, 0))
         else:
             s = melds[m, MK_KEY]
             if must_suit >= 0 and s != must_suit:
@@ -265,10 +300,10 @@ def _enumerate_layoffs(p1, jok, must, melds, n_melds, vals, ace_low, rules, cand
             # canonical blocks below would use the held card there
             if jok > 0 and must_matches(must, np.uint64(0), 1) and length < 13:
                 if hi + 1 <= max_pos and lane_has(lane, hi + 1):
-                    n = _emit(cand, n, limit, ACT_LAYOFF, m, s, lo, length + 1, np.uint64(0), 1, vals[JOKER], 1, SIDE_HIGH)
+                    n = _emit(cand, n, limit, _layoff(m, s, lo, length + 1, np.uint64(0), 1, vals[JOKER], 1, SIDE_HIGH))
                 low = lo - 1 if lo > 1 else (13 if corner else 0)
                 if low >= 1 and lane_has(lane, low):
-                    n = _emit(cand, n, limit, ACT_LAYOFF, m, s, low, length + 1, np.uint64(0), 1, vals[JOKER], 1, SIDE_LOW)
+                    n = _emit(cand, n, limit, _layoff(m, s, low, length + 1, np.uint64(0), 1, vals[JOKER], 1, SIDE_LOW))
             # extend the high end by d cards (R500-MELD-8: one card or a block of them)
             gaps = 0
             mask = np.uint64(0)
@@ -286,7 +321,7 @@ def _enumerate_layoffs(p1, jok, must, melds, n_melds, vals, ace_low, rules, cand
                     if gaps > jok:
                         break
                 if must_matches(must, mask, gaps):
-                    n = _emit(cand, n, limit, ACT_LAYOFF, m, s, lo, length + d, mask, gaps, value, d, SIDE_HIGH)
+                    n = _emit(cand, n, limit, _layoff(m, s, lo, length + d, mask, gaps, value, d, SIDE_HIGH))
             # extend the low end (below position 1 only round the corner, one lap up)
             gaps = 0
             mask = np.uint64(0)
@@ -306,25 +341,25 @@ def _enumerate_layoffs(p1, jok, must, melds, n_melds, vals, ace_low, rules, cand
                     if gaps > jok:
                         break
                 if must_matches(must, mask, gaps):
-                    n = _emit(cand, n, limit, ACT_LAYOFF, m, s, p, length + d, mask, gaps, value, d, SIDE_LOW)
+                    n = _emit(cand, n, limit, _layoff(m, s, p, length + d, mask, gaps, value, d, SIDE_LOW))
         if n >= limit:
             return n
     return n
 
 
 @njit_noalloc
-def enumerate_plays(p1, jok, must, melds, n_melds, vals, ace_low, rules, scope, cand, n, limit):
-    """Append the canonical melds and lay-offs of holding (p1, jok) to ``cand`` from row n.
+def enumerate_plays(p1, jok, must, table, scope, cand, n, limit):
+    """Append the canonical melds and lay-offs of holding (p1, jok) on ``table`` to ``cand`` from row n.
 
     With ``must`` >= 0 only actions containing that card (a natural id or JOKER) are listed;
     ``scope`` (PLAY_*) limits them to new melds or to lay-offs. Returns the new row count, at most
     ``limit``.
     """
     if scope != PLAY_LAYOFF_ONLY:
-        n = _enumerate_sets(p1, jok, must, vals, cand, n, limit)
-        n = _enumerate_runs(p1, jok, must, vals, ace_low, rules, cand, n, limit)
+        n = _enumerate_sets(p1, jok, must, table.vals, cand, n, limit)
+        n = _enumerate_runs(p1, jok, must, table, cand, n, limit)
     if scope != PLAY_NEW_ONLY:
-        n = _enumerate_layoffs(p1, jok, must, melds, n_melds, vals, ace_low, rules, cand, n, limit)
+        n = _enumerate_layoffs(p1, jok, must, table, cand, n, limit)
     return n
 
 
@@ -349,8 +384,8 @@ def _block_reaches(lane, frm, to, jok):
 @njit_noalloc
 def natural_playable(card, p1, jok, melds, n_melds, max_pos, min_run):
     """Exact bitwise test of ``card_playable`` for a natural card without round-the-corner runs."""
-    r = card & 15
-    s = card >> 4
+    r = rank_of(card)
+    s = suit_of(card)
     if popcount((np.uint64(p1) >> np.uint64(r)) & RANK_IN_EACH_SUIT) + jok >= 3:
         return True  # a new set (R500-MELD-1/6)
     lane = run_lane(p1, s)
@@ -422,7 +457,7 @@ def layoff_targets(melds, n_melds, max_pos):
             r = melds[m, MK_KEY]
             for s in range(4):
                 if (melds[m, MK_SUITS] >> s) & 1 == 0:
-                    cards |= bit(16 * s + r)
+                    cards |= bit(card_id(s, r))
         else:
             if melds[m, MK_LEN] >= 13:
                 continue
@@ -471,21 +506,25 @@ def play_exists(p1, jok, melds, n_melds, max_pos, min_run):
 
 
 @njit_inline
-def has_any_play(p1, jok, melds, n_melds, vals, ace_low, rules, scratch):
+def has_any_play(p1, jok, table, scratch):
     """Would ``enumerate_plays`` (all scopes, no must-card) list any action? Bit tests for the
     common geometry; round-the-corner runs ask the enumeration itself."""
-    if rules[R_MAX_POS] > 14:
-        return enumerate_plays(p1, jok, -1, melds, n_melds, vals, ace_low, rules, PLAY_ALL, scratch, 0, 1) > 0
-    return play_exists(p1, jok, melds, n_melds, rules[R_MAX_POS], rules[R_MIN_RUN])
+    max_pos = table.rules[R_MAX_POS]  # scalars out of the record: see card_playable
+    if max_pos > 14:
+        return enumerate_plays(p1, jok, -1, table, PLAY_ALL, scratch, 0, 1) > 0
+    return play_exists(p1, jok, table.melds, table.n_melds, max_pos, table.rules[R_MIN_RUN])
 
 
 @njit_inline
-def card_playable(card, p1, jok, melds, n_melds, vals, ace_low, rules, scope, scratch):
+def card_playable(card, p1, jok, table, scope, scratch):
     """True if ``card`` can be put on the table from holding (p1, jok) and the table (R500-DRAW-5).
 
     The common case (a natural card, any scope, no round-the-corner runs) is a handful of bit
     tests; the rest asks the enumeration for one action containing the card.
     """
-    if scope == PLAY_ALL and card != JOKER and rules[R_MAX_POS] <= 14:
-        return natural_playable(card, p1, jok, melds, n_melds, rules[R_MAX_POS], rules[R_MIN_RUN])
-    return enumerate_plays(p1, jok, card, melds, n_melds, vals, ace_low, rules, scope, scratch, 0, 1) > 0
+    # only scalars are kept from the record: inlined into a function that counts references, an
+    # array bound to a variable would cost an update of its count at every call
+    max_pos = table.rules[R_MAX_POS]
+    if scope == PLAY_ALL and card != JOKER and max_pos <= 14:
+        return natural_playable(card, p1, jok, table.melds, table.n_melds, max_pos, table.rules[R_MIN_RUN])
+    return enumerate_plays(p1, jok, card, table, scope, scratch, 0, 1) > 0

@@ -1,10 +1,10 @@
 """Integer-id dispatch from the engine's decision points to the strategies.
 
-The engine calls these four functions with an observation that holds only what the seat may
-know (C-INFO-1); no strategy receives other hands or the stock order. Dispatch by ``if`` over
-small functions keeps everything cacheable (jitted functions passed as arguments would recompile
-in every process). ``heuristic``, ``cautious`` and ``digger`` share one implementation and differ
-only in their parameter rows.
+The engine calls these four functions with the seat's ``View`` (``kernels.rum500.view``): its
+observation, its own cards, the pile and the table, all it may know (C-INFO-1); no strategy
+receives other hands or the stock order. Dispatch by ``if`` over small functions keeps everything
+cacheable (jitted functions passed as arguments would recompile in every process). ``heuristic``,
+``cautious`` and ``digger`` share one implementation and differ only in their parameter rows.
 
 ``family`` is a compile-time switch, like the engine's ``stack``: None when every seat plays
 ``greedy`` or ``random`` (``basic_lineup``), which prunes the other strategies' branches before
@@ -43,46 +43,46 @@ def is_heuristic(sid):
 
 
 @njit_noalloc
-def choose_draw(family, sid, params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rng, scratch):
+def choose_draw(family, sid, params, view, opts, nopt, rng, scratch):
     """Index into opts[:nopt] (draw options: stock/decline, then pile indexes)."""
     if sid == GREEDY:
-        return greedy_draw(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch)
+        return greedy_draw(params, view, opts, nopt, scratch)
     if family is not None and is_heuristic(sid):
-        return heuristic_draw(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch)
+        return heuristic_draw(params, view, opts, nopt, scratch)
     if family is not None and sid == ROLLOUT:
-        return rollout_draw(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rng, scratch)
+        return rollout_draw(params, view, opts, nopt, rng, scratch)
     return random_choice(rng, nopt)
 
 
 @njit_noalloc
-def choose_play(family, sid, params, obs, mine, pile, melds, rules, vals, ace_low, cand, ncand, rng, scratch):
+def choose_play(family, sid, params, view, cand, ncand, rng, scratch):
     """Index into cand[:ncand] (play actions; row 0 is STOP when stopping is allowed)."""
     if sid == GREEDY or (family is not None and sid == ROLLOUT):
         return greedy_play(cand, ncand)
     if family is not None and is_heuristic(sid):
-        return heuristic_play(params, obs, mine, melds, rules, vals, ace_low, cand, ncand, scratch)
+        return heuristic_play(params, view, cand, ncand, scratch)
     return random_choice(rng, ncand)
 
 
 @njit_noalloc
-def choose_discard(family, sid, params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rng, scratch):
+def choose_discard(family, sid, params, view, opts, nopt, rng, scratch):
     """Index into opts[:nopt] (card ids that may be discarded)."""
     if sid == GREEDY:
-        return greedy_discard(obs, mine, vals, opts, nopt)
+        return greedy_discard(view.mine, view.table.vals, opts, nopt)
     if family is not None and is_heuristic(sid):
-        return heuristic_discard(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch)
+        return heuristic_discard(params, view, opts, nopt, scratch)
     if family is not None and sid == ROLLOUT:
-        return rollout_discard(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rng, scratch)
+        return rollout_discard(params, view, opts, nopt, rng, scratch)
     return random_choice(rng, nopt)
 
 
 @njit_noalloc
-def choose_call(family, sid, params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rng, scratch):
+def choose_call(family, sid, params, view, opts, nopt, rng, scratch):
     """Index into opts[:nopt] (rummy-call options: 0 = pass, then claimable pile indexes)."""
     if sid == GREEDY:
-        return greedy_call(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch)
+        return greedy_call(params, view, opts, nopt, scratch)
     if family is not None and is_heuristic(sid):
-        return heuristic_call(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch)
+        return heuristic_call(params, view, opts, nopt, scratch)
     if family is not None and sid == ROLLOUT:
-        return rollout_call(obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch)
+        return rollout_call(view, opts, nopt, scratch)
     return random_choice(rng, nopt)

@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from rummysim.kernels.common._jit import njit_inline, njit_noalloc
-from rummysim.kernels.rum500.cards import RANK_IN_EACH_SUIT, U1, bit, has_card, mask_value, popcount
+from rummysim.kernels.common.planes import RANK_IN_EACH_SUIT, U1, bit, has_card, popcount, rank_of, suit_of
+from rummysim.kernels.rum500.cards import mask_value
 from rummysim.kernels.rum500.layout import (
     A_MASK,
     A_NJOK,
@@ -22,7 +23,6 @@ from rummysim.kernels.rum500.layout import (
     JOKER,
     MAX_CAND,
     OB_MY_JOKERS,
-    OB_N_MELDS,
     OB_PILE_LEN,
     PLAY_ALL,
     R_MAX_POS,
@@ -45,23 +45,24 @@ def best_by_value(cand, n):
 
 
 @njit_inline
-def _any_play(p1, jok, melds, n_melds, vals, ace_low, rules, scratch, targets, joker_ok):
+def _any_play(p1, jok, table, scratch, targets, joker_ok):
     """``has_any_play`` against a fixed table whose ``layoff_targets`` are known."""
+    rules = table.rules
     if rules[R_MAX_POS] > 14:
-        return has_any_play(p1, jok, melds, n_melds, vals, ace_low, rules, scratch)
+        return has_any_play(p1, jok, table, scratch)
     return play_exists_on(p1, jok, targets, joker_ok, rules[R_MAX_POS], rules[R_MIN_RUN])
 
 
 @njit_noalloc
-def playout_on(p1, jok, must, melds, n_melds, vals, ace_low, rules, scratch, targets, joker_ok):
+def playout_on(p1, jok, must, table, scratch, targets, joker_ok):
     """``playout`` with the table's ``layoff_targets`` computed by the caller."""
     points = 0
     used = np.uint64(0)
     used_jok = 0
     while True:
-        if must < 0 and not _any_play(p1, jok, melds, n_melds, vals, ace_low, rules, scratch, targets, joker_ok):
+        if must < 0 and not _any_play(p1, jok, table, scratch, targets, joker_ok):
             break
-        n = enumerate_plays(p1, jok, must, melds, n_melds, vals, ace_low, rules, PLAY_ALL, scratch, 0, MAX_CAND)
+        n = enumerate_plays(p1, jok, must, table, PLAY_ALL, scratch, 0, MAX_CAND)
         i = best_by_value(scratch, n)
         if i < 0:
             break
@@ -76,55 +77,64 @@ def playout_on(p1, jok, must, melds, n_melds, vals, ace_low, rules, scratch, tar
 
 
 @njit_noalloc
-def playout(p1, jok, must, melds, n_melds, vals, ace_low, rules, scratch):
+def playout(p1, jok, must, table, scratch):
     """Points greedily put down from (p1, jok) against a fixed table: (points, used mask, jokers)."""
-    targets, joker_ok = layoff_targets(melds, n_melds, rules[R_MAX_POS])
-    return playout_on(p1, jok, must, melds, n_melds, vals, ace_low, rules, scratch, targets, joker_ok)
+    targets, joker_ok = layoff_targets(table.melds, table.n_melds, table.rules[R_MAX_POS])
+    return playout_on(p1, jok, must, table, scratch, targets, joker_ok)
 
 
 @njit_noalloc
-def take_gain_on(params, mine, jok, pile, top, k, must_play, melds, n_melds, vals, ace_low, rules, scratch, targets, joker_ok):
+def take_gain_on(params, view, k, must_play, scratch, targets, joker_ok):
     """``take_gain`` with the table's ``layoff_targets`` computed by the caller."""
+    obs = view.obs
+    mine = view.mine
+    pile = view.pile
+    vals = view.table.vals
+    jok = obs[OB_MY_JOKERS]
     taken = np.uint64(0)
     taken_jok = 0
-    for j in range(k, top + 1):
+    for j in range(k, obs[OB_PILE_LEN]):
         c = np.int64(pile[j])
         if c == JOKER:
             taken_jok += 1
         else:
             taken |= bit(c)
     must = np.int64(pile[k]) if must_play else -1
-    pts, used, used_jok = playout_on(mine[0] | taken, jok + taken_jok, must, melds, n_melds, vals, ace_low, rules, scratch, targets, joker_ok)
+    pts, used, used_jok = playout_on(mine[0] | taken, jok + taken_jok, must, view.table, scratch, targets, joker_ok)
     dead = mask_value(vals, taken & ~used & ~mine[0]) + max(0, taken_jok - used_jok) * vals[JOKER]
     return pts - params[GREEDY_DEADWOOD_WEIGHT] * dead
 
 
 @njit_noalloc
-def take_gain(params, mine, jok, pile, top, k, must_play, melds, n_melds, vals, ace_low, rules, scratch):
-    """Points a take of pile[k..top] lets it put down now, less the weighted value of taken cards
-    it could not use."""
-    targets, joker_ok = layoff_targets(melds, n_melds, rules[R_MAX_POS])
-    return take_gain_on(params, mine, jok, pile, top, k, must_play, melds, n_melds, vals, ace_low, rules, scratch, targets, joker_ok)
+def take_gain(params, view, k, must_play, scratch):
+    """Points a take of the pile from k to the top lets the seat put down now, less the weighted
+    value of taken cards it could not use."""
+    table = view.table
+    targets, joker_ok = layoff_targets(table.melds, table.n_melds, table.rules[R_MAX_POS])
+    return take_gain_on(params, view, k, must_play, scratch, targets, joker_ok)
 
 
 @njit_noalloc
-def greedy_draw(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch):
-    n_melds = obs[OB_N_MELDS]
+def greedy_draw(params, view, opts, nopt, scratch):
+    obs = view.obs
+    mine = view.mine
+    table = view.table
+    vals = table.vals
     jok = obs[OB_MY_JOKERS]
     top = obs[OB_PILE_LEN] - 1
-    targets, joker_ok = layoff_targets(melds, n_melds, rules[R_MAX_POS])  # the table is fixed here
-    base, _, _ = playout_on(mine[0], jok, -1, melds, n_melds, vals, ace_low, rules, scratch, targets, joker_ok)
+    targets, joker_ok = layoff_targets(table.melds, table.n_melds, table.rules[R_MAX_POS])  # the table is fixed here
+    base, _, _ = playout_on(mine[0], jok, -1, table, scratch, targets, joker_ok)
     best = 0  # opts[0]: the stock, or declining on an empty stock
     best_gain = params[GREEDY_MIN_GAIN]
     for i in range(1, nopt):
         k = opts[i]
-        c = np.int64(pile[k])
-        if k == top and c != JOKER and not card_playable(c, mine[0] | bit(c), jok, melds, n_melds, vals, ace_low, rules, PLAY_ALL, scratch):
+        c = np.int64(view.pile[k])
+        if k == top and c != JOKER and not card_playable(c, mine[0] | bit(c), jok, table, PLAY_ALL, scratch):
             # a card that fits no meld leaves the play-out as it was: take_gain without replaying it
             dead = 0 if has_card(mine[0], c) else vals[c]
             gain = (base - params[GREEDY_DEADWOOD_WEIGHT] * dead) - base
         else:
-            gain = take_gain_on(params, mine, jok, pile, top, k, k < top, melds, n_melds, vals, ace_low, rules, scratch, targets, joker_ok) - base
+            gain = take_gain_on(params, view, k, k < top, scratch, targets, joker_ok) - base
         if gain > best_gain:
             best = i
             best_gain = gain
@@ -132,16 +142,13 @@ def greedy_draw(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt
 
 
 @njit_noalloc
-def greedy_call(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch):
+def greedy_call(params, view, opts, nopt, scratch):
     """Calls rummy on the claim that gains most, if it gains more than ``min_gain``."""
-    n_melds = obs[OB_N_MELDS]
-    jok = obs[OB_MY_JOKERS]
-    top = obs[OB_PILE_LEN] - 1
-    base, _, _ = playout(mine[0], jok, -1, melds, n_melds, vals, ace_low, rules, scratch)
+    base, _, _ = playout(view.mine[0], view.obs[OB_MY_JOKERS], -1, view.table, scratch)
     best = 0
     best_gain = params[GREEDY_MIN_GAIN]
     for i in range(1, nopt):
-        gain = take_gain(params, mine, jok, pile, top, opts[i], True, melds, n_melds, vals, ace_low, rules, scratch) - base
+        gain = take_gain(params, view, opts[i], True, scratch) - base
         if gain > best_gain:
             best = i
             best_gain = gain
@@ -152,8 +159,8 @@ def greedy_call(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt
 def card_usefulness(p1, card):
     """Partners of a card in hand: other suits of its rank, and same-suit cards within 2 ranks
     (counted once per position the card can take; twice for a non-ace)."""
-    suit = card >> 4
-    rank = card & 15
+    suit = suit_of(card)
+    rank = rank_of(card)
     held = np.uint64(p1)
     same_rank = popcount((held >> np.uint64(rank)) & RANK_IN_EACH_SUIT) - np.int64((held >> np.uint64(card)) & U1)
     lane = run_lane(held, suit) & np.uint64(0x7FFE)  # positions 1..14
@@ -169,7 +176,7 @@ def _near_positions(pos):
 
 
 @njit_noalloc
-def greedy_discard(obs, mine, vals, opts, nopt):
+def greedy_discard(mine, vals, opts, nopt):
     best = 0
     best_score = 1 << 62
     for i in range(nopt):
@@ -188,6 +195,3 @@ def greedy_discard(obs, mine, vals, opts, nopt):
 def greedy_play(cand, n):
     i = best_by_value(cand, n)
     return 0 if i < 0 else i
-
-
-

@@ -32,21 +32,26 @@ value 1) every decision is greedy's (tested: identical games).
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from rummysim.kernels.common._jit import njit
-from rummysim.kernels.rum500.cards import (
+from rummysim.kernels.common.planes import (
     U0,
     U1,
     add_card,
     bit,
+    card_id,
     has_card,
-    holding_value,
     lowest_bit_index,
     n_cards,
     popcount,
+    rank_of,
     remove_mask,
+    suit_of,
 )
+from rummysim.kernels.rum500.cards import holding_value
 from rummysim.kernels.rum500.layout import (
     A_TYPE,
     ACT_STOP,
@@ -62,7 +67,6 @@ from rummysim.kernels.rum500.layout import (
     OB_HAND_SIZE,
     OB_MY_JOKERS,
     OB_N,
-    OB_N_MELDS,
     OB_PILE_LEN,
     OB_SEAT,
     OB_STOCK,
@@ -90,6 +94,10 @@ from rummysim.strategies.ids import (
 )
 from rummysim.strategies.rum500.knowledge import unseen_cards, unseen_count
 
+Outlook = namedtuple("Outlook", "unseen jokers count draws")
+"""What the seat may still draw (future = 1): the natural cards it has not seen (count planes),
+the unseen jokers, how many unseen cards in all, and the draws it has left (``draws_left``)."""
+
 # ----------------------------------------------------------------------------- chances to meld later
 
 
@@ -110,8 +118,8 @@ def card_outs(c, hand, melds, n_melds, rules):
     card one or two positions away; the card between c and a table run ending two positions away.
     ``has structure`` tells whether a joker would also do.
     """
-    suit = c >> 4
-    rank = c & 15
+    suit = suit_of(c)
+    rank = rank_of(c)
     max_pos = rules[R_MAX_POS]
     outs = U0
     structure = False
@@ -120,10 +128,10 @@ def card_outs(c, hand, melds, n_melds, rules):
     for s in range(4):
         if s == suit:
             continue
-        if has_card(hand, 16 * s + rank):
+        if has_card(hand, card_id(s, rank)):
             same_rank += 1
         else:
-            missing |= bit(16 * s + rank)
+            missing |= bit(card_id(s, rank))
     if same_rank >= 1:
         outs |= missing
         structure = True
@@ -194,15 +202,21 @@ def taken_cards(pile, k, top):
 @njit
 def card_worth(params, c, hand, melds, n_melds, rules, vals, unseen, unseen_jokers, n_unseen, draws):
     """Expected points of holding card c: with the chance p that it melds later it scores
-    (later_weight), otherwise it is deadwood when the hand ends (deadwood_weight)."""
+    (later_weight), otherwise it is deadwood when the hand ends (deadwood_weight).
+
+    Called for every card held and every unseen card, so it takes the arrays of the ``Table``
+    and the ``Outlook`` one by one: reading them from the records in each call cost the
+    heuristic lineups about 10% (reference counts of the arrays taken out of a tuple)."""
     p = later_chance(c, hand, melds, n_melds, rules, unseen, unseen_jokers, n_unseen, draws)
     return (params[H_LATER_WEIGHT] * p - params[H_DEADWOOD_WEIGHT] * (1.0 - p)) * vals[c]
 
 
 @njit
-def hand_worth(params, p1, p2, jok, forbid, forbid_joker, melds, n_melds, rules, vals, unseen, unseen_jokers, n_unseen, draws):
+def hand_worth(params, p1, p2, jok, forbid, forbid_joker, table, outlook):
     """(Summed card worths of a hand after discarding its least worthy card it may discard, that
     least worth) -- the least worth is 0 when nothing may be discarded."""
+    melds, n_melds, vals, _, rules = table
+    unseen, unseen_jokers, n_unseen, draws = outlook
     total = 0.0
     worst = 1e300
     x = p1
@@ -224,10 +238,10 @@ def hand_worth(params, p1, p2, jok, forbid, forbid_joker, melds, n_melds, rules,
 
 
 @njit
-def future_take_value(params, obs, mine, pile, top, k, must_play, melds, rules, vals, ace_low, scratch, unseen, unseen_jokers, n_unseen, draws):
-    """Expected points after taking pile[k..top] (future = 1): what the seat puts down at once
-    plus the worth of the hand left after this turn's discard."""
-    n_melds = obs[OB_N_MELDS]
+def future_take_value(params, obs, mine, pile, table, k, must_play, scratch, outlook):
+    """Expected points after taking the pile from k to the top (future = 1): what the seat puts
+    down at once plus the worth of the hand left after this turn's discard."""
+    top = obs[OB_PILE_LEN] - 1
     taken, taken_jok = taken_cards(pile, k, top)
     hand = mine.copy()
     x = taken
@@ -236,52 +250,57 @@ def future_take_value(params, obs, mine, pile, top, k, must_play, melds, rules, 
         x &= x - U1
     jok = obs[OB_MY_JOKERS] + taken_jok
     must = np.int64(pile[k]) if must_play else -1
-    pts, used, used_jok = playout(hand[0], jok, must, melds, n_melds, vals, ace_low, rules, scratch)
+    pts, used, used_jok = playout(hand[0], jok, must, table, scratch)
     remove_mask(hand, used)
     forbid = U0
     forbid_joker = False
-    restriction = rules[R_DISC_RESTRICT]
+    restriction = table.rules[R_DISC_RESTRICT]
     if restriction == DISC_ANY_TAKEN or (restriction == DISC_TOP_SINGLE and k == top):
         forbid = taken
         forbid_joker = taken_jok > 0
-    worth, _ = hand_worth(params, hand[0], hand[1], jok - used_jok, forbid, forbid_joker, melds, n_melds, rules, vals,
-                          unseen, unseen_jokers, n_unseen, draws)
+    worth, _ = hand_worth(params, hand[0], hand[1], jok - used_jok, forbid, forbid_joker, table, outlook)
     return pts + worth
 
 
 @njit
-def stock_value(params, obs, mine, melds, rules, vals, ace_low, scratch, unseen, unseen_jokers, n_unseen, draws):
+def stock_value(params, obs, mine, table, scratch, outlook):
     """Expected points after a stock draw and this turn's discard (future = 1), averaged over the
-    unseen cards it may draw: one that melds at once scores its value, another replaces the least
-    worthy card when it is worth more. An empty stock (declining ends the hand, R500-STOCK-1)
-    leaves every held card as deadwood."""
-    n_melds = obs[OB_N_MELDS]
+    unseen cards it may draw (``draw_gain``). An empty stock (declining ends the hand,
+    R500-STOCK-1) leaves every held card as deadwood."""
     jok = obs[OB_MY_JOKERS]
     if obs[OB_STOCK] == 0:
-        return -params[H_DEADWOOD_WEIGHT] * holding_value(vals, mine[0], mine[1], jok)
-    pts, used, used_jok = playout(mine[0], jok, -1, melds, n_melds, vals, ace_low, rules, scratch)
+        return -params[H_DEADWOOD_WEIGHT] * holding_value(table.vals, mine[0], mine[1], jok)
+    pts, used, used_jok = playout(mine[0], jok, -1, table, scratch)
     hand = mine.copy()
     remove_mask(hand, used)
     jok -= used_jok
-    worth, worst = hand_worth(params, hand[0], hand[1], jok, U0, False, melds, n_melds, rules, vals,
-                              unseen, unseen_jokers, n_unseen, draws)
+    worth, worst = hand_worth(params, hand[0], hand[1], jok, U0, False, table, outlook)
     kept = worth + worst  # the hand before its discard
-    if n_unseen <= 0:
+    if outlook.count <= 0:
         return pts + kept
+    return pts + kept + draw_gain(params, hand[0], jok, worst, table, scratch, outlook) / outlook.count
+
+
+@njit
+def draw_gain(params, p1, jok, worst, table, scratch, outlook):
+    """What drawing each unseen card would add to the holding (p1, jok), summed: one that melds
+    at once scores its value, another replaces the least worthy card (worth ``worst``) when it is
+    worth more."""
+    melds, n_melds, vals, _, rules = table
+    unseen, unseen_jokers, n_unseen, draws = outlook
     gain = 0.0
     for plane in range(2):
         x = unseen[plane]
         while x:
             u = lowest_bit_index(x)
             x &= x - U1
-            if card_playable(u, hand[0] | bit(u), jok, melds, n_melds, vals, ace_low, rules, PLAY_ALL, scratch):
+            if card_playable(u, p1 | bit(u), jok, table, PLAY_ALL, scratch):
                 gain += vals[u] - worst
             else:
-                w = card_worth(params, u, hand[0] | bit(u), melds, n_melds, rules, vals, unseen, unseen_jokers, n_unseen, draws)
+                w = card_worth(params, u, p1 | bit(u), melds, n_melds, rules, vals, unseen, unseen_jokers, n_unseen, draws)
                 gain += max(0.0, w - worst)
-    w = card_worth(params, JOKER, hand[0], melds, n_melds, rules, vals, unseen, unseen_jokers, n_unseen, draws)
-    gain += unseen_jokers * max(0.0, w - worst)
-    return pts + kept + gain / n_unseen
+    w = card_worth(params, JOKER, p1, melds, n_melds, rules, vals, unseen, unseen_jokers, n_unseen, draws)
+    return gain + unseen_jokers * max(0.0, w - worst)
 
 
 @njit
@@ -298,21 +317,30 @@ def draws_left(params, obs):
 
 
 @njit
-def best_take(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch, must_play_all):
+def seat_outlook(params, view, future):
+    """The seat's ``Outlook``; without ``future`` only its draws left are counted (nothing unseen)."""
+    unseen = np.zeros(2, dtype=np.uint64)
+    draws = draws_left(params, view.obs)
+    if not future:
+        return Outlook(unseen, 0, 0, draws)
+    jokers = unseen_cards(view, unseen)
+    return Outlook(unseen, jokers, unseen_count(unseen, jokers), draws)
+
+
+@njit
+def best_take(params, view, opts, nopt, scratch, must_play_all):
     """Index of the best option in opts[1:nopt] (pile indexes) if it gains more than min_gain
     over option 0 (stock, decline or pass), else 0."""
+    # the View's arrays are taken out once: each array read out of a record in an njit function
+    # may cost a reference-count update, so the helpers called per option get them one by one
+    obs, mine, pile, table = view
     top = obs[OB_PILE_LEN] - 1
     future = params[H_FUTURE] > 0
-    unseen = np.zeros(2, dtype=np.uint64)
-    unseen_jokers = 0
-    n_unseen = 0
-    draws = draws_left(params, obs)
+    outlook = seat_outlook(params, view, future)
     if future:
-        unseen_jokers = unseen_cards(obs, mine, pile, melds, rules, unseen)
-        n_unseen = unseen_count(unseen, unseen_jokers)
-        base = stock_value(params, obs, mine, melds, rules, vals, ace_low, scratch, unseen, unseen_jokers, n_unseen, draws)
+        base = stock_value(params, obs, mine, table, scratch, outlook)
     else:
-        base, _, _ = playout(mine[0], obs[OB_MY_JOKERS], -1, melds, obs[OB_N_MELDS], vals, ace_low, rules, scratch)
+        base, _, _ = playout(mine[0], obs[OB_MY_JOKERS], -1, table, scratch)
     max_take = params[H_MAX_TAKE]
     best = 0
     best_gain = params[H_MIN_GAIN]
@@ -322,11 +350,9 @@ def best_take(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, 
             continue
         must_play = must_play_all or k < top
         if future:
-            value = future_take_value(params, obs, mine, pile, top, k, must_play, melds, rules, vals, ace_low, scratch,
-                                      unseen, unseen_jokers, n_unseen, draws)
+            value = future_take_value(params, obs, mine, pile, table, k, must_play, scratch, outlook)
         else:  # greedy's take test (H_DEADWOOD_WEIGHT is greedy's deadwood_weight index)
-            value = take_gain(params, mine, obs[OB_MY_JOKERS], pile, top, k, must_play, melds, obs[OB_N_MELDS], vals,
-                              ace_low, rules, scratch)
+            value = take_gain(params, view, k, must_play, scratch)
         gain = value - base
         if gain > best_gain:
             best = i
@@ -335,13 +361,13 @@ def best_take(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, 
 
 
 @njit
-def heuristic_draw(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch):
-    return best_take(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch, False)
+def heuristic_draw(params, view, opts, nopt, scratch):
+    return best_take(params, view, opts, nopt, scratch, False)
 
 
 @njit
-def heuristic_call(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch):
-    return best_take(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch, True)
+def heuristic_call(params, view, opts, nopt, scratch):
+    return best_take(params, view, opts, nopt, scratch, True)
 
 
 # ----------------------------------------------------------------------------- plays
@@ -358,30 +384,30 @@ def opponent_close(obs, limit):
 
 
 @njit
-def can_go_out(obs, mine, melds, rules, vals, ace_low, scratch):
+def can_go_out(obs, mine, table, scratch):
     """A greedy play-out of the hand leaves at most one card (to discard)."""
     jok = obs[OB_MY_JOKERS]
-    _, used, used_jok = playout(mine[0], jok, -1, melds, obs[OB_N_MELDS], vals, ace_low, rules, scratch)
+    _, used, used_jok = playout(mine[0], jok, -1, table, scratch)
     return n_cards(mine[0], mine[1], jok) - popcount(used) - used_jok <= 1
 
 
 @njit
-def time_to_lay(params, obs, mine, melds, rules, vals, ace_low, scratch):
+def time_to_lay(params, obs, mine, table, scratch):
     """Held melds go down once the risk of being caught with them grows, or to go out."""
     if obs[OB_STOCK] <= params[H_RISK_STOCK]:
         return True
     if opponent_close(obs, params[H_RISK_OPP_CARDS]):
         return True
-    return can_go_out(obs, mine, melds, rules, vals, ace_low, scratch)
+    return can_go_out(obs, mine, table, scratch)
 
 
 @njit
-def heuristic_play(params, obs, mine, melds, rules, vals, ace_low, cand, ncand, scratch):
+def heuristic_play(params, view, cand, ncand, scratch):
     i = best_by_value(cand, ncand)
     if i < 0:
         return 0
     stop_allowed = cand[0, A_TYPE] == ACT_STOP
-    if stop_allowed and params[H_HOLD_MELDS] > 0 and not time_to_lay(params, obs, mine, melds, rules, vals, ace_low, scratch):
+    if stop_allowed and params[H_HOLD_MELDS] > 0 and not time_to_lay(params, view.obs, view.mine, view.table, scratch):
         return 0
     return i
 
@@ -390,13 +416,13 @@ def heuristic_play(params, obs, mine, melds, rules, vals, ace_low, cand, ncand, 
 
 
 @njit
-def layoff_fits(c, melds, n_melds, vals, ace_low, rules, scratch):
+def layoff_fits(c, table, scratch):
     """The card could be laid off on a table meld (what a lay-off or a top-card call needs)."""
-    return card_playable(c, bit(c), 0, melds, n_melds, vals, ace_low, rules, PLAY_LAYOFF_ONLY, scratch)
+    return card_playable(c, bit(c), 0, table, PLAY_LAYOFF_ONLY, scratch)
 
 
 @njit
-def opens_pile_claim(c, pile, pile_len, melds, n_melds, vals, ace_low, rules, scratch):
+def opens_pile_claim(c, pile, pile_len, table, scratch):
     """With c on top of the pile, some pile card becomes claimable (V500-RUMMY pile) that was not:
     it can be put down with the cards above it, c included."""
     with_c = bit(c)
@@ -409,24 +435,25 @@ def opens_pile_claim(c, pile, pile_len, melds, n_melds, vals, ace_low, rules, sc
         else:
             with_c |= bit(d)
             without |= bit(d)
-        if card_playable(d, with_c, jok, melds, n_melds, vals, ace_low, rules, PLAY_ALL, scratch):
-            if not card_playable(d, without, jok, melds, n_melds, vals, ace_low, rules, PLAY_ALL, scratch):
+        if card_playable(d, with_c, jok, table, PLAY_ALL, scratch):
+            if not card_playable(d, without, jok, table, PLAY_ALL, scratch):
                 return True
     return False
 
 
 @njit
-def feeds_opponents(c, obs, pile, melds, rules, vals, ace_low, scratch):
-    n_melds = obs[OB_N_MELDS]
-    if layoff_fits(c, melds, n_melds, vals, ace_low, rules, scratch):
+def feeds_opponents(c, pile, pile_len, table, scratch):
+    if layoff_fits(c, table, scratch):
         return True
-    if rules[R_CALL] == CALL_PILE:
-        return opens_pile_claim(c, pile, obs[OB_PILE_LEN], melds, n_melds, vals, ace_low, rules, scratch)
+    if table.rules[R_CALL] == CALL_PILE:
+        return opens_pile_claim(c, pile, pile_len, table, scratch)
     return False
 
 
 @njit
-def heuristic_discard(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch):
+def heuristic_discard(params, view, opts, nopt, scratch):
+    obs, mine, pile, table = view
+    vals = table.vals
     uw = params[H_USEFUL_WEIGHT]
     vw = params[H_VALUE_WEIGHT]
     fw = params[H_FEED_WEIGHT]
@@ -438,7 +465,7 @@ def heuristic_discard(params, obs, mine, pile, melds, rules, vals, ace_low, opts
             score = 1e200  # a joker is always useful
         else:
             score = uw * card_usefulness(mine[0], c) - vw * vals[c]
-            if fw != 0 and feeds_opponents(c, obs, pile, melds, rules, vals, ace_low, scratch):
+            if fw != 0 and feeds_opponents(c, pile, obs[OB_PILE_LEN], table, scratch):
                 score += fw
         if score < best_score:
             best = i

@@ -15,15 +15,19 @@ from __future__ import annotations
 import numpy as np
 
 from rummysim.kernels.common._jit import njit
-from rummysim.kernels.rum500.cards import ALL_NATURALS, U0, U1, add_card, popcount
+from rummysim.kernels.common.planes import ALL_NATURALS, U0, U1, add_card, popcount
 from rummysim.kernels.rum500.layout import JOKER, MK_CARD, MK_LEN, OB_MY_JOKERS, OB_N_MELDS, OB_PILE_LEN, R_DECKS, R_JOKERS
 from rummysim.kernels.common.rng import shuffle_int16
 
 
 @njit
-def seen_cards(obs, mine, pile, melds, seen):
+def seen_cards(view, seen):
     """Fill ``seen`` (uint64[2], count planes) with the natural cards in the seat's hand, on the
-    table and in the pile; returns the number of jokers among them."""
+    table and in the pile of its ``View``; returns the number of jokers among them."""
+    obs = view.obs
+    mine = view.mine
+    pile = view.pile
+    melds = view.table.melds
     seen[0] = mine[0]
     seen[1] = mine[1]
     jokers = obs[OB_MY_JOKERS]
@@ -44,11 +48,12 @@ def seen_cards(obs, mine, pile, melds, seen):
 
 
 @njit
-def unseen_cards(obs, mine, pile, melds, rules, unseen):
+def unseen_cards(view, unseen):
     """Fill ``unseen`` (uint64[2], count planes) with the natural cards the seat has not seen;
     returns the number of unseen jokers."""
     seen = np.zeros(2, dtype=np.uint64)
-    seen_jokers = seen_cards(obs, mine, pile, melds, seen)
+    seen_jokers = seen_cards(view, seen)
+    rules = view.table.rules
     if rules[R_DECKS] >= 2:
         unseen[0] = ALL_NATURALS & ~seen[1]  # some copy unseen
         unseen[1] = ALL_NATURALS & ~seen[0]  # both copies unseen
@@ -81,7 +86,7 @@ def list_planes(planes, jokers, out):
 
 
 @njit
-def sample_unseen(obs, mine, pile, melds, rules, rng, out):
+def sample_unseen(view, rng, out):
     """One determinization: the unseen cards in a uniformly random order drawn from ``rng``.
 
     The list is built in card-id order from the observation alone before it is shuffled, so the
@@ -89,7 +94,7 @@ def sample_unseen(obs, mine, pile, melds, rules, rng, out):
     are. Returns the number of cards in ``out``.
     """
     unseen = np.zeros(2, dtype=np.uint64)
-    jokers = unseen_cards(obs, mine, pile, melds, rules, unseen)
+    jokers = unseen_cards(view, unseen)
     n = list_planes(unseen, jokers, out)
     shuffle_int16(rng, out, n)
     return n

@@ -1,9 +1,9 @@
 """The rollout's fast model of the rest of a hand, played on one determinized deal.
 
-``rollout`` (strategies/rollout.py) plays the hand out many times from a decision point. It cannot
-call the engine (the engine imports the strategies), so this module plays a simplified hand with
-the engine's meld primitives (kernels/melds.py) and card bitsets (kernels/cards.py). What it
-simplifies:
+``rollout`` (strategies/rum500/rollout.py) plays the hand out many times from a decision point.
+It cannot call the engine (the engine imports the strategies), so this module plays a simplified
+hand with the engine's meld primitives (kernels/rum500/melds.py) and card bitsets
+(kernels/common/planes.py). What it simplifies:
 
 * every seat follows one fast policy: take the top discard when it can be put down at once with
   the hand (a joker always), otherwise draw from the stock (``R_STOCK_DRAW`` cards); then meld
@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from rummysim.kernels.common._jit import njit
-from rummysim.kernels.rum500.cards import U0, U1, add_card, bit, holding_value, lowest_bit_index, n_cards, remove_card, remove_mask
+from rummysim.kernels.common._jit import njit, njit_noalloc
+from rummysim.kernels.common.planes import U0, U1, add_card, bit, card_id, has_card, lowest_bit_index, n_cards, remove_card, remove_mask
+from rummysim.kernels.rum500.cards import holding_value
 from rummysim.kernels.rum500.layout import (
     A_KEY,
     A_LEN,
@@ -74,7 +75,7 @@ from rummysim.kernels.rum500.layout import (
     R_STOCK_DRAW,
     R_STOCK_PENALTY,
 )
-from rummysim.kernels.rum500.melds import card_playable, enumerate_plays, has_any_play
+from rummysim.kernels.rum500.melds import Table, card_playable, enumerate_plays, has_any_play
 from rummysim.strategies.rum500.greedy import card_usefulness
 
 MAX_TURNS = 400
@@ -150,7 +151,7 @@ def drop_card(hands, jok, seat, c):
 def suit_bits(mask, rank):
     bits = 0
     for s in range(4):
-        if (mask >> np.uint64(16 * s + rank)) & U1:
+        if has_card(mask, card_id(s, rank)):
             bits |= 1 << s
     return bits
 
@@ -199,6 +200,18 @@ def best_fitting_play(cand, n, table_full, hand_count, keep_one):
     return best
 
 
+@njit_noalloc
+def next_play(p1, p2, jok, must, table, keep_one, scratch):
+    """Row of ``scratch`` with the model's next play from holding (p1, p2, jok) on ``table``, or -1.
+
+    Apart from ``meld_greedily`` because it runs for every play of every play-out: without
+    reference counts, the ``Table`` built for each call costs nothing."""
+    if must < 0 and not has_any_play(p1, jok, table, scratch):
+        return -1
+    n = enumerate_plays(p1, jok, must, table, PLAY_ALL, scratch, 0, MAX_CAND)
+    return best_fitting_play(scratch, n, table.n_melds >= MAX_MELDS, n_cards(p1, p2, jok), keep_one)
+
+
 @njit
 def meld_greedily(w, seat, must, rules, vals, ace_low, scratch):
     """Put down all the seat can, highest value first (the first play contains ``must`` when it is
@@ -206,13 +219,8 @@ def meld_greedily(w, seat, must, rules, vals, ace_low, scratch):
     hands, jok, pts, stock, wpile, wmelds, ints = w
     keep_one = rules[R_GOING_OUT] == OUT_DISCARD_REQUIRED
     while True:
-        p1 = hands[seat, 0]
-        n_melds = ints[W_N_MELDS]
-        if must < 0 and not has_any_play(p1, jok[seat], wmelds, n_melds, vals, ace_low, rules, scratch):
-            return False
-        n = enumerate_plays(p1, jok[seat], must, wmelds, n_melds, vals, ace_low, rules, PLAY_ALL, scratch, 0, MAX_CAND)
-        count = n_cards(p1, hands[seat, 1], jok[seat])
-        i = best_fitting_play(scratch, n, n_melds >= MAX_MELDS, count, keep_one)
+        table = Table(wmelds, ints[W_N_MELDS], vals, ace_low, rules)
+        i = next_play(hands[seat, 0], hands[seat, 1], jok[seat], must, table, keep_one, scratch)
         if i < 0:
             return False
         remove_mask(hands[seat], np.uint64(scratch[i, A_MASK]))
@@ -258,7 +266,8 @@ def policy_draw(w, seat, rules, vals, ace_low, scratch):
         c = np.int64(wpile[top])
         if c == JOKER:
             return take_pile(w, seat, top)
-        if card_playable(c, hands[seat, 0] | bit(c), jok[seat], wmelds, ints[W_N_MELDS], vals, ace_low, rules, PLAY_ALL, scratch):
+        table = Table(wmelds, ints[W_N_MELDS], vals, ace_low, rules)
+        if card_playable(c, hands[seat, 0] | bit(c), jok[seat], table, PLAY_ALL, scratch):
             return take_pile(w, seat, top)
     return draw_stock(w, seat, rules)
 

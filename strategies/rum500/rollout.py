@@ -30,7 +30,6 @@ from rummysim.kernels.rum500.layout import (
     N_PARAMS,
     OB_MY_JOKERS,
     OB_N,
-    OB_N_MELDS,
     OB_PILE_LEN,
     OB_SEAT,
     R_DISC_RESTRICT,
@@ -83,9 +82,13 @@ def keep_best(scores, n, limit, always_first):
 
 
 @njit
-def draw_outcome(w, obs, rules, vals, ace_low, opt, scratch):
+def draw_outcome(w, view, opt, scratch):
     """Apply draw option ``opt`` for the seat on a dealt world and play the hand out; returns the
     seat's score difference."""
+    obs = view.obs
+    rules = view.table.rules
+    vals = view.table.vals
+    ace_low = view.table.ace_low
     me = obs[OB_SEAT]
     n = obs[OB_N]
     if opt == DRAW_NONE:
@@ -108,33 +111,36 @@ def draw_outcome(w, obs, rules, vals, ace_low, opt, scratch):
 
 
 @njit
-def discard_outcome(w, obs, rules, vals, ace_low, card, scratch):
+def discard_outcome(w, view, card, scratch):
     """Discard ``card`` on a dealt world and play the hand out; returns the seat's score difference."""
-    me = obs[OB_SEAT]
-    n = obs[OB_N]
+    rules = view.table.rules
+    vals = view.table.vals
+    me = view.obs[OB_SEAT]
+    n = view.obs[OB_N]
     if discard_card(w, me, card):
         return hand_result(w, me, n, END_OUT, me, rules, vals)
-    reason, out_seat = play_rest(w, (me + 1) % n, n, rules, vals, ace_low, scratch)
+    reason, out_seat = play_rest(w, (me + 1) % n, n, rules, vals, view.table.ace_low, scratch)
     return hand_result(w, me, n, reason, out_seat, rules, vals)
 
 
 @njit
-def search(params, obs, mine, pile, melds, rules, vals, ace_low, opts, keep, is_draw, rng, scratch):
+def search(params, view, opts, keep, is_draw, rng, scratch):
     """Mean score difference of every kept option over ``samples`` determinizations; returns the
     position in ``keep`` of the best."""
     k_samples = max(1, int(params[RO_SAMPLES]))
     totals = np.zeros(keep.shape[0], dtype=np.float64)
     sample = np.empty(MAX_PACK, dtype=np.int16)
     w = new_world()
+    obs, mine, pile, table = view  # once: deal_world runs for every sample and option
     for _ in range(k_samples):
-        n_sample = sample_unseen(obs, mine, pile, melds, rules, rng, sample)
+        n_sample = sample_unseen(view, rng, sample)
         for j in range(keep.shape[0]):
-            deal_world(w, obs, mine, pile, melds, sample, n_sample)
+            deal_world(w, obs, mine, pile, table.melds, sample, n_sample)
             opt = opts[keep[j]]
             if is_draw:
-                totals[j] += draw_outcome(w, obs, rules, vals, ace_low, opt, scratch)
+                totals[j] += draw_outcome(w, view, opt, scratch)
             else:
-                totals[j] += discard_outcome(w, obs, rules, vals, ace_low, opt, scratch)
+                totals[j] += discard_outcome(w, view, opt, scratch)
     best = 0
     for j in range(1, keep.shape[0]):
         if totals[j] > totals[best]:
@@ -143,26 +149,27 @@ def search(params, obs, mine, pile, melds, rules, vals, ace_low, opts, keep, is_
 
 
 @njit
-def rollout_draw(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rng, scratch):
+def rollout_draw(params, view, opts, nopt, rng, scratch):
     if nopt <= 1:
         return 0
     row = greedy_row()
-    jok = obs[OB_MY_JOKERS]
-    n_melds = obs[OB_N_MELDS]
+    obs = view.obs
     top = obs[OB_PILE_LEN] - 1
-    base, _, _ = playout(mine[0], jok, -1, melds, n_melds, vals, ace_low, rules, scratch)
+    base, _, _ = playout(view.mine[0], obs[OB_MY_JOKERS], -1, view.table, scratch)
     scores = np.zeros(nopt, dtype=np.float64)
     for i in range(1, nopt):
         k = opts[i]
-        scores[i] = take_gain(row, mine, jok, pile, top, k, k < top, melds, n_melds, vals, ace_low, rules, scratch) - base
+        scores[i] = take_gain(row, view, k, k < top, scratch) - base
     keep = keep_best(scores, nopt, int(params[RO_MAX_CANDIDATES]), True)
     if keep.shape[0] == 1:
         return 0
-    return keep[search(params, obs, mine, pile, melds, rules, vals, ace_low, opts, keep, True, rng, scratch)]
+    return keep[search(params, view, opts, keep, True, rng, scratch)]
 
 
 @njit
-def rollout_discard(params, obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, rng, scratch):
+def rollout_discard(params, view, opts, nopt, rng, scratch):
+    mine = view.mine
+    vals = view.table.vals
     scores = np.zeros(nopt, dtype=np.float64)
     for i in range(nopt):
         c = opts[i]
@@ -172,9 +179,9 @@ def rollout_discard(params, obs, mine, pile, melds, rules, vals, ace_low, opts, 
     keep = keep_best(scores, nopt, limit, False)
     if keep.shape[0] == 1:
         return keep[0]
-    return keep[search(params, obs, mine, pile, melds, rules, vals, ace_low, opts, keep, False, rng, scratch)]
+    return keep[search(params, view, opts, keep, False, rng, scratch)]
 
 
 @njit
-def rollout_call(obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch):
-    return greedy_call(greedy_row(), obs, mine, pile, melds, rules, vals, ace_low, opts, nopt, scratch)
+def rollout_call(view, opts, nopt, scratch):
+    return greedy_call(greedy_row(), view, opts, nopt, scratch)
