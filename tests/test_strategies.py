@@ -14,7 +14,7 @@ from rummysim.kernels.rum500.turn import discard_options, draw_options, play_can
 from rummysim.kernels.rum500.view import observe
 from rummysim.rules import Rules
 from rummysim.strategies.rum500.dispatch import ALL_STRATEGIES, choose_discard, choose_draw, choose_play
-from rummysim.strategies.rum500.heuristic import Outlook, later_chance
+from rummysim.strategies.rum500.heuristic import later_chance
 from rummysim.strategies.rum500.knowledge import sample_unseen, unseen_cards, unseen_count
 from rummysim.strategies.rum500.playout import W_N_MELDS, W_PILE_LEN, W_STOCK_LEN, W_STOCK_POS, deal_world, new_world, play_rest
 from rummysim.strategies.registry import STRATEGIES
@@ -140,12 +140,11 @@ def test_later_chance_is_the_chance_of_drawing_an_out():
     jokers = unseen_cards(k.view(obs, mine), unseen)
     n = unseen_count(unseen, jokers)
     assert n == 54 - 4 and jokers == 2
-    table, outlook = k.table(), Outlook(unseen, jokers, n, 5.0)
-    p = later_chance(cid("7H"), mask("7H 7C 2S"), table, outlook)
+    p = later_chance(cid("7H"), mask("7H 7C 2S"), k.melds, 0, k.rules, unseen, jokers, n, 5.0)
     assert p == pytest.approx(1 - (1 - 4 / n) ** 5)
-    p = later_chance(cid("7H"), mask("7H 7C 8H 2S"), table, outlook)
+    p = later_chance(cid("7H"), mask("7H 7C 8H 2S"), k.melds, 0, k.rules, unseen, jokers, n, 5.0)
     assert p == pytest.approx(1 - (1 - 6 / n) ** 5)
-    assert later_chance(cid("2S"), mask("7H 7C 2S"), table, outlook) == 0.0
+    assert later_chance(cid("2S"), mask("7H 7C 2S"), k.melds, 0, k.rules, unseen, jokers, n, 5.0) == 0.0
 
 
 def test_digger_refuses_a_deep_take_whose_net_value_is_negative():
@@ -207,7 +206,7 @@ def test_rollout_picks_the_option_with_the_best_mean_playout(pile):
     for _ in range(int(row[0])):
         ns = sample_unseen(k.view(obs, mine), replay_rng, sample)
         for j in range(n):
-            deal_world(w, k.view(obs, mine), sample, ns)
+            deal_world(w, obs, mine, k.pile, k.melds, sample, ns)
             totals[j] += draw_outcome(w, k.view(obs, mine), int(opts[j]), scratch)
     assert totals.max() > totals.min()  # the options differ
     assert chosen == int(opts[int(np.argmax(totals))])
@@ -227,7 +226,7 @@ def test_rollout_playout_keeps_every_card_and_ends(seed):
     sample = np.zeros(L.MAX_PACK, dtype=np.int16)
     n = sample_unseen(k.view(obs, mine), rng, sample)
     w = new_world()
-    deal_world(w, k.view(obs, mine), sample, n)
+    deal_world(w, obs, mine, k.pile, k.melds, sample, n)
     hands, jok, pts, stock, pile, wmelds, ints = w
 
     def count() -> int:

@@ -509,10 +509,10 @@ def play_exists(p1, jok, melds, n_melds, max_pos, min_run):
 def has_any_play(p1, jok, table, scratch):
     """Would ``enumerate_plays`` (all scopes, no must-card) list any action? Bit tests for the
     common geometry; round-the-corner runs ask the enumeration itself."""
-    rules = table.rules
-    if rules[R_MAX_POS] > 14:
+    max_pos = table.rules[R_MAX_POS]  # scalars out of the record: see card_playable
+    if max_pos > 14:
         return enumerate_plays(p1, jok, -1, table, PLAY_ALL, scratch, 0, 1) > 0
-    return play_exists(p1, jok, table.melds, table.n_melds, rules[R_MAX_POS], rules[R_MIN_RUN])
+    return play_exists(p1, jok, table.melds, table.n_melds, max_pos, table.rules[R_MIN_RUN])
 
 
 @njit_inline
@@ -522,7 +522,9 @@ def card_playable(card, p1, jok, table, scope, scratch):
     The common case (a natural card, any scope, no round-the-corner runs) is a handful of bit
     tests; the rest asks the enumeration for one action containing the card.
     """
-    rules = table.rules
-    if scope == PLAY_ALL and card != JOKER and rules[R_MAX_POS] <= 14:
-        return natural_playable(card, p1, jok, table.melds, table.n_melds, rules[R_MAX_POS], rules[R_MIN_RUN])
+    # only scalars are kept from the record: inlined into a function that counts references, an
+    # array bound to a variable would cost an update of its count at every call
+    max_pos = table.rules[R_MAX_POS]
+    if scope == PLAY_ALL and card != JOKER and max_pos <= 14:
+        return natural_playable(card, p1, jok, table.melds, table.n_melds, max_pos, table.rules[R_MIN_RUN])
     return enumerate_plays(p1, jok, card, table, scope, scratch, 0, 1) > 0

@@ -110,7 +110,7 @@ def add_position(outs, suit, pos, max_pos):
 
 
 @njit
-def card_outs(c, hand, table):
+def card_outs(c, hand, melds, n_melds, rules):
     """(natural outs mask, has structure) for a natural card c that cannot meld now with ``hand``.
 
     Outs are the cards that would let c meld after one more draw: the missing suits of its rank
@@ -120,8 +120,7 @@ def card_outs(c, hand, table):
     """
     suit = suit_of(c)
     rank = rank_of(c)
-    melds = table.melds
-    max_pos = table.rules[R_MAX_POS]
+    max_pos = rules[R_MAX_POS]
     outs = U0
     structure = False
     same_rank = 0
@@ -153,7 +152,7 @@ def card_outs(c, hand, table):
         if p - 2 >= 1 and (lane >> np.uint64(p - 2)) & U1:
             outs = add_position(outs, suit, p - 1, max_pos)
             structure = True
-        for m in range(table.n_melds):
+        for m in range(n_melds):
             if melds[m, MK_KIND] != KIND_RUN or melds[m, MK_KEY] != suit:
                 continue
             lo = melds[m, MK_LO]
@@ -166,22 +165,21 @@ def card_outs(c, hand, table):
 
 
 @njit
-def later_chance(c, hand, table, outlook):
-    """Chance that leftover card c melds later: at least one of its outs among the ``outlook``'s
-    draws from the unseen cards."""
-    if outlook.count <= 0 or outlook.draws <= 0.0:
+def later_chance(c, hand, melds, n_melds, rules, unseen, unseen_jokers, n_unseen, draws):
+    """Chance that leftover card c melds later: at least one of its outs among ``draws`` cards
+    drawn from the unseen ones."""
+    if n_unseen <= 0 or draws <= 0.0:
         return 0.0
     if c == JOKER:
         return 1.0 if hand != U0 else 0.0  # a joker joins any pair or neighbours the hand will hold
-    outs, structure = card_outs(c, hand, table)
-    unseen = outlook.unseen
+    outs, structure = card_outs(c, hand, melds, n_melds, rules)
     count = popcount(outs & unseen[0]) + popcount(outs & unseen[1])
     if structure:
-        count += outlook.jokers
+        count += unseen_jokers
     if count <= 0:
         return 0.0
-    miss = 1.0 - min(1.0, count / outlook.count)
-    return 1.0 - miss ** outlook.draws
+    miss = 1.0 - min(1.0, count / n_unseen)
+    return 1.0 - miss ** draws
 
 
 # ----------------------------------------------------------------------------- draws and calls
@@ -202,29 +200,35 @@ def taken_cards(pile, k, top):
 
 
 @njit
-def card_worth(params, c, hand, table, outlook):
+def card_worth(params, c, hand, melds, n_melds, rules, vals, unseen, unseen_jokers, n_unseen, draws):
     """Expected points of holding card c: with the chance p that it melds later it scores
-    (later_weight), otherwise it is deadwood when the hand ends (deadwood_weight)."""
-    p = later_chance(c, hand, table, outlook)
-    return (params[H_LATER_WEIGHT] * p - params[H_DEADWOOD_WEIGHT] * (1.0 - p)) * table.vals[c]
+    (later_weight), otherwise it is deadwood when the hand ends (deadwood_weight).
+
+    Called for every card held and every unseen card, so it takes the arrays of the ``Table``
+    and the ``Outlook`` one by one: reading them from the records in each call cost the
+    heuristic lineups about 10% (reference counts of the arrays taken out of a tuple)."""
+    p = later_chance(c, hand, melds, n_melds, rules, unseen, unseen_jokers, n_unseen, draws)
+    return (params[H_LATER_WEIGHT] * p - params[H_DEADWOOD_WEIGHT] * (1.0 - p)) * vals[c]
 
 
 @njit
 def hand_worth(params, p1, p2, jok, forbid, forbid_joker, table, outlook):
     """(Summed card worths of a hand after discarding its least worthy card it may discard, that
     least worth) -- the least worth is 0 when nothing may be discarded."""
+    melds, n_melds, vals, _, rules = table
+    unseen, unseen_jokers, n_unseen, draws = outlook
     total = 0.0
     worst = 1e300
     x = p1
     while x:
         c = lowest_bit_index(x)
         x &= x - U1
-        w = card_worth(params, c, p1, table, outlook)
+        w = card_worth(params, c, p1, melds, n_melds, rules, vals, unseen, unseen_jokers, n_unseen, draws)
         total += 2 * w if has_card(p2, c) else w
         if w < worst and not has_card(forbid, c):
             worst = w
     if jok > 0:
-        w = card_worth(params, JOKER, p1, table, outlook)
+        w = card_worth(params, JOKER, p1, melds, n_melds, rules, vals, unseen, unseen_jokers, n_unseen, draws)
         total += jok * w
         if w < worst and not forbid_joker:
             worst = w
@@ -234,15 +238,12 @@ def hand_worth(params, p1, p2, jok, forbid, forbid_joker, table, outlook):
 
 
 @njit
-def future_take_value(params, view, k, must_play, scratch, outlook):
+def future_take_value(params, obs, mine, pile, table, k, must_play, scratch, outlook):
     """Expected points after taking the pile from k to the top (future = 1): what the seat puts
     down at once plus the worth of the hand left after this turn's discard."""
-    obs = view.obs
-    pile = view.pile
-    table = view.table
     top = obs[OB_PILE_LEN] - 1
     taken, taken_jok = taken_cards(pile, k, top)
-    hand = view.mine.copy()
+    hand = mine.copy()
     x = taken
     while x:
         add_card(hand, lowest_bit_index(x))
@@ -262,18 +263,13 @@ def future_take_value(params, view, k, must_play, scratch, outlook):
 
 
 @njit
-def stock_value(params, view, scratch, outlook):
+def stock_value(params, obs, mine, table, scratch, outlook):
     """Expected points after a stock draw and this turn's discard (future = 1), averaged over the
-    unseen cards it may draw: one that melds at once scores its value, another replaces the least
-    worthy card when it is worth more. An empty stock (declining ends the hand, R500-STOCK-1)
-    leaves every held card as deadwood."""
-    obs = view.obs
-    mine = view.mine
-    table = view.table
-    vals = table.vals
+    unseen cards it may draw (``draw_gain``). An empty stock (declining ends the hand,
+    R500-STOCK-1) leaves every held card as deadwood."""
     jok = obs[OB_MY_JOKERS]
     if obs[OB_STOCK] == 0:
-        return -params[H_DEADWOOD_WEIGHT] * holding_value(vals, mine[0], mine[1], jok)
+        return -params[H_DEADWOOD_WEIGHT] * holding_value(table.vals, mine[0], mine[1], jok)
     pts, used, used_jok = playout(mine[0], jok, -1, table, scratch)
     hand = mine.copy()
     remove_mask(hand, used)
@@ -282,20 +278,29 @@ def stock_value(params, view, scratch, outlook):
     kept = worth + worst  # the hand before its discard
     if outlook.count <= 0:
         return pts + kept
+    return pts + kept + draw_gain(params, hand[0], jok, worst, table, scratch, outlook) / outlook.count
+
+
+@njit
+def draw_gain(params, p1, jok, worst, table, scratch, outlook):
+    """What drawing each unseen card would add to the holding (p1, jok), summed: one that melds
+    at once scores its value, another replaces the least worthy card (worth ``worst``) when it is
+    worth more."""
+    melds, n_melds, vals, _, rules = table
+    unseen, unseen_jokers, n_unseen, draws = outlook
     gain = 0.0
     for plane in range(2):
-        x = outlook.unseen[plane]
+        x = unseen[plane]
         while x:
             u = lowest_bit_index(x)
             x &= x - U1
-            if card_playable(u, hand[0] | bit(u), jok, table, PLAY_ALL, scratch):
+            if card_playable(u, p1 | bit(u), jok, table, PLAY_ALL, scratch):
                 gain += vals[u] - worst
             else:
-                w = card_worth(params, u, hand[0] | bit(u), table, outlook)
+                w = card_worth(params, u, p1 | bit(u), melds, n_melds, rules, vals, unseen, unseen_jokers, n_unseen, draws)
                 gain += max(0.0, w - worst)
-    w = card_worth(params, JOKER, hand[0], table, outlook)
-    gain += outlook.jokers * max(0.0, w - worst)
-    return pts + kept + gain / outlook.count
+    w = card_worth(params, JOKER, p1, melds, n_melds, rules, vals, unseen, unseen_jokers, n_unseen, draws)
+    return gain + unseen_jokers * max(0.0, w - worst)
 
 
 @njit
@@ -326,14 +331,16 @@ def seat_outlook(params, view, future):
 def best_take(params, view, opts, nopt, scratch, must_play_all):
     """Index of the best option in opts[1:nopt] (pile indexes) if it gains more than min_gain
     over option 0 (stock, decline or pass), else 0."""
-    obs = view.obs
+    # the View's arrays are taken out once: each array read out of a record in an njit function
+    # may cost a reference-count update, so the helpers called per option get them one by one
+    obs, mine, pile, table = view
     top = obs[OB_PILE_LEN] - 1
     future = params[H_FUTURE] > 0
     outlook = seat_outlook(params, view, future)
     if future:
-        base = stock_value(params, view, scratch, outlook)
+        base = stock_value(params, obs, mine, table, scratch, outlook)
     else:
-        base, _, _ = playout(view.mine[0], obs[OB_MY_JOKERS], -1, view.table, scratch)
+        base, _, _ = playout(mine[0], obs[OB_MY_JOKERS], -1, table, scratch)
     max_take = params[H_MAX_TAKE]
     best = 0
     best_gain = params[H_MIN_GAIN]
@@ -343,7 +350,7 @@ def best_take(params, view, opts, nopt, scratch, must_play_all):
             continue
         must_play = must_play_all or k < top
         if future:
-            value = future_take_value(params, view, k, must_play, scratch, outlook)
+            value = future_take_value(params, obs, mine, pile, table, k, must_play, scratch, outlook)
         else:  # greedy's take test (H_DEADWOOD_WEIGHT is greedy's deadwood_weight index)
             value = take_gain(params, view, k, must_play, scratch)
         gain = value - base
@@ -377,23 +384,21 @@ def opponent_close(obs, limit):
 
 
 @njit
-def can_go_out(view, scratch):
+def can_go_out(obs, mine, table, scratch):
     """A greedy play-out of the hand leaves at most one card (to discard)."""
-    mine = view.mine
-    jok = view.obs[OB_MY_JOKERS]
-    _, used, used_jok = playout(mine[0], jok, -1, view.table, scratch)
+    jok = obs[OB_MY_JOKERS]
+    _, used, used_jok = playout(mine[0], jok, -1, table, scratch)
     return n_cards(mine[0], mine[1], jok) - popcount(used) - used_jok <= 1
 
 
 @njit
-def time_to_lay(params, view, scratch):
+def time_to_lay(params, obs, mine, table, scratch):
     """Held melds go down once the risk of being caught with them grows, or to go out."""
-    obs = view.obs
     if obs[OB_STOCK] <= params[H_RISK_STOCK]:
         return True
     if opponent_close(obs, params[H_RISK_OPP_CARDS]):
         return True
-    return can_go_out(view, scratch)
+    return can_go_out(obs, mine, table, scratch)
 
 
 @njit
@@ -402,7 +407,7 @@ def heuristic_play(params, view, cand, ncand, scratch):
     if i < 0:
         return 0
     stop_allowed = cand[0, A_TYPE] == ACT_STOP
-    if stop_allowed and params[H_HOLD_MELDS] > 0 and not time_to_lay(params, view, scratch):
+    if stop_allowed and params[H_HOLD_MELDS] > 0 and not time_to_lay(params, view.obs, view.mine, view.table, scratch):
         return 0
     return i
 
@@ -437,19 +442,18 @@ def opens_pile_claim(c, pile, pile_len, table, scratch):
 
 
 @njit
-def feeds_opponents(c, view, scratch):
-    table = view.table
+def feeds_opponents(c, pile, pile_len, table, scratch):
     if layoff_fits(c, table, scratch):
         return True
     if table.rules[R_CALL] == CALL_PILE:
-        return opens_pile_claim(c, view.pile, view.obs[OB_PILE_LEN], table, scratch)
+        return opens_pile_claim(c, pile, pile_len, table, scratch)
     return False
 
 
 @njit
 def heuristic_discard(params, view, opts, nopt, scratch):
-    mine = view.mine
-    vals = view.table.vals
+    obs, mine, pile, table = view
+    vals = table.vals
     uw = params[H_USEFUL_WEIGHT]
     vw = params[H_VALUE_WEIGHT]
     fw = params[H_FEED_WEIGHT]
@@ -461,7 +465,7 @@ def heuristic_discard(params, view, opts, nopt, scratch):
             score = 1e200  # a joker is always useful
         else:
             score = uw * card_usefulness(mine[0], c) - vw * vals[c]
-            if fw != 0 and feeds_opponents(c, view, scratch):
+            if fw != 0 and feeds_opponents(c, pile, obs[OB_PILE_LEN], table, scratch):
                 score += fw
         if score < best_score:
             best = i

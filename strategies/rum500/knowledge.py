@@ -51,9 +51,9 @@ def seen_cards(view, seen):
 def unseen_cards(view, unseen):
     """Fill ``unseen`` (uint64[2], count planes) with the natural cards the seat has not seen;
     returns the number of unseen jokers."""
-    rules = view.table.rules
     seen = np.zeros(2, dtype=np.uint64)
     seen_jokers = seen_cards(view, seen)
+    rules = view.table.rules
     if rules[R_DECKS] >= 2:
         unseen[0] = ALL_NATURALS & ~seen[1]  # some copy unseen
         unseen[1] = ALL_NATURALS & ~seen[0]  # both copies unseen

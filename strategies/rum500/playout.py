@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rummysim.kernels.common._jit import njit
+from rummysim.kernels.common._jit import njit, njit_noalloc
 from rummysim.kernels.common.planes import U0, U1, add_card, bit, card_id, has_card, lowest_bit_index, n_cards, remove_card, remove_mask
 from rummysim.kernels.rum500.cards import holding_value
 from rummysim.kernels.rum500.layout import (
@@ -98,13 +98,11 @@ def new_world():
 
 
 @njit
-def deal_world(w, view, sample, n_sample):
-    """Set the world to the position the seat's ``View`` shows, with the hidden cards taken from
-    ``sample`` (a shuffled list of the unseen cards): each other seat gets its observed hand size
-    in order, the rest is the stock, top first."""
+def deal_world(w, obs, mine, pile, melds, sample, n_sample):
+    """Set the world to the observed position with the hidden cards taken from ``sample`` (a
+    shuffled list of the unseen cards): each other seat gets its observed hand size in order, the
+    rest is the stock, top first."""
     hands, jok, pts, stock, wpile, wmelds, ints = w
-    obs = view.obs
-    mine = view.mine
     me = obs[OB_SEAT]
     n = obs[OB_N]
     hands[:, :] = 0
@@ -126,10 +124,10 @@ def deal_world(w, view, sample, n_sample):
     ints[W_STOCK_POS] = 0
     ints[W_STOCK_LEN] = n_stock
     pile_len = obs[OB_PILE_LEN]
-    wpile[:pile_len] = view.pile[:pile_len]
+    wpile[:pile_len] = pile[:pile_len]
     ints[W_PILE_LEN] = pile_len
     n_melds = obs[OB_N_MELDS]
-    wmelds[:n_melds] = view.table.melds[:n_melds]
+    wmelds[:n_melds] = melds[:n_melds]
     ints[W_N_MELDS] = n_melds
 
 
@@ -202,6 +200,18 @@ def best_fitting_play(cand, n, table_full, hand_count, keep_one):
     return best
 
 
+@njit_noalloc
+def next_play(p1, p2, jok, must, table, keep_one, scratch):
+    """Row of ``scratch`` with the model's next play from holding (p1, p2, jok) on ``table``, or -1.
+
+    Apart from ``meld_greedily`` because it runs for every play of every play-out: without
+    reference counts, the ``Table`` built for each call costs nothing."""
+    if must < 0 and not has_any_play(p1, jok, table, scratch):
+        return -1
+    n = enumerate_plays(p1, jok, must, table, PLAY_ALL, scratch, 0, MAX_CAND)
+    return best_fitting_play(scratch, n, table.n_melds >= MAX_MELDS, n_cards(p1, p2, jok), keep_one)
+
+
 @njit
 def meld_greedily(w, seat, must, rules, vals, ace_low, scratch):
     """Put down all the seat can, highest value first (the first play contains ``must`` when it is
@@ -209,14 +219,8 @@ def meld_greedily(w, seat, must, rules, vals, ace_low, scratch):
     hands, jok, pts, stock, wpile, wmelds, ints = w
     keep_one = rules[R_GOING_OUT] == OUT_DISCARD_REQUIRED
     while True:
-        p1 = hands[seat, 0]
-        n_melds = ints[W_N_MELDS]
-        table = Table(wmelds, n_melds, vals, ace_low, rules)
-        if must < 0 and not has_any_play(p1, jok[seat], table, scratch):
-            return False
-        n = enumerate_plays(p1, jok[seat], must, table, PLAY_ALL, scratch, 0, MAX_CAND)
-        count = n_cards(p1, hands[seat, 1], jok[seat])
-        i = best_fitting_play(scratch, n, n_melds >= MAX_MELDS, count, keep_one)
+        table = Table(wmelds, ints[W_N_MELDS], vals, ace_low, rules)
+        i = next_play(hands[seat, 0], hands[seat, 1], jok[seat], must, table, keep_one, scratch)
         if i < 0:
             return False
         remove_mask(hands[seat], np.uint64(scratch[i, A_MASK]))

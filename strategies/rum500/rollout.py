@@ -131,10 +131,11 @@ def search(params, view, opts, keep, is_draw, rng, scratch):
     totals = np.zeros(keep.shape[0], dtype=np.float64)
     sample = np.empty(MAX_PACK, dtype=np.int16)
     w = new_world()
+    obs, mine, pile, table = view  # once: deal_world runs for every sample and option
     for _ in range(k_samples):
         n_sample = sample_unseen(view, rng, sample)
         for j in range(keep.shape[0]):
-            deal_world(w, view, sample, n_sample)
+            deal_world(w, obs, mine, pile, table.melds, sample, n_sample)
             opt = opts[keep[j]]
             if is_draw:
                 totals[j] += draw_outcome(w, view, opt, scratch)
