@@ -9,17 +9,20 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-
-import numba
-import polars as pl
+from typing import TYPE_CHECKING
 
 from rummysim.errors import InputError
+
+if TYPE_CHECKING:  # the CLI imports this module at start-up: no polars or numba until used
+    import polars as pl
 
 PACKAGE_VERSION = "0.1.0"
 
 
 def run_metadata(**fields: object) -> dict[str, str]:
     """Parquet key-value metadata: the given fields as JSON plus package and numba versions."""
+    import numba
+
     meta = {"rummysim.version": PACKAGE_VERSION, "rummysim.numba": numba.__version__}
     for key, value in fields.items():
         meta[f"rummysim.{key}"] = json.dumps(value)

@@ -119,3 +119,14 @@ def test_version_and_short_help(capsys):
         with pytest.raises(SystemExit) as exit_info:
             main(args)
         assert exit_info.value.code == 0 and expected in capsys.readouterr().out
+
+
+def test_cli_start_imports_neither_numba_nor_polars():
+    """``rummysim --help`` starts in a tenth of a second: the command modules import the heavy
+    libraries only when a command runs."""
+    import subprocess
+    import sys
+
+    code = "import sys, rummysim.cli.main; print('numba' in sys.modules, 'polars' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
