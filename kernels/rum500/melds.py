@@ -131,20 +131,6 @@ def _emit(cand, n, limit, act):
 
 
 @njit_noalloc
-def _new_meld(typ, key, lo, length, mask, njok, value):
-    """A new set or run: every card of it goes down."""
-    return Action(typ=typ, meld=-1, key=key, lo=lo, length=length, mask=mask, njok=njok, value=value, ncards=length,
-                  side=0)
-
-
-@njit_noalloc
-def _layoff(meld, key, lo, length, mask, njok, value, ncards, side):
-    """Cards laid off on table meld ``meld``: ``length`` and ``lo`` are the meld's after it."""
-    return Action(typ=ACT_LAYOFF, meld=meld, key=key, lo=lo, length=length, mask=mask, njok=njok, value=value,
-                  ncards=ncards, side=side)
-
-
-@njit_noalloc
 def rank_lanes(p1):
     """The four suit lanes of a holding (bits 1..13 = ranks A..K)."""
     x = np.uint64(p1)
@@ -192,7 +178,8 @@ def _enumerate_sets(p1, jok, must, vals, cand, n, limit):
                     continue
                 if not must_matches(must, mask, j):
                     continue
-                n = _emit(cand, n, limit, _new_meld(ACT_MELD_SET, r, 0, size, mask, j, value + j * vals[JOKER]))
+                n = _emit(cand, n, limit, Action(typ=ACT_MELD_SET, meld=-1, key=r, lo=0, length=size,
+                    mask=mask, njok=j, value=value + j * vals[JOKER], ncards=size, side=0))
                 if n >= limit:
                     return n
     return n
@@ -258,7 +245,8 @@ def _enumerate_runs(p1, jok, must, table, cand, n, limit):
                         break
                 length = hi - lo + 1
                 if length >= min_run and naturals >= 1 and must_matches(must, mask, gaps):
-                    n = _emit(cand, n, limit, _new_meld(ACT_MELD_RUN, s, lo, length, mask, gaps, value))
+                    n = _emit(cand, n, limit, Action(typ=ACT_MELD_RUN, meld=-1, key=s, lo=lo, length=length,
+                        mask=mask, njok=gaps, value=value, ncards=length, side=0))
                     if n >= limit:
                         return n
     return n
@@ -276,7 +264,7 @@ def _enumerate_layoffs(p1, jok, must, table, cand, n, limit):
     must_suit = suit_of(must) if must_rank >= 0 else -1
     for m in range(table.n_melds):
         if melds[m, MK_KIND] == KIND_SET:
-            r = melds[m, MK_KEY]
+            r = np.int64(melds[m, MK_KEY])  # int64: the card-id helpers compile once
             if melds[m, MK_LEN] >= 4 or (must_rank >= 0 and r != must_rank):
                 continue  # R500-MELD-1: a set never exceeds 4 cards
             present = melds[m, MK_SUITS]
@@ -285,11 +273,14 @@ def _enumerate_layoffs(p1, jok, must, table, cand, n, limit):
                 if (present >> s) & 1 == 0 and has_card(p1, c):  # R500-MELD-2
                     b = bit(c)
                     if must_matches(must, b, 0):
-                        n = _emit(cand, n, limit, _layoff(m, r, 0, melds[m, MK_LEN] + 1, b, 0, vals[c], 1, 0))
+                        n = _emit(cand, n, limit, Action(typ=ACT_LAYOFF, meld=m, key=r, lo=0,
+                            length=melds[m, MK_LEN] + 1, mask=b, njok=0, value=vals[c], ncards=1, side=0))
             if jok > 0 and must_matches(must, np.uint64(0), 1):
-                n = _emit(cand, n, limit, _layoff(m, r, 0, melds[m, MK_LEN] + 1, np.uint64(0), 1, vals[JOKER], 1, 0))
+                n = _emit(cand, n, limit, Action(typ=ACT_LAYOFF, meld=m, key=r, lo=0,
+                    length=melds[m, MK_LEN] + 1, mask=np.uint64(0), njok=1, value=vals[JOKER], ncards=1,
+                    side=0))
         else:
-            s = melds[m, MK_KEY]
+            s = np.int64(melds[m, MK_KEY])
             if must_suit >= 0 and s != must_suit:
                 continue
             lo = melds[m, MK_LO]
@@ -300,10 +291,12 @@ def _enumerate_layoffs(p1, jok, must, table, cand, n, limit):
             # canonical blocks below would use the held card there
             if jok > 0 and must_matches(must, np.uint64(0), 1) and length < 13:
                 if hi + 1 <= max_pos and lane_has(lane, hi + 1):
-                    n = _emit(cand, n, limit, _layoff(m, s, lo, length + 1, np.uint64(0), 1, vals[JOKER], 1, SIDE_HIGH))
+                    n = _emit(cand, n, limit, Action(typ=ACT_LAYOFF, meld=m, key=s, lo=lo, length=length + 1,
+                        mask=np.uint64(0), njok=1, value=vals[JOKER], ncards=1, side=SIDE_HIGH))
                 low = lo - 1 if lo > 1 else (13 if corner else 0)
                 if low >= 1 and lane_has(lane, low):
-                    n = _emit(cand, n, limit, _layoff(m, s, low, length + 1, np.uint64(0), 1, vals[JOKER], 1, SIDE_LOW))
+                    n = _emit(cand, n, limit, Action(typ=ACT_LAYOFF, meld=m, key=s, lo=low, length=length + 1,
+                        mask=np.uint64(0), njok=1, value=vals[JOKER], ncards=1, side=SIDE_LOW))
             # extend the high end by d cards (R500-MELD-8: one card or a block of them)
             gaps = 0
             mask = np.uint64(0)
@@ -321,7 +314,8 @@ def _enumerate_layoffs(p1, jok, must, table, cand, n, limit):
                     if gaps > jok:
                         break
                 if must_matches(must, mask, gaps):
-                    n = _emit(cand, n, limit, _layoff(m, s, lo, length + d, mask, gaps, value, d, SIDE_HIGH))
+                    n = _emit(cand, n, limit, Action(typ=ACT_LAYOFF, meld=m, key=s, lo=lo, length=length + d,
+                        mask=mask, njok=gaps, value=value, ncards=d, side=SIDE_HIGH))
             # extend the low end (below position 1 only round the corner, one lap up)
             gaps = 0
             mask = np.uint64(0)
@@ -341,7 +335,8 @@ def _enumerate_layoffs(p1, jok, must, table, cand, n, limit):
                     if gaps > jok:
                         break
                 if must_matches(must, mask, gaps):
-                    n = _emit(cand, n, limit, _layoff(m, s, p, length + d, mask, gaps, value, d, SIDE_LOW))
+                    n = _emit(cand, n, limit, Action(typ=ACT_LAYOFF, meld=m, key=s, lo=p, length=length + d,
+                        mask=mask, njok=gaps, value=value, ncards=d, side=SIDE_LOW))
         if n >= limit:
             return n
     return n
@@ -454,14 +449,14 @@ def layoff_targets(melds, n_melds, max_pos):
             if melds[m, MK_LEN] >= 4:
                 continue
             joker_ok = True
-            r = melds[m, MK_KEY]
+            r = np.int64(melds[m, MK_KEY])
             for s in range(4):
                 if (melds[m, MK_SUITS] >> s) & 1 == 0:
                     cards |= bit(card_id(s, r))
         else:
             if melds[m, MK_LEN] >= 13:
                 continue
-            s = melds[m, MK_KEY]
+            s = np.int64(melds[m, MK_KEY])
             lo = melds[m, MK_LO]
             hi = lo + melds[m, MK_LEN] - 1
             if hi + 1 <= max_pos:

@@ -49,7 +49,7 @@ def apply_play(st, hands, melds, rules, seat, act, owner, trace, layoff_kind):
         record(trace, st, layoff_kind, seat, m, act[A_NCARDS], run_lo, 0, 0, 0)
         if melds[m, MK_KIND] == KIND_SET:
             i = melds[m, MK_LEN]
-            r = melds[m, MK_KEY]
+            r = np.int64(melds[m, MK_KEY])  # int64: the card-id helpers compile once
             if njok > 0:
                 _put_card(melds, m, i, JOKER, owner)
                 melds[m, MK_NJOK] += 1
@@ -63,7 +63,7 @@ def apply_play(st, hands, melds, rules, seat, act, owner, trace, layoff_kind):
                         record(trace, st, T_CARD, seat, m, c, 0, 0, 0, 0)
             melds[m, MK_LEN] = i + 1
             return
-        s = melds[m, MK_KEY]
+        s = np.int64(melds[m, MK_KEY])
         old_len = melds[m, MK_LEN]
         new_lo = act[A_LO]
         new_len = act[A_LEN]

@@ -163,7 +163,7 @@ def put_on_table(wmelds, ints, act):
     if act[A_TYPE] == ACT_LAYOFF:
         m = act[A_MELD]
         if wmelds[m, MK_KIND] == KIND_SET:
-            wmelds[m, MK_SUITS] |= suit_bits(mask, wmelds[m, MK_KEY])
+            wmelds[m, MK_SUITS] |= suit_bits(mask, np.int64(wmelds[m, MK_KEY]))
         else:
             wmelds[m, MK_LO] = act[A_LO]
         wmelds[m, MK_LEN] = act[A_LEN]
