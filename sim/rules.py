@@ -107,9 +107,9 @@ KERNEL_SUPPORT: dict[str, object] = {
     "r500_next_dealer": "any",
     "r500_dealers_gambit": (False,),
     "r500_gambit_jokers": (2,),
-    "r500_partnership": (False,),
-    "r500_partner_layoff": ("any",),
-    "r500_persian": (False,),
+    "r500_partnership": (False, True),
+    "r500_partner_layoff": ("any", "team_only"),
+    "r500_persian": (False, True),
     # 5000 Rummy: every play and scoring variation except Persian 5000 (V5K-9); the stakes
     # variations V5K-1, V5K-13 and V5K-14 belong to the payoff/betting layer, not the engine
     "r5k_target": "any",
@@ -817,6 +817,8 @@ def _check_r500(rules: Rules, n: int) -> None:
     for flag, rule in (("r500_dealers_gambit", "V500-GAMBIT"), ("r500_persian", "V500-PERSIAN")):
         if getattr(r, flag) and r.r500_num_decks == 2:
             raise RulesError(f"rule {rule}: {flag}=true uses one deck; r500_num_decks=2 conflicts")
+    if r.r500_persian:
+        _check_persian_values(r)
     # V500-PERSIAN-5: exactly two deals, higher total wins, equal totals draw.
     if r.r500_persian and r.r500_must_go_out_to_win:
         raise RulesError("rules V500-PERSIAN-5 and V500-MUSTOUT conflict: a Persian game is "
@@ -854,6 +856,24 @@ def _check_r500(rules: Rules, n: int) -> None:
             f"exceed the {pack}-card pack ({decks} deck{'s' * (decks > 1)}, {jokers} jokers); "
             "use r500_num_decks=auto or 2"
         )
+
+
+# V500-PERSIAN-6 (all card values are R500-SCORE-2's), R500-SETUP-3 (Persian's 4 jokers replace
+# the joker flag) and V500-PERSIAN-5 (two deals, no target): these flags keep their defaults.
+_PERSIAN_FIXED = (
+    ("r500_card_values", "V500-PERSIAN-6"), ("r500_ace_value", "V500-PERSIAN-6"),
+    ("r500_ace_low_value", "V500-PERSIAN-6"), ("r500_four_aces_100", "V500-PERSIAN-6"),
+    ("r500_score_divisor", "V500-PERSIAN-6"), ("r500_jokers_per_deck", "V500-PERSIAN-1"),
+    ("r500_target", "V500-PERSIAN-5"),
+)
+
+
+def _check_persian_values(rules: Rules) -> None:
+    for flag, rule in _PERSIAN_FIXED:
+        value = getattr(rules, flag)
+        if not _same(value, FLAGS[flag].default):
+            raise RulesError(f"rule {rule}: r500_persian=true fixes {flag} at "
+                             f"{format_value(FLAGS[flag].default)}, got {format_value(value)}")
 
 
 def _check_r5k(rules: Rules, n: int) -> None:

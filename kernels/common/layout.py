@@ -46,6 +46,8 @@ T_DISCARD = 30
 T_FLOAT = 31
 T_HAND_END = 40
 T_SCORE = 41
+T_TEAM_SCORE = 42  # partnerships: team, team hand score, team total after
+T_GAME_BONUS = 43  # partnerships: team, bonus, team total after (V500-PERSIAN-5)
 T_GAME_END = 50
 
 # ---- the ranges each game's own kinds are numbered in

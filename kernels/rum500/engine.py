@@ -34,13 +34,13 @@ from rummysim.kernels.rum500.layout import (
     A_SIZE, CALL_LAYOFF, CALL_OFF, DEALER_WINNER, END_OUT, END_TURN_CAP, GAME_STANDARD, G_CAPPED,
     G_CAPPED_HANDS, G_FIRST_DEALER, G_HANDS, G_TOTAL, G_TURNS, G_WINNER, H_CALLS, H_DEALER,
     H_DEEP_TAKES, H_FLOATS, H_OUT_SEAT, H_REASON, H_SCORE, H_TURNS, MAX_CAND, MAX_MELDS, MAX_PACK,
-    MAX_SEATS, MK_SIZE, OB_SIZE, R_ACE_LOW_VALUE, R_ADDOPP, R_CALL, R_FIRST_MELD_MIN, R_GAME, R_GAME_HANDS,
+    MAX_SEATS, MK_SIZE, OB_SIZE, PARTNER_NONE, PARTNER_PERSIAN, PERSIAN_DEALS, R_PARTNERSHIP, G_TIED, R_ACE_LOW_VALUE, R_ADDOPP, R_CALL, R_FIRST_MELD_MIN, R_GAME, R_GAME_HANDS,
     R_HAND_CAP, R_NEXT_DEALER, R_N_PLAYERS, R_OUT_OF_TURN, R_TARGET, R_TURN_CAP, R_UPCHOICE,
     ST_CALLS, ST_DEALER, ST_DEEP_TAKES, ST_FLOATS, ST_HAND_INDEX, ST_HAND_SCORE, ST_N, ST_SEAT,
     ST_SIZE, ST_TOTAL, ST_TOVER, ST_TPOS, ST_TURN, T_GAME_END, T_GAME_START, T_HAND_END,
 )
 from rummysim.kernels.rum500.opening import DFS_CAND, DFS_DEPTH
-from rummysim.kernels.rum500.scoring import game_winner, score_hand, unique_best
+from rummysim.kernels.rum500.scoring import game_winner, persian_game_end, score_hand, team_game_winner, unique_best
 from rummysim.kernels.rum500.turn import TURN_CALL, TURN_NORMAL, play_turn, start_pile_by_choice
 from rummysim.kernels.rum500.windows import addopp_window, out_of_turn_window, rummy_window
 
@@ -181,9 +181,11 @@ def play_game(setup, seed, game, out_game, out_hands, trace):
     n = rules[R_N_PLAYERS]
     seed_game(g, seed, game)
     standard = rules[R_GAME] == GAME_STANDARD
+    partnership = rules[R_PARTNERSHIP]
+    tied = 0
     out_game[:] = 0
     out_game[G_FIRST_DEALER] = st[ST_DEALER]
-    record(trace, st, T_GAME_START, n, st[ST_DEALER], game & 0x7FFFFFFF, rules[R_TARGET], rules[R_GAME], 0, 0)
+    record(trace, st, T_GAME_START, n, st[ST_DEALER], game & 0x7FFFFFFF, rules[R_TARGET], rules[R_GAME], partnership, 0)
     winner = -1
     turns = 0
     capped_hands = 0
@@ -212,18 +214,29 @@ def play_game(setup, seed, game, out_game, out_hands, trace):
                 winner = unique_best(st, n, best)
                 finished = True
                 break
+        elif partnership == PARTNER_PERSIAN:
+            if h >= PERSIAN_DEALS:  # V500-PERSIAN-5: exactly two deals
+                winner, tied = persian_game_end(st, trace)
+                finished = True
+                break
+        elif partnership != PARTNER_NONE:
+            winner = team_game_winner(st, rules, out_seat)
+            if winner >= 0:
+                finished = True
+                break
         else:
             winner = game_winner(st, rules, n, out_seat)
             if winner >= 0:
                 finished = True
                 break
     capped = 0 if finished else 1
-    record(trace, st, T_GAME_END, winner, h, capped, 0, 0, 0, 0)
+    record(trace, st, T_GAME_END, winner, h, capped, tied, 0, 0, 0)
     out_game[G_WINNER] = winner
     out_game[G_HANDS] = h
     out_game[G_TURNS] = turns
     out_game[G_CAPPED] = capped
     out_game[G_CAPPED_HANDS] = capped_hands
+    out_game[G_TIED] = tied
     for s in range(n):
         out_game[G_TOTAL + s] = st[ST_TOTAL + s]
     return st[ST_TPOS], st[ST_TOVER]

@@ -56,7 +56,16 @@ R_FOUR_ACES = 32  # V500-ACE four aces: value per ace (0 = off)
 R_DEEP_TAKES = 33  # 1 if cards below the top may be taken (0 in Standard Rummy)
 R_GAME_HANDS = 34  # Standard Rummy: hands per game
 R_DIVISOR = 35  # V500-DIV5: natural card values are divided by this (others arrive divided)
+R_PARTNERSHIP = 36  # PARTNER_* (V500-PARTNER, V500-PERSIAN)
+R_TEAM_ONLY = 37  # 1: lay-offs only on the team's melds (V500-PARTNER-1 team_only)
 R_SIZE = 40
+
+PARTNER_NONE = 0
+PARTNER_TEAMS = 1  # Partnership 500 rum: seat s plays for team s % 2
+PARTNER_PERSIAN = 2  # Persian rummy: teams, joker sets, doubled fours, two deals
+PERSIAN_OUT_BONUS = 25  # V500-PERSIAN-4
+PERSIAN_GAME_BONUS = 50  # V500-PERSIAN-5
+PERSIAN_DEALS = 2  # V500-PERSIAN-5
 
 CALL_OFF = 0
 CALL_PILE = 1
@@ -112,7 +121,9 @@ ST_STOCK_DRAWN = 65  # cards drawn from the stock this turn (end_immediately)
 ST_CALLS = 66  # rummy calls this hand
 ST_FLOATS = 67  # floats this hand
 ST_DEEP_TAKES = 68  # takes from below the top this hand
-ST_SIZE = 72
+ST_SCORED_TABLE = 72  # + seat: with teams, the seat's table value of the hand being scored
+ST_SCORED_HELD = 80  # + seat: with teams, the seat's hand value of the hand being scored
+ST_SIZE = 88
 
 # ---- melds table
 MAX_MELDS = 40
@@ -125,7 +136,8 @@ MK_NJOK = 5  # jokers in the meld
 MK_CARD = 6  # + slot: card id (run slot i = position lo+i; set slot = order laid)
 MK_OWNER = 20  # + slot: seat credited with that card (NOBODY for V500-ADDOPP-2 lay-offs)
 MK_CREATOR = 34  # seat that laid the meld down
-MK_SIZE = 35
+MK_DOUBLE = 35  # 1: a Persian set of four laid at once, its cards score double (V500-PERSIAN-3)
+MK_SIZE = 36
 NOBODY = 15
 KIND_SET = 0
 KIND_RUN = 1
@@ -169,6 +181,7 @@ OB_MY_JOKERS = 5
 OB_MUST_CARD = 6
 OB_NO_DISCARD = 7
 OB_TURN = 8
+OB_TEAMS = 9  # 1 in partnership play: seat s plays for team s % 2, its partner is seat s + 2
 OB_HAND_SIZE = 10  # + seat
 OB_TOTAL = 20  # + seat
 OB_SIZE = 32

@@ -49,24 +49,49 @@ from rummysim.kernels.rum500.layout import (
     MK_KEY,
     MK_KIND,
     MK_LEN,
+    MK_CREATOR,
     MK_LO,
     MK_SUITS,
+    PARTNER_PERSIAN,
     PLAY_ALL,
     PLAY_LAYOFF_ONLY,
     PLAY_NEW_ONLY,
     R_MAX_POS,
     R_MIN_RUN,
+    R_PARTNERSHIP,
+    R_TEAM_ONLY,
     SIDE_HIGH,
     SIDE_LOW,
 )
 
-Table = namedtuple("Table", "melds n_melds vals ace_low rules")
+Table = namedtuple("Table", "melds n_melds vals ace_low rules team")
 """The table as the meld search reads it: ``melds[:n_melds]`` (int16, columns ``MK_*``), the value
-of each card id (``cards.natural_value_table``), an ace's value when a run starts with it, and the
-rules vector."""
+of each card id (``cards.natural_value_table``), an ace's value when a run starts with it, the
+rules vector, and ``team``: -1 when lay-offs may go on any meld, else the team (0 or 1) whose
+melds alone may take them (V500-PARTNER-1 ``team_only``; see :func:`layoff_team`)."""
 
 Action = namedtuple("Action", "typ meld key lo length mask njok value ncards side")
 """One candidate action, the ``A_*`` columns of its row (see ``kernels.rum500.layout``)."""
+
+
+@njit_noalloc
+def layoff_team(rules, seat):
+    """The team whose melds ``seat`` may lay off on, or -1 for any meld (V500-PARTNER-1)."""
+    return seat % 2 if rules[R_TEAM_ONLY] != 0 else -1
+
+
+@njit_noalloc
+def may_lay_off_on(melds, m, team):
+    """Lay-offs on meld m are open to the team (-1: to everyone): V500-PARTNER-1 ``team_only``
+    allows only the melds created by the seat or its partner."""
+    return team < 0 or melds[m, MK_CREATOR] % 2 == team
+
+
+@njit_noalloc
+def bit_tests_exact(max_pos, team, partnership):
+    """The bit-test shortcuts of the play-existence tests hold: no round-the-corner runs, no
+    lay-off restriction, and wild jokers (not Persian rummy's joker sets)."""
+    return max_pos <= 14 and team < 0 and partnership != PARTNER_PERSIAN
 
 
 @njit_noalloc
@@ -262,7 +287,10 @@ def _enumerate_layoffs(p1, jok, must, table, cand, n, limit):
     # a natural must-card only fits melds of its rank (sets) or suit (runs)
     must_rank = rank_of(must) if (must >= 0 and must != JOKER) else -1
     must_suit = suit_of(must) if must_rank >= 0 else -1
+    team = table.team
     for m in range(table.n_melds):
+        if not may_lay_off_on(melds, m, team):
+            continue
         if melds[m, MK_KIND] == KIND_SET:
             r = np.int64(melds[m, MK_KEY])  # int64: the card-id helpers compile once
             if melds[m, MK_LEN] >= 4 or (must_rank >= 0 and r != must_rank):
@@ -350,12 +378,54 @@ def enumerate_plays(p1, jok, must, table, scope, cand, n, limit):
     ``scope`` (PLAY_*) limits them to new melds or to lay-offs. Returns the new row count, at most
     ``limit``.
     """
+    if table.rules[R_PARTNERSHIP] == PARTNER_PERSIAN:
+        return _enumerate_persian(p1, jok, must, table, scope, cand, n, limit)
     if scope != PLAY_LAYOFF_ONLY:
         n = _enumerate_sets(p1, jok, must, table.vals, cand, n, limit)
         n = _enumerate_runs(p1, jok, must, table, cand, n, limit)
     if scope != PLAY_NEW_ONLY:
         n = _enumerate_layoffs(p1, jok, must, table, cand, n, limit)
     return n
+
+
+@njit_inline
+def _enumerate_joker_sets(jok, must, table, scope, cand, n, limit):
+    """Persian rummy's joker plays (V500-PERSIAN-2/3): a set of 3 or 4 jokers (four laid at once
+    score double), or a 4th joker laid off on a 3-joker set."""
+    vj = table.vals[JOKER]
+    if must >= 0 and must != JOKER:
+        return n
+    if scope != PLAY_LAYOFF_ONLY:
+        for size in range(3, min(jok, 4) + 1):
+            value = size * vj * (2 if size == 4 else 1)
+            n = _emit(cand, n, limit, Action(typ=ACT_MELD_SET, meld=-1, key=0, lo=0, length=size,
+                mask=np.uint64(0), njok=size, value=value, ncards=size, side=0))
+    if scope != PLAY_NEW_ONLY and jok >= 1:
+        melds = table.melds
+        for m in range(table.n_melds):
+            if melds[m, MK_KIND] == KIND_SET and melds[m, MK_KEY] == 0 and melds[m, MK_LEN] == 3 \
+                    and may_lay_off_on(melds, m, table.team):
+                n = _emit(cand, n, limit, Action(typ=ACT_LAYOFF, meld=m, key=0, lo=0, length=4,
+                    mask=np.uint64(0), njok=1, value=vj, ncards=1, side=0))
+    return n
+
+
+@njit_noalloc
+def _enumerate_persian(p1, jok, must, table, scope, cand, n, limit):
+    """``enumerate_plays`` under V500-PERSIAN: the natural melds and lay-offs with no wild jokers
+    (a set of four natural cards laid at once credited double, V500-PERSIAN-3), then the joker
+    sets."""
+    if must != JOKER:
+        if scope != PLAY_LAYOFF_ONLY:
+            first = n
+            n = _enumerate_sets(p1, 0, must, table.vals, cand, n, limit)
+            for i in range(first, n):
+                if cand[i, A_LEN] == 4:
+                    cand[i, A_VALUE] *= 2
+            n = _enumerate_runs(p1, 0, must, table, cand, n, limit)
+        if scope != PLAY_NEW_ONLY:
+            n = _enumerate_layoffs(p1, 0, must, table, cand, n, limit)
+    return _enumerate_joker_sets(jok, must, table, scope, cand, n, limit)
 
 
 @njit_noalloc
@@ -505,7 +575,7 @@ def has_any_play(p1, jok, table, scratch):
     """Would ``enumerate_plays`` (all scopes, no must-card) list any action? Bit tests for the
     common geometry; round-the-corner runs ask the enumeration itself."""
     max_pos = table.rules[R_MAX_POS]  # scalars out of the record: see card_playable
-    if max_pos > 14:
+    if not bit_tests_exact(max_pos, table.team, table.rules[R_PARTNERSHIP]):
         return enumerate_plays(p1, jok, -1, table, PLAY_ALL, scratch, 0, 1) > 0
     return play_exists(p1, jok, table.melds, table.n_melds, max_pos, table.rules[R_MIN_RUN])
 
@@ -520,6 +590,6 @@ def card_playable(card, p1, jok, table, scope, scratch):
     # only scalars are kept from the record: inlined into a function that counts references, an
     # array bound to a variable would cost an update of its count at every call
     max_pos = table.rules[R_MAX_POS]
-    if scope == PLAY_ALL and card != JOKER and max_pos <= 14:
+    if scope == PLAY_ALL and card != JOKER and bit_tests_exact(max_pos, table.team, table.rules[R_PARTNERSHIP]):
         return natural_playable(card, p1, jok, table.melds, table.n_melds, max_pos, table.rules[R_MIN_RUN])
     return enumerate_plays(p1, jok, card, table, scope, scratch, 0, 1) > 0

@@ -14,7 +14,7 @@ from rummysim.kernels.common.trace import record
 from rummysim.kernels.rum500.layout import (
     ACT_LAYOFF, ACT_MELD_SET, A_KEY, A_LEN, A_LO, A_MASK, A_MELD, A_NCARDS, A_NJOK, A_SIDE, A_TYPE,
     A_VALUE, JOKER, KIND_RUN, KIND_SET, MAX_MELDS, MAX_SEATS, MK_CARD, MK_CREATOR, MK_KEY, MK_KIND,
-    MK_LEN, MK_LO, MK_NJOK, MK_OWNER, MK_SIZE, MK_SUITS, PLAY_LAYOFF_ONLY, SIDE_LOW, ST_JOKERS,
+    MK_DOUBLE, MK_LEN, MK_LO, MK_NJOK, MK_OWNER, MK_SIZE, MK_SUITS, PARTNER_PERSIAN, PLAY_LAYOFF_ONLY, R_PARTNERSHIP, SIDE_LOW, ST_JOKERS,
     ST_LONG_RUN, ST_MUST_CARD, ST_NEW_ONLY, ST_N_MELDS, ST_PLACED, ST_PLACED_VALUE, ST_SIZE, T_CARD,
     T_LAYOFF, T_MELD,
 )
@@ -96,6 +96,8 @@ def apply_play(st, hands, melds, rules, seat, act, owner, trace, layoff_kind):
     if typ == ACT_MELD_SET:
         r = act[A_KEY]
         melds[m, MK_KIND] = KIND_SET
+        if act[A_LEN] == 4 and rules[R_PARTNERSHIP] == PARTNER_PERSIAN:
+            melds[m, MK_DOUBLE] = 1  # V500-PERSIAN-3: four laid down at once score double
         record(trace, st, T_MELD, seat, m, KIND_SET, r, 0, act[A_LEN], 0)
         i = 0
         for s in range(4):
@@ -137,7 +139,7 @@ def table_after(table, act):
     shadow_st[ST_N_MELDS] = n_melds
     shadow_st[ST_MUST_CARD] = -1
     apply_play(shadow_st, shadow_hands, after, table.rules, 0, act, 0, None, T_LAYOFF)
-    return Table(after, shadow_st[ST_N_MELDS], table.vals, table.ace_low, table.rules)
+    return Table(after, shadow_st[ST_N_MELDS], table.vals, table.ace_low, table.rules, table.team)
 
 
 @njit_noalloc

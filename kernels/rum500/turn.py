@@ -222,7 +222,7 @@ def play_phase(g, stack, seat, scope, single):
     sid = lineup[seat]
     announced = False
     while True:
-        ncand = play_candidates(st, hands, table_of(g), seat, scope, cand, stack, budget)
+        ncand = play_candidates(st, hands, table_of(g, seat), seat, scope, cand, stack, budget)
         if single != 0:
             ncand = single_card_plays(cand, ncand)  # V500-RUMMY-6: that one card, nothing else
         if ncand == 0:
@@ -286,7 +286,7 @@ def play_turn(g, stack, seat, kind, call_k):
                 record(trace, st, T_FLOAT, seat, 0, 0, 0, 0, 0, 0)
                 return 0, False
         else:
-            nopt = draw_options(st, hands, pile, table_of(g), seat, opts, scratch, stack, budget)
+            nopt = draw_options(st, hands, pile, table_of(g, seat), seat, opts, scratch, stack, budget)
             pick = choose_draw(family, sid, params[seat], seat_view(g, seat), opts, nopt, rngs[seat], scratch)
             opt = opts[pick]
             if opt == DRAW_NONE:
@@ -311,7 +311,7 @@ def play_turn(g, stack, seat, kind, call_k):
         discarded = True
         if hand_size(st, hands, seat) == 0:
             # V500-UNPLAYABLE-1: a last card that could be laid off leaves the player floating
-            if rules[R_UNPLAYABLE] != 0 and layoff_target_exists(card, table_of(g), scratch):
+            if rules[R_UNPLAYABLE] != 0 and layoff_target_exists(card, table_of(g, seat), scratch):
                 record(trace, st, T_FLOAT, seat, 0, 0, 0, 0, 0, 0)
                 st[ST_FLOATS] += 1
             else:

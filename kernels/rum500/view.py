@@ -13,10 +13,10 @@ from rummysim.kernels.common._jit import njit_inline
 from rummysim.kernels.common.planes import n_cards
 from rummysim.kernels.rum500.layout import (
     OB_HAND_SIZE, OB_MUST_CARD, OB_MY_JOKERS, OB_N, OB_NO_DISCARD, OB_N_MELDS, OB_PILE_LEN, OB_SEAT,
-    OB_STOCK, OB_TOTAL, OB_TURN, ST_JOKERS, ST_MUST_CARD, ST_N, ST_NO_DISCARD, ST_N_MELDS,
+    OB_STOCK, OB_TEAMS, OB_TOTAL, OB_TURN, PARTNER_NONE, R_PARTNERSHIP, ST_JOKERS, ST_MUST_CARD, ST_N, ST_NO_DISCARD, ST_N_MELDS,
     ST_PACK_SIZE, ST_PILE_LEN, ST_STOCK_POS, ST_TOTAL, ST_TURN,
 )
-from rummysim.kernels.rum500.melds import Table
+from rummysim.kernels.rum500.melds import Table, layoff_team
 
 View = namedtuple("View", "obs mine pile table")
 """What a strategy is given at a decision (C-INFO-1): the seat's observation (``OB_*``), its own
@@ -34,10 +34,11 @@ def hand_size(st, hands, seat):
 
 
 @njit_inline
-def observe(st, hands, seat, obs, mine):
+def observe(st, hands, rules, seat, obs, mine):
     """Fill the seat's observation: public information plus its own hand (C-INFO-1)."""
     n = st[ST_N]
     obs[:] = 0
+    obs[OB_TEAMS] = 1 if rules[R_PARTNERSHIP] != PARTNER_NONE else 0
     obs[OB_SEAT] = seat
     obs[OB_N] = n
     obs[OB_STOCK] = stock_size(st)
@@ -55,13 +56,16 @@ def observe(st, hands, seat, obs, mine):
 
 
 @njit_inline
-def table_of(g):
-    """The ``Table`` of game context ``g`` as it is now."""
-    return Table(g.melds, g.st[ST_N_MELDS], g.vals, g.ace_low, g.rules)
+def table_of(g, seat):
+    """The ``Table`` of game context ``g`` as it is now, with ``seat``'s lay-off rights (seat -1:
+    any meld, for tests that hold for every seat)."""
+    team = layoff_team(g.rules, seat) if seat >= 0 else -1
+    return Table(g.melds, g.st[ST_N_MELDS], g.vals, g.ace_low, g.rules, team)
 
 
 @njit_inline
 def seat_view(g, seat):
     """Observe the game for ``seat`` into the context's buffers and return the seat's ``View``."""
-    observe(g.st, g.hands, seat, g.obs, g.mine)
-    return View(g.obs, g.mine, g.pile, Table(g.melds, g.obs[OB_N_MELDS], g.vals, g.ace_low, g.rules))
+    observe(g.st, g.hands, g.rules, seat, g.obs, g.mine)
+    return View(g.obs, g.mine, g.pile,
+                Table(g.melds, g.obs[OB_N_MELDS], g.vals, g.ace_low, g.rules, layoff_team(g.rules, seat)))

@@ -14,7 +14,7 @@ from rummysim.kernels.common.planes import bit
 from rummysim.kernels.rum500.duties import mark_opened, opening_need, reset_turn, take_end
 from rummysim.kernels.rum500.layout import (
     ACT_STOP, A_MELD, A_TYPE, CALL_LAYOFF, CALL_PILE, JOKER, MAX_CAND, MAX_PACK, MK_CREATOR, NOBODY,
-    PLAY_ALL, PLAY_LAYOFF_ONLY, PLAY_NEW_ONLY, R_CALL, ST_IDLE, ST_JOKERS, ST_N,
+    PARTNER_NONE, PLAY_ALL, PLAY_LAYOFF_ONLY, PLAY_NEW_ONLY, R_CALL, R_PARTNERSHIP, ST_IDLE, ST_JOKERS, ST_N,
     ST_PILE_LEN, ST_PLACED, T_ADDOPP_LAYOFF,
 )
 from rummysim.kernels.rum500.melds import card_playable, enumerate_plays
@@ -30,7 +30,7 @@ def public_claims(g, public):
     """Pile cards any player may claim after a discard, judged without hand cards (V500-RUMMY-2/5/6)."""
     st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget, family = g
     top = st[ST_PILE_LEN] - 1
-    table = table_of(g)
+    table = table_of(g, -1)  # a superset of every caller's claims; call_options asks per caller
     n = 0
     if rules[R_CALL] != CALL_PILE:
         if layoff_target_exists(np.int64(pile[top]), table, scratch):
@@ -55,7 +55,7 @@ def public_claims(g, public):
 def call_options(g, stack, caller, public, npublic, opts):
     """Claims ``caller`` may make in the rummy window (V500-RUMMY-1..6): option 0 is passing."""
     st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts_, cand, scratch, budget, family = g
-    table = table_of(g)
+    table = table_of(g, caller)
     n = 0
     opts[n] = -1
     n += 1
@@ -97,8 +97,11 @@ def rummy_window(g, stack, discarder):
     if npublic == 0:
         return -1, -1
     n = st[ST_N]
+    teams = rules[R_PARTNERSHIP] != PARTNER_NONE
     for i in range(1, n):
         caller = (discarder + i) % n
+        if teams and caller % 2 == discarder % 2:
+            continue  # no call on a partner's discard (docs/rules-decisions.md)
         nopt = call_options(g, stack, caller, public, npublic, opts)
         if nopt <= 1:
             continue
@@ -135,14 +138,17 @@ def addopp_window(g, out_seat):
     on that player's melds; those cards score for no one."""
     st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget, family = g
     n = st[ST_N]
+    teams = rules[R_PARTNERSHIP] != PARTNER_NONE
     for i in range(1, n):
         seat = (out_seat + i) % n
+        if teams and seat % 2 == out_seat % 2:
+            continue  # with teams only the opponents lay off (docs/rules-decisions.md)
         sid = lineup[seat]
         reset_turn(st)
         while hand_size(st, hands, seat) > 0:
             cand[0, :] = 0
             cand[0, A_TYPE] = ACT_STOP
-            found = enumerate_plays(hands[seat, 0], st[ST_JOKERS + seat], -1, table_of(g), PLAY_LAYOFF_ONLY, cand, 1, MAX_CAND)
+            found = enumerate_plays(hands[seat, 0], st[ST_JOKERS + seat], -1, table_of(g, -1), PLAY_LAYOFF_ONLY, cand, 1, MAX_CAND)
             ncand = 1
             for j in range(1, found):
                 if melds[cand[j, A_MELD], MK_CREATOR] == out_seat:

@@ -25,6 +25,8 @@ _END_OF_STOCK = {
     "discard_until_out": L.EOS_DISCARD_UNTIL_OUT,
 }
 JOKER_VALUE = 15  # R500-SCORE-2: a joker is worth 15 whatever it represents
+PERSIAN_JOKER_VALUE = 20  # V500-PERSIAN-2
+TEAMS = (0, 1, 0, 1)  # V500-PARTNER: partners sit opposite, seats 0 and 2 against 1 and 3
 STANDARD_DEAL = {2: 13}  # RSTD-DEAL-1: 13 cards with 2 players, else 7
 NO_TARGET = 1 << 40  # Standard Rummy ends after a number of hands, not at a target
 
@@ -88,7 +90,24 @@ def encode_500(rules: Rules, n_players: int) -> np.ndarray:
     vec[L.R_UPCHOICE] = int(rules.r500_upcard_mode == "first_player_choice")
     vec[L.R_NEXT_DEALER] = L.DEALER_WINNER if rules.r500_next_dealer == "winner" else L.DEALER_LEFT
     vec[L.R_DEEP_TAKES] = 1
+    _encode_partnership(rules, vec)
     return vec
+
+
+def _encode_partnership(rules: Rules, vec: np.ndarray) -> None:
+    """V500-PARTNER and V500-PERSIAN: teams, lay-off rights, Persian's joker value, two deals."""
+    if rules.r500_persian:
+        vec[L.R_PARTNERSHIP] = L.PARTNER_PERSIAN
+        vec[L.R_JOKER_VALUE] = PERSIAN_JOKER_VALUE
+        vec[L.R_TARGET] = 0  # V500-PERSIAN-5: the game is two deals, not a target
+    elif rules.r500_partnership:
+        vec[L.R_PARTNERSHIP] = L.PARTNER_TEAMS
+    vec[L.R_TEAM_ONLY] = int(rules.r500_partner_layoff == "team_only")
+
+
+def sides_500(rules: Rules, players: int) -> tuple[int, ...]:
+    """Two teams of partners opposite under V500-PARTNER (and V500-PERSIAN), else one seat a side."""
+    return TEAMS if rules.r500_partnership else tuple(range(players))
 
 
 def encode_standard(rules: Rules, n_players: int) -> np.ndarray:
@@ -133,7 +152,8 @@ def counters_standard(flags: Mapping[str, object]) -> frozenset[str]:
     return frozenset()
 
 
-def _spec(name: str, encode, counters) -> GameSpec:
+def _spec(name: str, encode, counters, sides=None) -> GameSpec:
+    extra = {} if sides is None else {"sides": sides}
     return GameSpec(
         name=name,
         encode=encode,
@@ -144,7 +164,8 @@ def _spec(name: str, encode, counters) -> GameSpec:
         validator_at="rummysim.validate.rum500:validate_trace",
         replay_at="rummysim.replay:format_trace",
         hand_end_reasons=_REASONS,
+        **extra,
     )
 
 
-SPECS = (_spec("500-rum", encode_500, counters_500), _spec("standard-rummy", encode_standard, counters_standard))
+SPECS = (_spec("500-rum", encode_500, counters_500, sides_500), _spec("standard-rummy", encode_standard, counters_standard))

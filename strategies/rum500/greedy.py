@@ -27,8 +27,11 @@ from rummysim.kernels.rum500.layout import (
     PLAY_ALL,
     R_MAX_POS,
     R_MIN_RUN,
+    R_PARTNERSHIP,
 )
-from rummysim.kernels.rum500.melds import card_playable, enumerate_plays, has_any_play, layoff_targets, play_exists_on, run_lane
+from rummysim.kernels.rum500.melds import (
+    bit_tests_exact, card_playable, enumerate_plays, has_any_play, layoff_targets, play_exists_on, run_lane,
+)
 from rummysim.strategies.ids import GREEDY_DEADWOOD_WEIGHT, GREEDY_MIN_GAIN
 
 
@@ -48,7 +51,7 @@ def best_by_value(cand, n):
 def _any_play(p1, jok, table, scratch, targets, joker_ok):
     """``has_any_play`` against a fixed table whose ``layoff_targets`` are known."""
     rules = table.rules
-    if rules[R_MAX_POS] > 14:
+    if not bit_tests_exact(rules[R_MAX_POS], table.team, rules[R_PARTNERSHIP]):
         return has_any_play(p1, jok, table, scratch)
     return play_exists_on(p1, jok, targets, joker_ok, rules[R_MAX_POS], rules[R_MIN_RUN])
 

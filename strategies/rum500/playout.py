@@ -75,7 +75,7 @@ from rummysim.kernels.rum500.layout import (
     R_STOCK_DRAW,
     R_STOCK_PENALTY,
 )
-from rummysim.kernels.rum500.melds import Table, card_playable, enumerate_plays, has_any_play
+from rummysim.kernels.rum500.melds import Table, card_playable, enumerate_plays, has_any_play, layoff_team
 from rummysim.strategies.rum500.greedy import card_usefulness
 
 MAX_TURNS = 400
@@ -219,7 +219,7 @@ def meld_greedily(w, seat, must, rules, vals, ace_low, scratch):
     hands, jok, pts, stock, wpile, wmelds, ints = w
     keep_one = rules[R_GOING_OUT] == OUT_DISCARD_REQUIRED
     while True:
-        table = Table(wmelds, ints[W_N_MELDS], vals, ace_low, rules)
+        table = Table(wmelds, ints[W_N_MELDS], vals, ace_low, rules, layoff_team(rules, seat))
         i = next_play(hands[seat, 0], hands[seat, 1], jok[seat], must, table, keep_one, scratch)
         if i < 0:
             return False
@@ -266,7 +266,7 @@ def policy_draw(w, seat, rules, vals, ace_low, scratch):
         c = np.int64(wpile[top])
         if c == JOKER:
             return take_pile(w, seat, top)
-        table = Table(wmelds, ints[W_N_MELDS], vals, ace_low, rules)
+        table = Table(wmelds, ints[W_N_MELDS], vals, ace_low, rules, layoff_team(rules, seat))
         if card_playable(c, hands[seat, 0] | bit(c), jok[seat], table, PLAY_ALL, scratch):
             return take_pile(w, seat, top)
     return draw_stock(w, seat, rules)
