@@ -1,7 +1,7 @@
 """Run summaries from result frames: per-side and per-seat win rates and scores with 95% intervals.
 
 A side wins a game (``winner_side``); a seat counts as winning when its side wins, so with one
-seat per side (every game today) the two lists hold the same figures.
+seat per side the two lists hold the same figures; in partnership games a side is a team.
 """
 
 from __future__ import annotations
@@ -42,6 +42,12 @@ def _games_entry(key: str, index: int, strategy: str, e: _Rate) -> dict:
             "mean_score": e.mean, "mean_score_ci": e.mean_ci}
 
 
+def drawn_games(games: pl.DataFrame) -> pl.Series:
+    """Games that ended drawn: finished (not capped) with the win shared (``tied_seats``), e.g.
+    Persian rummy's equal totals after two deals (V500-PERSIAN-5) or a tie of R5K-GAME-2."""
+    return (games["winner"] < 0) & (games["tied_seats"] != 0) & ~games["capped"]
+
+
 def summarize_games(games: pl.DataFrame, strategies: list[str], sides: SideMap) -> dict:
     """Per-side and per-seat wins and final scores, mean hands per game and turns per hand, capped
     games. ``games`` are game rows with their side columns (``winner_side``, ``side_score_k``)."""
@@ -62,6 +68,7 @@ def summarize_games(games: pl.DataFrame, strategies: list[str], sides: SideMap) 
         "hands": hands,
         "capped_games": int(games["capped"].sum()),
         "capped_hands": int(games["capped_hands"].sum()),
+        "drawn_games": int(drawn_games(games).sum()),
         "mean_hands_per_game": hands / n if n else float("nan"),
         "mean_turns_per_hand": float(games["turns"].sum()) / hands if hands else float("nan"),
         "seats": seats,

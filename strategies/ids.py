@@ -15,6 +15,7 @@ ROLLOUT = 5
 # greedy parameters
 GREEDY_DEADWOOD_WEIGHT = 0
 GREEDY_MIN_GAIN = 1
+GREEDY_TEAM_FEED = 2  # partnership play only: see strategies.rum500.greedy.greedy_team_discard
 
 # heuristic parameters (also cautious and digger); the first two mean what greedy's do
 H_DEADWOOD_WEIGHT = 0
@@ -29,6 +30,7 @@ H_FEED_WEIGHT = 8
 H_USEFUL_WEIGHT = 9
 H_VALUE_WEIGHT = 10
 H_HORIZON = 11
+H_TEAM_PLAY = 12  # partnership play only: the partner is not an opponent (strategies.rum500.heuristic)
 
 # rollout parameters
 RO_SAMPLES = 0

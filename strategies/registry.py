@@ -57,11 +57,14 @@ HEURISTIC_PARAMS: tuple[tuple[int, str, str], ...] = (
     (ids.H_HORIZON, "horizon",
      "with future=1: the seat expects at most this many more draws per card held by the opponent "
      "closest to going out (and at most its share of the stock)"),
+    (ids.H_TEAM_PLAY, "team_play",
+     "partnership play: 1 = the partner is not an opponent (its hand size raises no risk, and feed "
+     "tests use the opponents' lay-off rights); 0 = every other seat is treated as an opponent"),
 )
 
 GREEDY_POINT = dict(deadwood_weight=1.0, min_gain=0.0, max_take=0.0, future=0.0, later_weight=0.0,
                     hold_melds=0.0, risk_stock=0.0, risk_opp_cards=0.0, feed_weight=0.0,
-                    useful_weight=100.0, value_weight=1.0, horizon=0.5)
+                    useful_weight=100.0, value_weight=1.0, horizon=0.5, team_play=1.0)
 """The heuristic's point that plays exactly like greedy."""
 
 # Holding thresholds and take calibration (min_gain, deadwood_weight) were chosen from a few
@@ -104,6 +107,8 @@ STRATEGIES: dict[str, StrategyInfo] = {
             (
                 Param("deadwood_weight", 1.0, "weight of taken cards it cannot use, in the take test"),
                 Param("min_gain", 0.0, "a pile take must gain more than this many points"),
+                Param("team_feed", 50.0, "partnership play: discard penalty for a card the opponents "
+                      "could lay off on the table (0 = team play off)"),
             ),
         ),
         StrategyInfo(

@@ -154,7 +154,7 @@ def play_hand(g, stack):
 
 
 @njit_inline
-def store_hand_row(row, st, n, dealer, reason, out_seat, turns):
+def store_hand_row(row, st, rules, dealer, reason, out_seat, turns):
     row[H_DEALER] = dealer
     row[H_REASON] = reason
     row[H_OUT_SEAT] = out_seat
@@ -162,8 +162,12 @@ def store_hand_row(row, st, n, dealer, reason, out_seat, turns):
     row[H_CALLS] = st[ST_CALLS]
     row[H_FLOATS] = st[ST_FLOATS]
     row[H_DEEP_TAKES] = st[ST_DEEP_TAKES]
+    n = rules[R_N_PLAYERS]
     for s in range(n):
         row[H_SCORE + s] = st[ST_HAND_SCORE + s]
+    if rules[R_PARTNERSHIP] != PARTNER_NONE:  # both partners' columns hold the team's hand score
+        for s in range(n):
+            row[H_SCORE + s] = st[ST_HAND_SCORE + s % 2] + st[ST_HAND_SCORE + s % 2 + 2]
 
 
 @njit
@@ -200,7 +204,7 @@ def play_game(setup, seed, game, out_game, out_hands, trace):
         if reason == END_TURN_CAP:
             capped_hands += 1
         if out_hands.shape[0] > 0:
-            store_hand_row(out_hands[h], st, n, dealer, reason, out_seat, hand_turns)
+            store_hand_row(out_hands[h], st, rules, dealer, reason, out_seat, hand_turns)
         h += 1
         if rules[R_NEXT_DEALER] == DEALER_WINNER and out_seat >= 0:
             st[ST_DEALER] = out_seat  # V500-WINNERDEALS
@@ -252,4 +256,4 @@ def play_single_hand(setup, seed, index, out_hand):
     seed_stream(g.rng_deal, seed, index, STREAM_DEAL, 0)
     dealer = st[ST_DEALER]
     reason, out_seat, turns = play_hand(g, stack)
-    store_hand_row(out_hand, st, setup.rules[R_N_PLAYERS], dealer, reason, out_seat, turns)
+    store_hand_row(out_hand, st, setup.rules, dealer, reason, out_seat, turns)

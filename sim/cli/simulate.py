@@ -28,19 +28,29 @@ def _ci(pair: list[float], pct: bool = False) -> str:
     return f"[{pair[0]:.1f}, {pair[1]:.1f}]"
 
 
+def _rows_by_side(s: dict) -> tuple[str, list[tuple[str, dict]]]:
+    """The summary's rows: one per team (labelled by its seats, ``0+2``) when seats play in
+    partnerships, else one per seat."""
+    if len(s["sides"]) < len(s["seats"]):
+        return "team", [("+".join(map(str, side["members"])), side) for side in s["sides"]]
+    return "seat", [(str(seat["seat"]), seat) for seat in s["seats"]]
+
+
 def _print_game_summary(s: dict) -> None:
     table = Table(title=f"{s['game']}, {s['players']} players, {s['games']:,} games (seed {s['seed']})")
-    for col in ("seat", "strategy", "wins", "win rate %", "95% CI", "mean final score", "95% CI"):
+    key, rows = _rows_by_side(s)
+    score = "mean team total" if key == "team" else "mean final score"
+    for col in (key, "strategy", "wins", "win rate %", "95% CI", score, "95% CI"):
         table.add_column(col, justify="right" if col != "strategy" else "left")
-    for seat in s["seats"]:
+    for label, row in rows:
         table.add_row(
-            str(seat["seat"]), seat["strategy"], f"{seat['wins']:,}", f"{seat['win_rate'] * 100:.2f}",
-            _ci(seat["win_rate_ci"], pct=True), f"{seat['mean_score']:.1f}", _ci(seat["mean_score_ci"]),
+            label, row["strategy"], f"{row['wins']:,}", f"{row['win_rate'] * 100:.2f}",
+            _ci(row["win_rate_ci"], pct=True), f"{row['mean_score']:.1f}", _ci(row["mean_score_ci"]),
         )
     out_console.print(table)
     out_console.print(
         f"hands/game {s['mean_hands_per_game']:.2f}   turns/hand {s['mean_turns_per_hand']:.2f}   "
-        f"capped games {s['capped_games']}   capped hands {s['capped_hands']}"
+        f"drawn games {s['drawn_games']}   capped games {s['capped_games']}   capped hands {s['capped_hands']}"
     )
     out_console.print(
         f"{s['games_per_s']:,.0f} games/s   {s['hands_per_s']:,.0f} hands/s   "
@@ -50,12 +60,13 @@ def _print_game_summary(s: dict) -> None:
 
 def _print_hand_summary(s: dict) -> None:
     table = Table(title=f"{s['game']}, {s['players']} players, {s['hands']:,} independent hands (seed {s['seed']})")
-    for col in ("seat", "strategy", "went out %", "95% CI", "mean hand score", "95% CI"):
+    key, rows = _rows_by_side(s)
+    for col in (key, "strategy", "went out %", "95% CI", "mean hand score", "95% CI"):
         table.add_column(col, justify="right" if col != "strategy" else "left")
-    for seat in s["seats"]:
+    for label, row in rows:
         table.add_row(
-            str(seat["seat"]), seat["strategy"], f"{seat['out_rate'] * 100:.2f}", _ci(seat["out_rate_ci"], pct=True),
-            f"{seat['mean_hand_score']:.2f}", _ci(seat["mean_hand_score_ci"]),
+            label, row["strategy"], f"{row['out_rate'] * 100:.2f}", _ci(row["out_rate_ci"], pct=True),
+            f"{row['mean_hand_score']:.2f}", _ci(row["mean_hand_score_ci"]),
         )
     out_console.print(table)
     ends = ", ".join(f"{k} {v:,}" for k, v in sorted(s["ends"].items()))

@@ -17,7 +17,9 @@ from __future__ import annotations
 import numpy as np
 
 from rummysim.kernels.common._jit import njit_noalloc
-from rummysim.strategies.rum500.greedy import greedy_call, greedy_discard, greedy_draw, greedy_play
+from rummysim.kernels.rum500.layout import OB_TEAMS
+from rummysim.strategies.ids import GREEDY_TEAM_FEED
+from rummysim.strategies.rum500.greedy import greedy_call, greedy_discard, greedy_draw, greedy_play, greedy_team_discard
 from rummysim.strategies.rum500.heuristic import heuristic_call, heuristic_discard, heuristic_draw, heuristic_play
 from rummysim.strategies.ids import CAUTIOUS, DIGGER, GREEDY, HEURISTIC, RANDOM, ROLLOUT
 from rummysim.strategies.random_play import random_choice
@@ -68,6 +70,8 @@ def choose_play(family, sid, params, view, cand, ncand, rng, scratch):
 def choose_discard(family, sid, params, view, opts, nopt, rng, scratch):
     """Index into opts[:nopt] (card ids that may be discarded)."""
     if sid == GREEDY:
+        if view.obs[OB_TEAMS] != 0 and params[GREEDY_TEAM_FEED] > 0:
+            return greedy_team_discard(params, view, opts, nopt, scratch)
         return greedy_discard(view.mine, view.table.vals, opts, nopt)
     if family is not None and is_heuristic(sid):
         return heuristic_discard(params, view, opts, nopt, scratch)

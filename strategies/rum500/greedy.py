@@ -1,6 +1,10 @@
 """``greedy``: melds and lays off all it can, takes discards when that gains points, and throws
 the least useful card of highest value.
 
+In partnership play (V500-PARTNER) it lays off on its partner's melds like on its own (the cards
+count for the team) and, with ``team_feed`` > 0, avoids discards that the opponents could lay off
+(see :func:`greedy_team_discard`).
+
 Its pile-take test plays the hand out greedily before and after the take: the gain is the extra
 points it could put down now, minus ``deadwood_weight`` times the value of taken cards it could
 not use (they would sit in hand and count against it). It takes the best option whose gain
@@ -24,15 +28,18 @@ from rummysim.kernels.rum500.layout import (
     MAX_CAND,
     OB_MY_JOKERS,
     OB_PILE_LEN,
+    OB_SEAT,
     PLAY_ALL,
+    PLAY_LAYOFF_ONLY,
     R_MAX_POS,
     R_MIN_RUN,
     R_PARTNERSHIP,
 )
 from rummysim.kernels.rum500.melds import (
+    Table,
     bit_tests_exact, card_playable, enumerate_plays, has_any_play, layoff_targets, play_exists_on, run_lane,
 )
-from rummysim.strategies.ids import GREEDY_DEADWOOD_WEIGHT, GREEDY_MIN_GAIN
+from rummysim.strategies.ids import GREEDY_DEADWOOD_WEIGHT, GREEDY_MIN_GAIN, GREEDY_TEAM_FEED
 
 
 @njit_inline
@@ -198,3 +205,36 @@ def greedy_discard(mine, vals, opts, nopt):
 def greedy_play(cand, n):
     i = best_by_value(cand, n)
     return 0 if i < 0 else i
+
+
+@njit_inline
+def opponents_table(table, seat):
+    """The table as the seat's opponents may lay off on it: under V500-PARTNER-1 ``team_only``
+    only their own team's melds, else every meld."""
+    team = 1 - seat % 2 if table.team >= 0 else -1
+    return Table(table.melds, table.n_melds, table.vals, table.ace_low, table.rules, team)
+
+
+@njit_noalloc
+def greedy_team_discard(params, view, opts, nopt, scratch):
+    """Greedy's discard in partnership play: the card on the discard pile goes first to the next
+    seat, always an opponent, so a card that fits a meld the opponents may lay off on costs
+    ``team_feed`` more (a card only the team's own melds take does not)."""
+    mine = view.mine
+    vals = view.table.vals
+    opp = opponents_table(view.table, view.obs[OB_SEAT])
+    feed = params[GREEDY_TEAM_FEED]
+    best = 0
+    best_score = 1 << 62
+    for i in range(nopt):
+        c = opts[i]
+        if c == JOKER:
+            score = 1 << 40  # a joker is always useful
+        else:
+            score = card_usefulness(mine[0], c) * 100 - vals[c]
+            if card_playable(c, bit(c), 0, opp, PLAY_LAYOFF_ONLY, scratch):
+                score += feed
+        if score < best_score:
+            best = i
+            best_score = score
+    return best

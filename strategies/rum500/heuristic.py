@@ -70,6 +70,7 @@ from rummysim.kernels.rum500.layout import (
     OB_PILE_LEN,
     OB_SEAT,
     OB_STOCK,
+    OB_TEAMS,
     PLAY_ALL,
     PLAY_LAYOFF_ONLY,
     R_CALL,
@@ -77,7 +78,7 @@ from rummysim.kernels.rum500.layout import (
     R_MAX_POS,
 )
 from rummysim.kernels.rum500.melds import card_playable, pos_card, run_lane
-from rummysim.strategies.rum500.greedy import best_by_value, card_usefulness, playout, take_gain
+from rummysim.strategies.rum500.greedy import best_by_value, card_usefulness, opponents_table, playout, take_gain
 from rummysim.strategies.ids import (
     H_DEADWOOD_WEIGHT,
     H_FEED_WEIGHT,
@@ -89,6 +90,7 @@ from rummysim.strategies.ids import (
     H_MIN_GAIN,
     H_RISK_OPP_CARDS,
     H_RISK_STOCK,
+    H_TEAM_PLAY,
     H_USEFUL_WEIGHT,
     H_VALUE_WEIGHT,
 )
@@ -215,7 +217,7 @@ def card_worth(params, c, hand, melds, n_melds, rules, vals, unseen, unseen_joke
 def hand_worth(params, p1, p2, jok, forbid, forbid_joker, table, outlook):
     """(Summed card worths of a hand after discarding its least worthy card it may discard, that
     least worth) -- the least worth is 0 when nothing may be discarded."""
-    melds, n_melds, vals, _, rules = table
+    melds, n_melds, vals, _, rules, _ = table
     unseen, unseen_jokers, n_unseen, draws = outlook
     total = 0.0
     worst = 1e300
@@ -286,7 +288,7 @@ def draw_gain(params, p1, jok, worst, table, scratch, outlook):
     """What drawing each unseen card would add to the holding (p1, jok), summed: one that melds
     at once scores its value, another replaces the least worthy card (worth ``worst``) when it is
     worth more."""
-    melds, n_melds, vals, _, rules = table
+    melds, n_melds, vals, _, rules, _ = table
     unseen, unseen_jokers, n_unseen, draws = outlook
     gain = 0.0
     for plane in range(2):
@@ -304,14 +306,23 @@ def draw_gain(params, p1, jok, worst, table, scratch, outlook):
 
 
 @njit
+def is_opponent(params, obs, s):
+    """Seat s plays against this seat: any other seat, except, in partnership play with
+    ``team_play``, the partner (V500-PARTNER: partners are seats s and s + 2)."""
+    me = obs[OB_SEAT]
+    if s == me:
+        return False
+    return not (obs[OB_TEAMS] != 0 and params[H_TEAM_PLAY] > 0 and s % 2 == me % 2)
+
+
+@njit
 def draws_left(params, obs):
     """Cards the seat may still draw this hand: its share of the stock, and no more than
     ``horizon`` turns per card of the opponent closest to going out."""
     share = obs[OB_STOCK] / obs[OB_N]
-    me = obs[OB_SEAT]
     closest = 1 << 30
     for s in range(obs[OB_N]):
-        if s != me:
+        if is_opponent(params, obs, s):
             closest = min(closest, obs[OB_HAND_SIZE + s])
     return min(share, params[H_HORIZON] * closest)
 
@@ -374,11 +385,10 @@ def heuristic_call(params, view, opts, nopt, scratch):
 
 
 @njit
-def opponent_close(obs, limit):
-    """Some other seat holds at most ``limit`` cards (0 when it has gone out or floats)."""
-    me = obs[OB_SEAT]
+def opponent_close(params, obs, limit):
+    """Some opponent holds at most ``limit`` cards (0 when it has gone out or floats)."""
     for s in range(obs[OB_N]):
-        if s != me and obs[OB_HAND_SIZE + s] <= limit:
+        if is_opponent(params, obs, s) and obs[OB_HAND_SIZE + s] <= limit:
             return True
     return False
 
@@ -396,7 +406,7 @@ def time_to_lay(params, obs, mine, table, scratch):
     """Held melds go down once the risk of being caught with them grows, or to go out."""
     if obs[OB_STOCK] <= params[H_RISK_STOCK]:
         return True
-    if opponent_close(obs, params[H_RISK_OPP_CARDS]):
+    if opponent_close(params, obs, params[H_RISK_OPP_CARDS]):
         return True
     return can_go_out(obs, mine, table, scratch)
 
@@ -442,7 +452,12 @@ def opens_pile_claim(c, pile, pile_len, table, scratch):
 
 
 @njit
-def feeds_opponents(c, pile, pile_len, table, scratch):
+def feeds_opponents(params, obs, c, pile, pile_len, table, scratch):
+    """The card on the pile would help the next seat: it fits a meld that seat may lay off on
+    (with ``team_play`` in partnership play, the opponents' lay-off rights, V500-PARTNER-1), or
+    opens a rummy claim."""
+    if obs[OB_TEAMS] != 0 and params[H_TEAM_PLAY] > 0:
+        table = opponents_table(table, obs[OB_SEAT])
     if layoff_fits(c, table, scratch):
         return True
     if table.rules[R_CALL] == CALL_PILE:
@@ -465,7 +480,7 @@ def heuristic_discard(params, view, opts, nopt, scratch):
             score = 1e200  # a joker is always useful
         else:
             score = uw * card_usefulness(mine[0], c) - vw * vals[c]
-            if fw != 0 and feeds_opponents(c, pile, obs[OB_PILE_LEN], table, scratch):
+            if fw != 0 and feeds_opponents(params, obs, c, pile, obs[OB_PILE_LEN], table, scratch):
                 score += fw
         if score < best_score:
             best = i
