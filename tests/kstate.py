@@ -9,7 +9,7 @@ import numpy as np
 from rummysim.kernels.rum500 import layout as L
 from rummysim.kernels.common.planes import add_card
 from rummysim.kernels.rum500.cards import natural_value_table
-from rummysim.kernels.rum500.melds import Table
+from rummysim.kernels.rum500.melds import Table, layoff_team
 from rummysim.kernels.rum500.view import View
 from rummysim.games import encode_rules
 from rummysim.rules import Rules
@@ -47,7 +47,7 @@ class KState:
         self.melds[m, L.MK_LEN] = len(cs)
         if kind == "set":
             self.melds[m, L.MK_KIND] = L.KIND_SET
-            self.melds[m, L.MK_KEY] = next(c & 15 for c in cs if c != JOKER)
+            self.melds[m, L.MK_KEY] = next((c & 15 for c in cs if c != JOKER), 0)  # 0: a Persian joker set
         else:
             self.melds[m, L.MK_KIND] = L.KIND_RUN
             self.melds[m, L.MK_KEY] = next(c >> 4 for c in cs if c != JOKER)
@@ -63,13 +63,15 @@ class KState:
         self.st[L.ST_N_MELDS] = m + 1
         return m
 
-    def table(self) -> Table:
-        """The table as the meld search reads it."""
-        return Table(self.melds, int(self.st[L.ST_N_MELDS]), self.vals, self.ace_low, self.rules)
+    def table(self, seat: int = -1) -> Table:
+        """The table as the meld search reads it, with ``seat``'s lay-off rights (-1: any meld)."""
+        team = layoff_team(self.rules, seat) if seat >= 0 else -1
+        return Table(self.melds, int(self.st[L.ST_N_MELDS]), self.vals, self.ace_low, self.rules, team)
 
     def view(self, obs: np.ndarray, mine: np.ndarray) -> View:
         """The ``View`` a strategy gets from an observation (``observe``): nothing but public arrays."""
-        return View(obs, mine, self.pile, Table(self.melds, int(obs[L.OB_N_MELDS]), self.vals, self.ace_low, self.rules))
+        team = layoff_team(self.rules, int(obs[L.OB_SEAT]))
+        return View(obs, mine, self.pile, Table(self.melds, int(obs[L.OB_N_MELDS]), self.vals, self.ace_low, self.rules, team))
 
     def hand_ids(self, seat: int) -> list[int]:
         out = []

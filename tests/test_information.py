@@ -16,9 +16,8 @@ import numpy as np
 import pytest
 
 from rummysim.kernels.rum500 import layout as L
-from rummysim.kernels.rum500.melds import Table
 from rummysim.kernels.rum500.turn import discard_options, draw_options, play_candidates
-from rummysim.kernels.rum500.view import View, observe
+from rummysim.kernels.rum500.view import observe
 from rummysim.rules import Rules
 from rummysim.strategies.rum500.dispatch import ALL_STRATEGIES, choose_call, choose_discard, choose_draw, choose_play
 from rummysim.strategies.rum500.knowledge import sample_unseen
@@ -28,7 +27,11 @@ from tests.kstate import make_state
 
 DECK = [16 * s + r for s in range(4) for r in range(1, 14)] + [64, 64]
 TABLE = ("run", "4S 5S 6S"), ("set", "9C 9D 9H")  # laid by seats 1 and 2 in some twins
-RULE_SETS = (Rules(), Rules(r500_call_rummy="pile"), Rules(r500_first_meld_min=30, r500_going_out="floating"))
+RULE_SETS = (
+    Rules(), Rules(r500_call_rummy="pile"), Rules(r500_first_meld_min=30, r500_going_out="floating"),
+    # partnership play: seat 2 is seat 0's partner, and its hand is as hidden as the opponents'
+    Rules.preset("partnership-500"), Rules.preset("partnership-500").with_(r500_partner_layoff="team_only"),
+)
 
 
 def twin_states(seed: int):
@@ -68,12 +71,12 @@ def decisions(k, strategy: str) -> list[int]:
     opts = np.zeros(L.MAX_PACK + 2, dtype=np.int64)
     cand = np.zeros((L.MAX_CAND, L.A_SIZE), dtype=np.int64)
     scratch = np.zeros((L.MAX_CAND, L.A_SIZE), dtype=np.int64)
-    observe(k.st, k.hands, 0, obs, mine)
+    observe(k.st, k.hands, k.rules, 0, obs, mine)
     # all a strategy is given: the observation, its own cards, the pile and the table
-    view = View(obs, mine, k.pile, Table(k.melds, int(obs[L.OB_N_MELDS]), k.vals, k.ace_low, k.rules))
-    n = draw_options(k.st, k.hands, k.pile, k.table(), 0, opts, scratch, k.stack, k.budget)
+    view = k.view(obs, mine)
+    n = draw_options(k.st, k.hands, k.pile, k.table(0), 0, opts, scratch, k.stack, k.budget)
     out = [int(opts[choose_draw(ALL_STRATEGIES, sid, params, view, opts, n, rng, scratch)])]
-    n = play_candidates(k.st, k.hands, k.table(), 0, L.PLAY_ALL, cand, k.stack, k.budget)
+    n = play_candidates(k.st, k.hands, k.table(0), 0, L.PLAY_ALL, cand, k.stack, k.budget)
     out.append(int(choose_play(ALL_STRATEGIES, sid, params, view, cand, n, rng, scratch)))
     n = discard_options(k.st, k.hands, k.rules, 0, opts)
     out.append(int(opts[choose_discard(ALL_STRATEGIES, sid, params, view, opts, n, rng, scratch)]))
@@ -96,8 +99,8 @@ def test_C_INFO_1_observation_holds_no_hidden_cards():
     a, b = twin_states(3)
     obs_a, obs_b = np.zeros(L.OB_SIZE, dtype=np.int64), np.zeros(L.OB_SIZE, dtype=np.int64)
     mine_a, mine_b = np.zeros(2, dtype=np.uint64), np.zeros(2, dtype=np.uint64)
-    observe(a.st, a.hands, 0, obs_a, mine_a)
-    observe(b.st, b.hands, 0, obs_b, mine_b)
+    observe(a.st, a.hands, a.rules, 0, obs_a, mine_a)
+    observe(b.st, b.hands, b.rules, 0, obs_b, mine_b)
     assert np.array_equal(obs_a, obs_b) and np.array_equal(mine_a, mine_b)
 
 
@@ -116,7 +119,7 @@ def test_C_INFO_1_rollout_samples_exactly_the_unseen_cards():
         k = twin_states(seed)[0]
         obs = np.zeros(L.OB_SIZE, dtype=np.int64)
         mine = np.zeros(2, dtype=np.uint64)
-        observe(k.st, k.hands, 0, obs, mine)
+        observe(k.st, k.hands, k.rules, 0, obs, mine)
         rng = np.zeros(4, dtype=np.uint64)
         rng[0] = seed + 1
         out = np.zeros(L.MAX_PACK, dtype=np.int16)
@@ -136,7 +139,7 @@ def test_C_INFO_1_rollout_samples_two_deck_copies():
                    pile="7D KS", stock="9C 9C X", rules=rules)
     obs = np.zeros(L.OB_SIZE, dtype=np.int64)
     mine = np.zeros(2, dtype=np.uint64)
-    observe(k.st, k.hands, 0, obs, mine)
+    observe(k.st, k.hands, k.rules, 0, obs, mine)
     rng = np.zeros(4, dtype=np.uint64)
     rng[0] = 9
     out = np.zeros(L.MAX_PACK, dtype=np.int16)

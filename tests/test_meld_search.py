@@ -136,7 +136,7 @@ def test_enumeration_lists_the_canonical_rows_in_order(geometry, seed):
     cand = np.zeros((L.MAX_CAND, L.A_SIZE), dtype=np.int64)
     for scope in (L.PLAY_ALL, L.PLAY_NEW_ONLY, L.PLAY_LAYOFF_ONLY):
         for must in musts:
-            n = enumerate_plays(p1, jokers, must, Table(melds, len(table), vals, 1, rules), scope, cand, 0, L.MAX_CAND)
+            n = enumerate_plays(p1, jokers, must, Table(melds, len(table), vals, 1, rules, -1), scope, cand, 0, L.MAX_CAND)
             want = reference_plays(hand, jokers, must, melds, len(table), vals, rules, scope)
             assert kernel_rows(cand, n) == want, (geometry, scope, must)
 
@@ -150,5 +150,5 @@ def test_play_exists_from_layoff_targets_agrees_with_has_any_play(geometry, seed
     scratch = np.zeros((L.MAX_CAND, L.A_SIZE), dtype=np.int64)
     targets, joker_ok = layoff_targets(melds, len(table), rules[L.R_MAX_POS])
     for jok in range(4):
-        expected = has_any_play(p1, jok, Table(melds, len(table), natural_value_table(rules), 1, rules), scratch)
+        expected = has_any_play(p1, jok, Table(melds, len(table), natural_value_table(rules), 1, rules, -1), scratch)
         assert play_exists_on(p1, jok, targets, joker_ok, rules[L.R_MAX_POS], rules[L.R_MIN_RUN]) == expected

@@ -85,7 +85,7 @@ def test_R500_DRAW_5_card_playable_matches_naive(seed):
     scratch = np.zeros((L.MAX_CAND, L.A_SIZE), dtype=np.int64)
     for card in sorted(hand) + ([JOKER] if jokers else []):
         expected = naive.playable(card, hand, jokers, table)
-        got = card_playable(card, mask_of(hand), jokers, Table(melds, len(table), VALS, 1, RULES), L.PLAY_ALL, scratch)
+        got = card_playable(card, mask_of(hand), jokers, Table(melds, len(table), VALS, 1, RULES, -1), L.PLAY_ALL, scratch)
         assert got == expected, (card, sorted(hand), jokers, table)
 
 
@@ -93,7 +93,7 @@ def test_R500_DRAW_5_card_playable_matches_naive(seed):
 def test_R500_MELD_every_enumerated_action_is_valid(seed):
     _, hand, jokers, melds, table = random_holding(seed)
     cand = np.zeros((L.MAX_CAND, L.A_SIZE), dtype=np.int64)
-    n = enumerate_plays(mask_of(hand), jokers, -1, Table(melds, len(table), VALS, 1, RULES), L.PLAY_ALL, cand, 0, L.MAX_CAND)
+    n = enumerate_plays(mask_of(hand), jokers, -1, Table(melds, len(table), VALS, 1, RULES, -1), L.PLAY_ALL, cand, 0, L.MAX_CAND)
     for row in cand[:n]:
         m = int(np.uint64(row[L.A_MASK]))
         naturals = [c for c in ALL if m >> c & 1]
@@ -133,6 +133,6 @@ def test_has_any_play_agrees_with_the_enumeration(geometry, seed):
     rules[L.R_MAX_POS] = {"standard": 13, "corner": 26}.get(geometry, 14)
     _, hand, jokers, melds, table = random_holding(seed)
     cand = np.zeros((L.MAX_CAND, L.A_SIZE), dtype=np.int64)
-    on_table = Table(melds, len(table), VALS, 1, rules)
+    on_table = Table(melds, len(table), VALS, 1, rules, -1)
     n = enumerate_plays(mask_of(hand), jokers, -1, on_table, L.PLAY_ALL, cand, 0, L.MAX_CAND)
     assert has_any_play(mask_of(hand), jokers, on_table, cand) == (n > 0)

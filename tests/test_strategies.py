@@ -61,7 +61,7 @@ def draw_choice(k, strategy: str, **overrides: float) -> int:
     sid, row = params_of(strategy, **overrides)
     obs, mine, opts, cand, scratch, rng = buffers()
     n = draw_options(k.st, k.hands, k.pile, k.table(), 0, opts, scratch, k.stack, k.budget)
-    observe(k.st, k.hands, 0, obs, mine)
+    observe(k.st, k.hands, k.rules, 0, obs, mine)
     return int(opts[choose_draw(ALL_STRATEGIES, sid, row, k.view(obs, mine), opts, n, rng, scratch)])
 
 
@@ -70,7 +70,7 @@ def play_choice(k, strategy: str) -> str:
     sid, row = params_of(strategy)
     obs, mine, opts, cand, scratch, rng = buffers()
     n = play_candidates(k.st, k.hands, k.table(), 0, L.PLAY_ALL, cand, k.stack, k.budget)
-    observe(k.st, k.hands, 0, obs, mine)
+    observe(k.st, k.hands, k.rules, 0, obs, mine)
     i = choose_play(ALL_STRATEGIES, sid, row, k.view(obs, mine), cand, n, rng, scratch)
     if cand[i, L.A_TYPE] == L.ACT_STOP:
         return "stop"
@@ -82,7 +82,7 @@ def discard_choice(k, strategy: str) -> str:
     sid, row = params_of(strategy)
     obs, mine, opts, cand, scratch, rng = buffers()
     n = discard_options(k.st, k.hands, k.rules, 0, opts)
-    observe(k.st, k.hands, 0, obs, mine)
+    observe(k.st, k.hands, k.rules, 0, obs, mine)
     return name(int(opts[choose_discard(ALL_STRATEGIES, sid, row, k.view(obs, mine), opts, n, rng, scratch)]))
 
 
@@ -135,7 +135,7 @@ def test_later_chance_is_the_chance_of_drawing_an_out():
     """7H with 7C held: outs 7D and 7S (and the jokers); with 8H held as well: 6H and 9H too."""
     k = position("7H 7C 2S", "KD", opp=13, stock=20)
     obs, mine, *_ = buffers()
-    observe(k.st, k.hands, 0, obs, mine)
+    observe(k.st, k.hands, k.rules, 0, obs, mine)
     unseen = np.zeros(2, dtype=np.uint64)
     jokers = unseen_cards(k.view(obs, mine), unseen)
     n = unseen_count(unseen, jokers)
@@ -196,7 +196,7 @@ def test_rollout_picks_the_option_with_the_best_mean_playout(pile):
     sid, row = params_of("rollout")
     obs, mine, opts, cand, scratch, rng = buffers()
     n = draw_options(k.st, k.hands, k.pile, k.table(), 0, opts, scratch, k.stack, k.budget)
-    observe(k.st, k.hands, 0, obs, mine)
+    observe(k.st, k.hands, k.rules, 0, obs, mine)
     replay_rng = rng.copy()
     chosen = int(opts[choose_draw(ALL_STRATEGIES, sid, row, k.view(obs, mine), opts, n, rng, scratch)])
     assert n <= int(row[1])  # every option is kept (max_candidates = 4)
@@ -222,7 +222,7 @@ def test_rollout_playout_keeps_every_card_and_ends(seed):
     k = twin_states(seed)[0]
     obs, mine, opts, cand, scratch, rng = buffers()
     rng[0] = seed + 1
-    observe(k.st, k.hands, 0, obs, mine)
+    observe(k.st, k.hands, k.rules, 0, obs, mine)
     sample = np.zeros(L.MAX_PACK, dtype=np.int16)
     n = sample_unseen(k.view(obs, mine), rng, sample)
     w = new_world()

@@ -44,8 +44,8 @@ def test_V500_UNPLAYABLE_playable_last_card_T11():
     k = make_state(2, {0: "KD"}, stock="2C", rules=Rules().with_(r500_unplayable_discard=True))
     k.add_meld(1, "set", "KC KH KS")
     scratch = np.zeros((L.MAX_CAND, L.A_SIZE), dtype=np.int64)
-    assert layoff_target_exists(cid("KD"), Table(k.melds, 1, k.vals, k.ace_low, k.rules), scratch)
-    assert not layoff_target_exists(cid("9C"), Table(k.melds, 1, k.vals, k.ace_low, k.rules), scratch)
+    assert layoff_target_exists(cid("KD"), Table(k.melds, 1, k.vals, k.ace_low, k.rules, -1), scratch)
+    assert not layoff_target_exists(cid("9C"), Table(k.melds, 1, k.vals, k.ace_low, k.rules, -1), scratch)
 
 
 def test_V500_OPEN30_first_meld_of_thirty_T15():
