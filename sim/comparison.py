@@ -57,8 +57,8 @@ from rummysim.errors import InputError
 from rummysim.limits import check_seed
 from rummysim.output import OutputTarget, output_target, run_metadata, write_parquet_atomic
 from rummysim.rules import Rules
-from rummysim.simulation import DEFAULT_CHUNK, RunConfig, play_game_chunk, prepare, set_threads
-from rummysim.strategies.registry import STRATEGIES
+from rummysim.simulation import DEFAULT_CHUNK, RunConfig, default_players, play_game_chunk, prepare, set_threads
+from rummysim.strategies.registry import canonical_spec
 
 DEFAULT_GAMES = 1000
 DEFAULT_BATCH = 1000
@@ -132,6 +132,14 @@ def balanced_patterns(players: int) -> list[tuple[str, ...]]:
     return [pattern, tuple("B" if x == "A" else "A" for x in pattern)]
 
 
+def _named_side(token: str) -> str:
+    """A lineup entry naming a strategy, canonical; the text itself if it names none."""
+    try:
+        return canonical_spec(token)
+    except InputError:
+        return token
+
+
 def parse_pattern(text: str, a: str, b: str, players: int) -> tuple[str, ...]:
     """``--lineup`` for a comparison: one entry per seat, each ``A``/``B`` or the name of a or b.
 
@@ -142,9 +150,10 @@ def parse_pattern(text: str, a: str, b: str, players: int) -> tuple[str, ...]:
     tokens = [t.strip() for t in text.split(",") if t.strip()]
     labels = []
     for t in tokens:
-        if t in ("A", "a") or t == a:
+        named = t if t in ("A", "a", "B", "b") else _named_side(t)
+        if named in ("A", "a") or named == a:
             labels.append("A")
-        elif t in ("B", "b") or t == b:
+        elif named in ("B", "b") or named == b:
             labels.append("B")
         else:
             raise InputError(f"--lineup entry {t!r} is neither A nor B ({a} or {b})")
@@ -173,10 +182,8 @@ def rotations(patterns: Sequence[tuple[str, ...]]) -> list[tuple[str, ...]]:
 
 
 def _check_strategy(name: str) -> str:
-    name = name.strip()
-    if name not in STRATEGIES:
-        raise InputError(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)})")
-    return name
+    """The strategy (with any parameters set, ``NAME:key=value``) in its canonical form."""
+    return canonical_spec(name)
 
 
 def _side_mask(cfg: RunConfig, labels: tuple[str, ...]) -> np.ndarray:
@@ -411,7 +418,7 @@ def compare(
     a: str,
     b: str,
     game: str = "500-rum",
-    players: int = 2,
+    players: int | None = None,
     lineup: str | None = None,
     rule: Sequence[str] = (),
     rules: Rules | None = None,
@@ -457,6 +464,8 @@ def compare(
             raise InputError(f"--batch must be at least 1, got {batch}")
         if max_games < games:
             raise InputError(f"--max-games ({max_games}) must be at least --games ({games})")
+    if players is None:
+        players = default_players(game, rule, rules, fallback=2)
     prepare(game, players, a, rule, rules)  # game, players and rules errors first
     out_file = output_target(out) if out is not None else None
     patterns = [parse_pattern(lineup, a, b, players)] if lineup else balanced_patterns(players)
@@ -565,7 +574,7 @@ RANKING_SCHEMA = {
 def tournament(
     strategies: Sequence[str] | str,
     game: str = "500-rum",
-    players: int = 2,
+    players: int | None = None,
     rule: Sequence[str] = (),
     rules: Rules | None = None,
     games: int = DEFAULT_GAMES,
@@ -600,6 +609,8 @@ def tournament(
     if dup:
         raise InputError(f"strategy {dup[0]!r} is listed more than once")
     _check_counts(games, seed)
+    if players is None:
+        players = default_players(game, rule, rules, fallback=2)
     cfg0 = prepare(game, players, names[0], rule, rules)
     out_file = output_target(out) if out is not None else None
     patterns = balanced_patterns(players)

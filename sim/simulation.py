@@ -66,6 +66,13 @@ def resolve_rules(game: str = "500-rum", rule: Iterable[str] = (), rules: Rules 
     return base.with_strings(list(rule)) if rule else base
 
 
+def default_players(game: str, rule: Iterable[str], rules: Rules | None, fallback: int) -> int:
+    """The player count a command uses when none is given: 4 for a partnership game (V500-PARTNER,
+    V5K-9 need exactly 4), else ``fallback``."""
+    resolved = resolve_rules(game, rule, rules)
+    return 4 if resolved.r500_partnership or resolved.r5k_persian else fallback
+
+
 def prepare(game: str, players: int, lineup: str, rule: Iterable[str] = (), rules: Rules | None = None) -> RunConfig:
     """Validate everything about a run before any game is played (typed errors on bad input)."""
     if rules is None and game not in PRESETS:

@@ -1,11 +1,14 @@
 """Python-side registry of strategies: names, integer ids, parameters and documentation.
 
 The numba side only sees the integer id and a float parameter row per seat; this module turns
-user-facing names (``--lineup greedy,random``) into those arrays.
+user-facing names (``--lineup greedy,random``) into those arrays. A seat's strategy may set
+parameters, ``NAME:key=value:key=value`` (``heuristic:team_play=0:min_gain=5``): that text, in a
+canonical form (:func:`canonical_spec`), is the seat's strategy name in results and metadata.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,6 +23,14 @@ class Param:
     name: str
     default: float
     doc: str
+    low: float = 0.0  # the range a value set by the user must lie in (inclusive)
+    high: float = math.inf
+
+    def check(self, strategy: str, value: float) -> float:
+        if not (self.low <= value <= self.high):
+            raise InputError(f"strategy {strategy}: {self.name}={value:g} is out of range "
+                             f"[{self.low:g}, {self.high:g}]")
+        return value
 
 
 @dataclass(frozen=True)
@@ -34,6 +45,13 @@ class StrategyInfo:
         for i, p in enumerate(self.params):
             row[i] = p.default
         return row
+
+    def param_index(self, key: str) -> int:
+        for i, p in enumerate(self.params):
+            if p.name == key:
+                return i
+        known = ", ".join(p.name for p in self.params) or "none"
+        raise InputError(f"strategy {self.name} has no parameter {key!r} (its parameters: {known})")
 
 
 # The heuristic family's parameters, in the order of their indexes (strategies/ids.py H_*).
@@ -74,9 +92,20 @@ DIGGER_POINT = {**GREEDY_POINT, "future": 1.0, "later_weight": 1.0, "deadwood_we
 HEURISTIC_POINT = {**DIGGER_POINT, **{k: CAUTIOUS_POINT[k] for k in ("hold_melds", "risk_stock", "risk_opp_cards", "feed_weight")}}
 
 
+# Parameters whose range is not [0, inf): switches are 0 or 1, a minimum gain may be negative.
+_RANGES = {"min_gain": (-math.inf, math.inf), "future": (0.0, 1.0), "hold_melds": (0.0, 1.0),
+           "team_play": (0.0, 1.0), "search_discards": (0.0, 1.0), "samples": (1.0, 4096.0),
+           "max_candidates": (1.0, 64.0)}
+
+
+def _param(name: str, default: float, doc: str) -> Param:
+    low, high = _RANGES.get(name, (0.0, math.inf))
+    return Param(name, default, doc, low, high)
+
+
 def heuristic_params(point: dict[str, float]) -> tuple[Param, ...]:
     """The heuristic family's parameters with the defaults of ``point``."""
-    return tuple(Param(name, point[name], doc) for _, name, doc in sorted(HEURISTIC_PARAMS))
+    return tuple(_param(name, point[name], doc) for _, name, doc in sorted(HEURISTIC_PARAMS))
 
 
 def _describe(point: dict[str, float]) -> str:
@@ -105,9 +134,9 @@ STRATEGIES: dict[str, StrategyInfo] = {
             "Rummy it also trades for wild cards and joins sequences when that puts points down, "
             "calls every rummy that gains points, and swaps for the upcard when that helps.",
             (
-                Param("deadwood_weight", 1.0, "weight of taken cards it cannot use, in the take test"),
-                Param("min_gain", 0.0, "a pile take must gain more than this many points"),
-                Param("team_feed", 50.0, "partnership play: discard penalty for a card the opponents "
+                _param("deadwood_weight", 1.0, "weight of taken cards it cannot use, in the take test"),
+                _param("min_gain", 0.0, "a pile take must gain more than this many points"),
+                _param("team_feed", 50.0, "partnership play: discard penalty for a card the opponents "
                       "could lay off on the table (0 = team play off)"),
             ),
         ),
@@ -152,9 +181,9 @@ STRATEGIES: dict[str, StrategyInfo] = {
             "best mean score difference. Melds, lay-offs and rummy calls as greedy. In 5000 Rummy it plays "
             "by greedy's rules (no 5000 play-out model yet).",
             (
-                Param("samples", 32.0, "K: determinizations (play-outs per option)"),
-                Param("max_candidates", 4.0, "options searched per decision (the stock draw always among them)"),
-                Param("search_discards", 1.0, "1: search discards too; 0: discard as greedy"),
+                _param("samples", 32.0, "K: determinizations (play-outs per option)"),
+                _param("max_candidates", 4.0, "options searched per decision (the stock draw always among them)"),
+                _param("search_discards", 1.0, "1: search discards too; 0: discard as greedy"),
             ),
         ),
     )
@@ -168,20 +197,58 @@ def strategy_info(name: str) -> StrategyInfo:
     return STRATEGIES[name]
 
 
+def parse_strategy(spec: str) -> tuple[StrategyInfo, np.ndarray]:
+    """``NAME`` or ``NAME:key=value:...``: the strategy and its parameter row (defaults, then the
+    values set), each key and value checked (its name, then its range).
+
+    Example:
+        >>> info, row = parse_strategy("greedy:min_gain=5")
+        >>> info.name, row[1]
+        ('greedy', 5.0)
+    """
+    name, *settings = [part.strip() for part in spec.strip().split(":")]
+    info = strategy_info(name)
+    row = info.default_params()
+    for setting in settings:
+        key, eq, text = setting.partition("=")
+        key = key.strip()
+        if not eq or not key:
+            raise InputError(f"strategy {spec!r}: {setting!r} is not key=value "
+                             f"(write {name}:key=value:key=value)")
+        i = info.param_index(key)
+        try:
+            value = float(text)
+        except ValueError:
+            raise InputError(f"strategy {name}: {key}={text!r} is not a number") from None
+        row[i] = info.params[i].check(name, value)
+    return info, row
+
+
+def canonical_spec(spec: str) -> str:
+    """The strategy text as results name it: the name, then the parameters set away from their
+    defaults in the strategy's order (``heuristic:min_gain=5:team_play=0``)."""
+    info, row = parse_strategy(spec)
+    changed = [f"{p.name}={row[i]:g}" for i, p in enumerate(info.params) if row[i] != p.default]
+    return ":".join([info.name, *changed])
+
+
 def parse_lineup(text: str, n_players: int) -> tuple[list[str], np.ndarray, np.ndarray]:
     """Names per seat, int64 ids and float64 params for ``--lineup``.
 
-    ``text`` is a comma-separated list with one strategy per seat, or a single name for every seat.
+    ``text`` is a comma-separated list with one strategy per seat, or a single one for every seat;
+    each may set parameters (``heuristic:team_play=0``). The names returned are canonical
+    (:func:`canonical_spec`).
     """
-    names = [part.strip() for part in text.split(",") if part.strip()]
-    if not names:
+    specs = [part.strip() for part in text.split(",") if part.strip()]
+    if not specs:
         raise InputError("--lineup is empty: give one strategy per seat, e.g. greedy,random")
-    for name in names:
-        strategy_info(name)
-    if len(names) == 1:
-        names = names * n_players
-    if len(names) != n_players:
-        raise InputError(f"--lineup names {len(names)} strategies for {n_players} players")
-    lineup = np.array([STRATEGIES[n].id for n in names], dtype=np.int64)
-    params = np.stack([STRATEGIES[n].default_params() for n in names])
+    parsed = [parse_strategy(s) for s in specs]
+    if len(parsed) == 1:
+        parsed = parsed * n_players
+        specs = specs * n_players
+    if len(parsed) != n_players:
+        raise InputError(f"--lineup names {len(parsed)} strategies for {n_players} players")
+    names = [canonical_spec(s) for s in specs]
+    lineup = np.array([info.id for info, _ in parsed], dtype=np.int64)
+    params = np.stack([row for _, row in parsed])
     return names, lineup, params

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.table import Table
 
 from rummysim.cli.console import out_console
-from rummysim.cli.options import (DealsOpt, GameOpt, JsonOpt, PlayersOpt, ProgressOpt, RuleOpt, SeedOpt, ThreadsOpt,
+from rummysim.cli.options import (DealsOpt, GameOpt, JsonOpt, OptionalPlayersOpt, ProgressOpt, RuleOpt, SeedOpt, ThreadsOpt,
                                   out_option)
 from rummysim.cli.progress import progress_bar, show_progress
 
@@ -109,7 +109,7 @@ def compare_command(
     a: Annotated[str, typer.Argument(help="Strategy A (see `rummysim strategies list`).")],
     b: Annotated[str, typer.Argument(help="Strategy B.")],
     game: GameOpt = "500-rum",
-    players: PlayersOpt = 2,
+    players: OptionalPlayersOpt = None,
     lineup: Annotated[Optional[str], typer.Option(
         "--lineup", "-l", help="Seat pattern such as A,B,B,B (or with the strategy names); default: seats "
                                "shared evenly. Every rotation of it is played on each deal.")] = None,
@@ -147,7 +147,7 @@ def compare_command(
 def tournament_command(
     strategies: Annotated[list[str], typer.Argument(help="Two or more strategies.")],
     game: GameOpt = "500-rum",
-    players: PlayersOpt = 2,
+    players: OptionalPlayersOpt = None,
     rule: RuleOpt = None,
     games: DealsOpt = 1000,
     seed: SeedOpt = 0,

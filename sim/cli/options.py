@@ -13,6 +13,8 @@ import typer
 
 GameOpt = Annotated[str, typer.Option("--game", "-g", help="Game or preset name (see `rummysim rules list`).")]
 PlayersOpt = Annotated[int, typer.Option("--players", "-n", help="Number of players.")]
+OptionalPlayersOpt = Annotated[Optional[int], typer.Option(
+    "--players", "-n", help="Number of players (default: 4 for a partnership game, else 2).")]
 LineupOpt = Annotated[str, typer.Option(
     "--lineup", "-l", help="Strategy per seat, comma-separated (one name = every seat).")]
 RuleOpt = Annotated[Optional[list[str]], typer.Option(
