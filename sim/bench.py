@@ -75,7 +75,7 @@ SIZES = {
 
 @dataclass(frozen=True)
 class Case:
-    """One throughput case: ``game`` (a key of ``rummysim.rules.GAMES``) with its default rules,
+    """One throughput case: ``game`` (a preset name, ``rummysim rules list``) with its rules,
     ``players`` seats, strategy ``lineup`` in every seat."""
 
     game: str
@@ -84,7 +84,7 @@ class Case:
 
 
 LINEUPS = ("greedy", "random")
-GAME_PLAYERS = (("500-rum", (2, 4, 8)), ("5000-rummy", (2, 4)))
+GAME_PLAYERS = (("500-rum", (2, 4, 8)), ("5000-rummy", (2, 4)), ("partnership-500", (4,)), ("persian-rummy", (4,)))
 THROUGHPUT_CASES = tuple(Case(g, n, lineup) for g, counts in GAME_PLAYERS for n in counts for lineup in LINEUPS)
 STRATEGY_GAME, STRATEGY_PLAYERS = "500-rum", 4
 REFERENCE = Case("500-rum", 4, "greedy")  # the validator reference and the per-core and scaling targets
@@ -115,7 +115,7 @@ TARGETS = (
 def configure(case: Case) -> RunConfig | str:
     """The run config of ``case``, or the reason this build cannot play it."""
     try:
-        return prepare(case.game, case.players, case.lineup, rules=Rules(game=case.game))
+        return prepare(case.game, case.players, case.lineup, rules=Rules.preset(case.game))
     except RummysimError as exc:
         return str(exc)
 

@@ -80,6 +80,9 @@ PRESETS: dict[str, Preset] = {
                "Exchanging the upcard (V5K-11)", "000"),
         Preset("5000-rummy-money-cards", "5000-rummy", {"r5k_money_cards": True},
                "Money cards: natural QH and 7H pairs (V5K-12)", "000"),
+        Preset("persian-5000", "5000-rummy", {"r5k_persian": True},
+               "Persian 5000: partners opposite, one meld area per partnership, team scores to 2000 (V5K-9)",
+               "000"),
         Preset("standard-rummy", "standard-rummy", {},
                "Standard Rummy: top-card draws, deadwood scoring, 5 hands (RULES.md §7)", "002, 003"),
     )

@@ -73,7 +73,7 @@ __all__ = [
 # ---------------------------------------------------------------------------
 KERNEL_SUPPORT: dict[str, object] = {
     "game": ("500-rum", "standard-rummy", "5000-rummy"),
-    # 500 Rum: every variation of RULES.md §3 except Dealer's gambit, partnerships and Persian
+    # 500 Rum: every variation of RULES.md §3 except Dealer's gambit (V500-GAMBIT)
     "r500_num_decks": "any",
     "r500_jokers_per_deck": "any",
     "r500_card_values": "any",
@@ -119,7 +119,7 @@ KERNEL_SUPPORT: dict[str, object] = {
     "r5k_going_out": "any",
     "r5k_michigan": "any",
     "r5k_polish": "any",
-    "r5k_persian": (False,),
+    "r5k_persian": (False, True),
     "r5k_first_turn": "any",
     "r5k_money_cards": "any",
     "r5k_doubling": (False,),

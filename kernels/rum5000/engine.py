@@ -31,7 +31,7 @@ from rummysim.kernels.rum5000.layout import (
     H_OUT_SEAT, H_REASON, H_SCORE, H_TURNS, MAX_CAND5, MAX_MELDS5, MAX_SEATS, M_ALIVE, M_CARD, M_CRED, M_LEN,
     M_SIZE, O_FACE_UP, O_FIRST_TURN, O_HAND_SIZE, O_MUST, O_N, O_N_MELDS, O_PILE_LEN, O_SEAT, O_SIZE, O_STOCK,
     O_TOTAL, O_TURN, O_WILD, P_STOP, R5_FIRST_TURN, R5_GOING_OUT, R5_MICHIGAN, R5_MONEY, R5_MUST_GO_OUT,
-    R5_POLISH, R5_RUMMY, R5_TARGET, RUMMY_OFF, RUMMY_TOP, R_HAND_CAP, R_N_PLAYERS, R_TURN_CAP, SC_CALL_TOP,
+    R5_PERSIAN, R5_POLISH, R5_RUMMY, R5_TARGET, T_TEAM_SCORE, UNKNOWN, PARTNER_CODE_5000, RUMMY_OFF, RUMMY_TOP, R_HAND_CAP, R_N_PLAYERS, R_TURN_CAP, SC_CALL_TOP,
     SC_DUTY, SC_FULL, S_BONUS, S_CALLS, S_DEALER, S_DEEP, S_FIRST, S_FLOATS, S_HAND_INDEX, S_HAND_SCORE,
     S_IDLE, S_N, S_OUT, S_PILE_LEN, S_PLACED, S_PLAYED, S_SIZE, S_STALL, S_STOCK_OUT, S_STOCK_POS, S_TOTAL,
     S_TOVER, S_TPOS, S_TURN, S_WILD, T_DECK, T_DISCARD, T_DRAW_STOCK, T_EXCHANGE, T_FACE_UP, T_FLOAT,
@@ -109,8 +109,11 @@ def new_context5(rules, lineup, params, trace):
 
 @njit_inline
 def seat_table(g, seat):
-    """The live table as ``seat`` plays on it (a ``melds.Table5`` of views into the context)."""
-    return Table5(g.melds, g.n_melds, g.grp[seat], g.ends, g.st[S_WILD], g.vals)
+    """The live table as ``seat`` plays on it (a ``melds.Table5`` of views into the context); in
+    Persian 5000 its partnership's group row and meld area (V5K-9)."""
+    if g.rules[R5_PERSIAN] != 0:
+        return Table5(g.melds, g.n_melds, g.grp[seat % 2], g.ends, g.st[S_WILD], g.vals, seat % 2)
+    return Table5(g.melds, g.n_melds, g.grp[seat], g.ends, g.st[S_WILD], g.vals, -1)
 
 
 @njit_noalloc
@@ -138,6 +141,11 @@ def observe5(g, seat, must):
         obs[O_HAND_SIZE + s] = count_cards(g.hands[s])
         obs[O_TOTAL + s] = st[S_TOTAL + s]
         obs[O_FACE_UP + s] = g.face[s]
+    if g.rules[R5_PERSIAN] != 0:  # V5K-9 [INFO]: no one is told hand sizes or the stock size
+        obs[O_STOCK] = UNKNOWN
+        for s in range(n):
+            if s != seat:
+                obs[O_HAND_SIZE + s] = UNKNOWN
 
 
 # ----------------------------------------------------------------------------- deal
@@ -601,6 +609,7 @@ def call_claims(g, seat):
 def rummy_windows(g, discarder, in_turn):
     """V5K-3/4: calls on a discard, clockwise from the in-turn seat; returns a hand-end reason."""
     n = g.st[S_N]
+    teams = g.rules[R5_PERSIAN] != 0
     last = discarder
     for _ in range(MAX_CALLS):
         caller = -1
@@ -609,6 +618,8 @@ def rummy_windows(g, discarder, in_turn):
             s = (in_turn + j) % n
             if s == last:
                 continue  # the discarder (V5K-3a) and the V5K-4a embargo
+            if teams and s % 2 == last % 2:
+                continue  # no call on a partner's discard (docs/rules-decisions.md)
             nopt = call_claims(g, s)
             if nopt <= 1:
                 continue
@@ -644,6 +655,7 @@ def score_hand5(g, reason, out_seat):
     vals = g.vals
     wild = st[S_WILD]
     money = rules[R5_MONEY] != 0
+    teams = rules[R5_PERSIAN] != 0
     g.tally[:, :] = 0
     table, queens, sevens, held, bonus = g.tally[0], g.tally[1], g.tally[2], g.tally[3], g.tally[4]
     for m in range(g.n_melds[0]):
@@ -668,7 +680,7 @@ def score_hand5(g, reason, out_seat):
         bonus[out_seat] = st[S_BONUS + out_seat]
         if rules[R5_MICHIGAN] != 0:  # V5K-7: the others' hand values go to the player who went out
             for s in range(n):
-                if s != out_seat:
+                if s != out_seat and not (teams and s % 2 == out_seat % 2):  # per team: the opponents'
                     bonus[out_seat] += held[s]
                     held[s] = 0
     if money:
@@ -676,10 +688,19 @@ def score_hand5(g, reason, out_seat):
             bonus[s] += 100 * min(queens[s], sevens[s], 2)
     record(g.trace, st, T_HAND_END, reason, out_seat, st[S_TURN], 0, 0, 0, 0)
     for s in range(n):
-        score = bonus[s] + table[s] - held[s]
-        st[S_HAND_SCORE + s] = score
-        st[S_TOTAL + s] += score
-        record(g.trace, st, T_SCORE, s, score, st[S_TOTAL + s], table[s], held[s], bonus[s], 0)
+        st[S_HAND_SCORE + s] = bonus[s] + table[s] - held[s]
+        if not teams:
+            st[S_TOTAL + s] += st[S_HAND_SCORE + s]
+    if teams:  # V5K-9: partnership scores, one total in both partners' slots
+        for t in range(2):
+            st[S_TOTAL + t] += st[S_HAND_SCORE + t] + st[S_HAND_SCORE + t + 2]
+            st[S_TOTAL + t + 2] = st[S_TOTAL + t]
+    for s in range(n):
+        record(g.trace, st, T_SCORE, s, st[S_HAND_SCORE + s], st[S_TOTAL + s], table[s], held[s], bonus[s], 0)
+    if teams:
+        for t in range(2):
+            record(g.trace, st, T_TEAM_SCORE, t, st[S_HAND_SCORE + t] + st[S_HAND_SCORE + t + 2], st[S_TOTAL + t],
+                   0, 0, 0, 0)
 
 
 @njit_noalloc
@@ -753,7 +774,7 @@ def seed_game5(g, seed, game):
 
 
 @njit_noalloc
-def store_hand_row5(row, st, n, dealer, reason, out_seat, turns):
+def store_hand_row5(row, st, rules, dealer, reason, out_seat, turns):
     row[H_DEALER] = dealer
     row[H_REASON] = reason
     row[H_OUT_SEAT] = out_seat
@@ -761,8 +782,12 @@ def store_hand_row5(row, st, n, dealer, reason, out_seat, turns):
     row[H_CALLS] = st[S_CALLS]
     row[H_FLOATS] = st[S_FLOATS]
     row[H_DEEP_TAKES] = st[S_DEEP]
+    n = rules[R_N_PLAYERS]
     for s in range(n):
         row[H_SCORE + s] = st[S_HAND_SCORE + s]
+    if rules[R5_PERSIAN] != 0:  # both partners' columns hold the partnership's hand score
+        for s in range(n):
+            row[H_SCORE + s] = st[S_HAND_SCORE + s % 2] + st[S_HAND_SCORE + s % 2 + 2]
 
 
 @njit
@@ -777,7 +802,8 @@ def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace):
     seed_game5(g, seed, game)
     out_game[:] = 0
     out_game[G_FIRST_DEALER] = st[S_DEALER]
-    record(trace, st, T_GAME_START, n, st[S_DEALER], game & 0x7FFFFFFF, rules[R5_TARGET], 2, 0, 0)
+    record(trace, st, T_GAME_START, n, st[S_DEALER], game & 0x7FFFFFFF, rules[R5_TARGET], 2,
+           PARTNER_CODE_5000 if rules[R5_PERSIAN] != 0 else 0, 0)
     winner = -1
     tied = 0
     turns = 0
@@ -793,10 +819,15 @@ def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace):
         if reason == END_TURN_CAP:
             capped_hands += 1
         if out_hands.shape[0] > 0:
-            store_hand_row5(out_hands[h], st, n, dealer, reason, out_seat, hand_turns)
+            store_hand_row5(out_hands[h], st, rules, dealer, reason, out_seat, hand_turns)
         h += 1
         st[S_DEALER] = (dealer + 1) % n  # R5K-DEAL-3
-        winner, tied, finished = game_result(st, n, rules[R5_TARGET], rules[R5_MUST_GO_OUT] != 0, out_seat)
+        if rules[R5_PERSIAN] != 0:  # V5K-9: the two team totals (team t's is seat t's)
+            winner, tied, finished = game_result(st, 2, rules[R5_TARGET], rules[R5_MUST_GO_OUT] != 0,
+                                                 out_seat % 2 if out_seat >= 0 else -1)
+            tied = 0b1111 if tied != 0 else 0
+        else:
+            winner, tied, finished = game_result(st, n, rules[R5_TARGET], rules[R5_MUST_GO_OUT] != 0, out_seat)
         if finished:
             break
     capped = 0 if finished else 1
@@ -821,4 +852,4 @@ def play_single_hand5(rules, lineup, params, seed, index, out_hand):
     seed_stream(g.rng_deal, seed, index, STREAM_DEAL, 0)
     dealer = st[S_DEALER]
     reason, out_seat, turns = play_hand5(g)
-    store_hand_row5(out_hand, st, rules[R_N_PLAYERS], dealer, reason, out_seat, turns)
+    store_hand_row5(out_hand, st, rules, dealer, reason, out_seat, turns)

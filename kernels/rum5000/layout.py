@@ -9,7 +9,8 @@ vector's common slots, the per-game and per-hand result rows) comes from ``kerne
 * ``melds`` int64[MAX_MELDS5, M_SIZE]: one row per meld id; a sequence's slot ``i`` is position
   ``lo + i``, a group's slots are in the order laid; ``M_CRED`` slots say who is credited.
 * ``grp`` int64[MAX_SEATS, 14]: per seat and rank, the group the seat has put cards into (or -1):
-  R5K-GROUP-2 allows one group or one group addition per rank and player.
+  R5K-GROUP-2 allows one group or one group addition per rank and player. In Persian 5000 (V5K-9)
+  row t is team t's, shared by both partners.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ R5_MICHIGAN = 8  # V5K-7
 R5_POLISH = 9  # V5K-8
 R5_FIRST_TURN = 10  # FT_* (V5K-10, V5K-11)
 R5_MONEY = 11  # V5K-12
-R5_SIZE = 12
+R5_PERSIAN = 12  # V5K-9: two partnerships, seat s plays for team s % 2
+R5_SIZE = 16
 FT_UPCARD = 0
 FT_EXTRA_CARD = 1
 FT_EXCHANGE = 2
@@ -135,6 +137,8 @@ O_FIRST_TURN = 8  # 1 on the seat's first turn of the hand
 O_HAND_SIZE = 10  # + seat
 O_TOTAL = 18  # + seat
 O_FACE_UP = 26  # + seat: face-up card of the deal (R5K-DEAL-1)
+PARTNER_CODE_5000 = 3  # GAME_START column 6 for Persian 5000 (docs/trace-format.md)
+UNKNOWN = -1  # an observation slot the seat may not know (V5K-9: hand sizes and the stock size)
 O_SIZE = 34
 
 # ---- this game's trace kinds (KINDS_5000 range; docs/trace-format.md)

@@ -36,10 +36,12 @@ SEARCH_DEPTH = 16  # plays the R5K-OUT-3 search goes deep: a hand's cards + 4, a
 # state vector, so that play-ahead and the untraced live table share one compiled ``apply_play5``.
 NO_TRACE_CURSOR = 2
 
-Table5 = namedtuple("Table5", "melds n_melds grp ends wild vals")
+Table5 = namedtuple("Table5", "melds n_melds grp ends wild vals team")
 """A table as one seat plays on it: the meld rows (``M_*``), int64[1] holding the number of meld
-ids used, the seat's row of ``grp`` (R5K-GROUP-2), the sequence ends it traded at per meld this turn
-(``HIGH_END``/``LOW_END``, R5K-SEQ-6), the wild rank and the card values."""
+ids used, the seat's row of ``grp`` (R5K-GROUP-2; its partnership's in Persian 5000), the sequence
+ends it traded at per meld this turn (``HIGH_END``/``LOW_END``, R5K-SEQ-6), the wild rank, the
+card values, and ``team``: -1, or in Persian 5000 the seat's partnership, whose melds are one
+meld area (V5K-9)."""
 
 
 # ----------------------------------------------------------------------------- copies
@@ -158,8 +160,20 @@ def credited_to(melds, m, seat):
 
 
 @njit_noalloc
-def owns_sequence(melds, m, seat):
-    """R5K-SEQ-4/6: a seat's own sequence is one it laid or one holding 3+ cards it added."""
+def credited_to_team(melds, m, team):
+    k = 0
+    for i in range(melds[m, M_LEN]):
+        if melds[m, M_CRED + i] % 2 == team:
+            k += 1
+    return k
+
+
+@njit_noalloc
+def owns_sequence(melds, m, seat, team):
+    """R5K-SEQ-4/6: a seat's own sequence is one it laid or one holding 3+ cards it added; in
+    Persian 5000 (``team`` >= 0) one its partnership laid or holding 3+ cards the partners added."""
+    if team >= 0:
+        return melds[m, M_CREATOR] % 2 == team or credited_to_team(melds, m, team) >= 3
     return melds[m, M_CREATOR] == seat or credited_to(melds, m, seat) >= 3
 
 
@@ -412,7 +426,7 @@ def join_plays(av, must, tab, seat, cand, n, single):
             if gap == 0:
                 if single or must >= 0:
                     continue
-                own = owns_sequence(melds, a, seat) and owns_sequence(melds, b, seat)
+                own = owns_sequence(melds, a, seat, tab.team) and owns_sequence(melds, b, seat, tab.team)
                 traded = (ends[a] & HIGH_END) != 0 or (ends[b] & LOW_END) != 0
                 if own or traded:
                     n = push_seq(cand, n, P_JOIN, a, b, s, 0, -1, 0, 0)
@@ -721,7 +735,7 @@ def order_by_cards(cand, n, order):
 def search_level(search, depth, tab):
     """The table at one level of the search."""
     return Table5(search.tables[depth], search.n_melds[depth], search.grps[depth], search.ends[depth], tab.wild,
-                  tab.vals)
+                  tab.vals, tab.team)
 
 
 @njit_noalloc

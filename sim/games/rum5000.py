@@ -33,7 +33,13 @@ def encode_5000(rules: Rules, n_players: int) -> np.ndarray:
     vec[L5.R5_POLISH] = int(rules.r5k_polish)
     vec[L5.R5_FIRST_TURN] = _FIRST_TURN_5K[rules.r5k_first_turn]
     vec[L5.R5_MONEY] = int(rules.r5k_money_cards)
+    vec[L5.R5_PERSIAN] = int(rules.r5k_persian)
     return vec
+
+
+def sides_5000(rules: Rules, players: int) -> tuple[int, ...]:
+    """Persian 5000 (V5K-9): partners opposite, seats 0 and 2 against 1 and 3."""
+    return (0, 1, 0, 1) if rules.r5k_persian else tuple(range(players))
 
 
 def counters_5000(flags: Mapping[str, object]) -> frozenset[str]:
@@ -54,5 +60,6 @@ SPECS = (
         validator_at="rummysim.validate.rum5000:validate_trace",
         replay_at="rummysim.replay:format_trace",
         hand_end_reasons={**COMMON_REASONS, L5.END_STALL: "stall"},  # R5K-DRAW-5
+        sides=sides_5000,
     ),
 )

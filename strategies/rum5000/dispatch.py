@@ -23,7 +23,7 @@ import numpy as np
 from rummysim.kernels.common._jit import njit, njit_inline, njit_noalloc
 from rummysim.kernels.rum5000.layout import (
     C_NCARDS, C_SIZE, C_TYPE, C_VALUE, CARD_IDS, D_ALL, D_DECLINE, D_SKIP, D_STOCK, M_SIZE, MAX_CAND5,
-    MAX_MELDS5, O_HAND_SIZE, O_N, O_PILE_LEN, O_SEAT, O_STOCK, P_STOP, SC_FULL,
+    MAX_MELDS5, O_HAND_SIZE, O_N, O_PILE_LEN, O_SEAT, O_STOCK, P_STOP, SC_FULL, UNKNOWN,
 )
 from rummysim.kernels.rum5000.melds import (
     NO_TRACE_CURSOR, Table5, apply_play5, card_placeable, copy_rows, copy_vector, count_cards, enumerate_plays5,
@@ -89,7 +89,7 @@ def playout_points(av, must, tab, seat, work):
     copy_vector(work.grp, tab.grp)
     work.ends[:] = 0
     work.n_melds[0] = tab.n_melds[0]
-    table = Table5(work.melds, work.n_melds, work.grp, work.ends, tab.wild, tab.vals)
+    table = Table5(work.melds, work.n_melds, work.grp, work.ends, tab.wild, tab.vals, tab.team)
     cand = work.cand
     placed = 0
     for _ in range(40):
@@ -168,7 +168,7 @@ def greedy_discard5(feed_weight, obs, hand, tab, opts, nopt, work):
     wild = tab.wild
     seat = obs[O_SEAT]
     work.ends[:] = 0
-    untraded = Table5(tab.melds, tab.n_melds, tab.grp, work.ends, wild, tab.vals)
+    untraded = Table5(tab.melds, tab.n_melds, tab.grp, work.ends, wild, tab.vals, tab.team)
     best = 0
     best_key = 1e18
     for i in range(nopt):
@@ -261,11 +261,11 @@ def holds_melds(sid, params, obs, cand, ncand):
     """The heuristic's hold_melds: keep melds in hand unless going out or the risk has grown."""
     if heuristic_param(sid, params, 5) <= 0 or ncand == 0 or cand[0, C_TYPE] != P_STOP:
         return False
-    if obs[O_STOCK] <= params[6]:
+    if obs[O_STOCK] != UNKNOWN and obs[O_STOCK] <= params[6]:
         return False
     seat = obs[O_SEAT]
-    for s in range(obs[O_N]):
-        if s != seat and obs[O_HAND_SIZE + s] <= params[7]:
+    for s in range(obs[O_N]):  # V5K-9 hides the hand sizes: an unknown size raises no alarm
+        if s != seat and obs[O_HAND_SIZE + s] != UNKNOWN and obs[O_HAND_SIZE + s] <= params[7]:
             return False
     best = best_play(cand, ncand)
     return cand[best, C_NCARDS] < obs[O_HAND_SIZE + seat]  # a play that empties the hand goes out
