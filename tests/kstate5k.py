@@ -15,7 +15,7 @@ import numpy as np
 
 from rummysim.kernels.rum500 import layout as L
 from rummysim.kernels.rum5000 import layout as L5
-from rummysim.kernels.rum5000.engine import Game5, new_context5
+from rummysim.kernels.rum5000.engine import Game5, new_context5, seat_table
 from rummysim.kernels.rum5000.melds import Table5, apply_play5, enumerate_plays5, fill_values
 from rummysim.simulation import prepare
 from tests.cardtext import RANKS, cid, ids
@@ -117,8 +117,9 @@ class K5:
         if kind == "group":
             rank = rank_of(natural[0][1])
             row[L5.M_KEY] = rank
+            teams = self.g.rules[L5.R5_PERSIAN] != 0  # V5K-9: one row per partnership
             for seat in set(who):
-                self.grp[seat, rank] = m  # R5K-GROUP-2: the meld each seat has used for this rank
+                self.grp[seat % 2 if teams else seat, rank] = m  # R5K-GROUP-2: the meld used for this rank
         elif kind == "seq":
             i, w = next((i, w) for i, w in natural if rank_of(w) != 1)
             row[L5.M_KEY] = cid(w) // 16
@@ -137,7 +138,7 @@ class K5:
 
     def table(self, seat: int) -> Table5:
         """The live table as ``seat`` plays on it."""
-        return Table5(self.melds, self.g.n_melds, self.grp[seat], self.ends, self.wild, self.g.vals)
+        return seat_table(self.g, seat)
 
     def plays(self, seat: int, cards: str | None = None, must: int = -1, scope: int = L5.SC_FULL) -> np.ndarray:
         """Every canonical play for ``seat`` (its hand, or ``cards`` instead), without STOP."""

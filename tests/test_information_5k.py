@@ -13,14 +13,13 @@ import pytest
 from rummysim.kernels.rum5000 import engine as E
 from rummysim.kernels.rum5000 import layout as L5
 from rummysim.kernels.common.rng import STREAM_DEAL, seed_stream
-from rummysim.kernels.rum5000.melds import Table5
 from rummysim.simulation import prepare
 from rummysim.strategies.rum5000 import dispatch as S
 from rummysim.strategies.registry import STRATEGIES
 
 
-def dealt_context(name: str, seed: int):
-    cfg = prepare("5000-rummy", 3, name)
+def dealt_context(name: str, seed: int, game: str = "5000-rummy", players: int = 3):
+    cfg = prepare(game, players, name)
     g = E.new_context5(cfg.vector, cfg.lineup, cfg.params, None)
     E.seed_game5(g, seed, 0)
     seed_stream(g.rng_deal, seed, 0, STREAM_DEAL, 0)
@@ -28,12 +27,16 @@ def dealt_context(name: str, seed: int):
     return g, first
 
 
-def hide_differently(g, seat: int, rng: np.random.Generator) -> None:
-    """Reshuffle the other seats' cards and the stock among themselves (sizes kept)."""
+def hide_differently(g, seat: int, rng: np.random.Generator, keep_sizes: bool = True) -> None:
+    """Reshuffle the other seats' cards and the stock among themselves (sizes kept, or with
+    ``keep_sizes=False`` one card moved from one other hand to another: V5K-9 hides the sizes)."""
     st, hands, pack = g.st, g.hands, g.pack
     others = [s for s in range(int(st[L5.S_N])) if s != seat]
     hidden = [c for s in others for c in range(L5.CARD_IDS) for _ in range(int(hands[s, c]))]
     sizes = [int(hands[s].sum()) for s in others]
+    if not keep_sizes:
+        sizes[0] -= 1
+        sizes[1] += 1
     stock = [int(c) for c in pack[int(st[L5.S_STOCK_POS]):]]
     pool = np.array(hidden + stock)
     rng.shuffle(pool)
@@ -53,7 +56,7 @@ def decisions(g, seat: int) -> tuple[int, int, int]:
     E.observe5(g, seat, -1)
     obs = g.obs
     sid, params = g.lineup[seat], g.params[seat]
-    table = Table5(g.melds, g.n_melds, g.grp[seat], g.ends, g.st[L5.S_WILD], g.vals)
+    table = E.seat_table(g, seat)
     draw = S.choose5_draw(sid, params, obs, g.hands[seat], g.pile, table, opts, nopt, rng, g.work)
     cand = g.cand
     n = E.enumerate_plays5(g.hands[seat].copy(), -1, table, seat, L5.SC_FULL, cand, True)
@@ -75,3 +78,22 @@ def test_C_INFO_1_5000_choices_ignore_unseen_cards(name):
         changed_something += int(not np.array_equal(hands_before, g.hands))
         assert decisions(g, seat) == before, f"seed {seed}: {name} changed its choice when unseen cards moved"
     assert changed_something > 0
+
+
+@pytest.mark.parametrize("name", sorted(STRATEGIES))
+def test_V5K_9_persian_choices_ignore_partner_cards_and_hidden_sizes(name):
+    """Persian 5000: the partner's hand is as hidden as the opponents'; and hand sizes are hidden
+    too (V5K-9 [INFO]), so moving a card between two other hands changes nothing either."""
+    rng = np.random.default_rng(11)
+    changed = 0
+    for seed in range(8):
+        g, seat = dealt_context(name, seed, "persian-5000", 4)
+        before = decisions(g, seat)
+        E.observe5(g, seat, -1)
+        assert g.obs[L5.O_STOCK] == L5.UNKNOWN
+        assert all(g.obs[L5.O_HAND_SIZE + s] == L5.UNKNOWN for s in range(4) if s != seat)
+        hands_before = g.hands.copy()
+        hide_differently(g, seat, rng, keep_sizes=False)
+        changed += int(not np.array_equal(hands_before, g.hands))
+        assert decisions(g, seat) == before, f"seed {seed}: {name} changed its choice when hidden cards moved"
+    assert changed > 0

@@ -1,4 +1,5 @@
-"""Partnership 500 rum and Persian rummy in the kernels (V500-PARTNER, V500-PERSIAN).
+"""Partnership 500 rum, Persian rummy and Persian 5000 in the kernels (V500-PARTNER, V500-PERSIAN,
+V5K-9).
 
 The rules layer (presets, refusals by rule ID), the meld search under `team_only` lay-offs and
 Persian's joker sets and doubled fours, and whole games: team totals, the two-deal Persian game
@@ -16,10 +17,12 @@ import rummysim
 from rummysim.analysis.stats import wilson
 from rummysim.errors import RulesError
 from rummysim.kernels.rum500 import layout as L
+from rummysim.kernels.rum5000 import layout as L5
 from rummysim.kernels.rum500.melds import card_playable, enumerate_plays
 from rummysim.rules import Rules
 from tests.cardtext import cid, mask
 from tests.kstate import make_state
+from tests.kstate5k import make5
 
 PARTNERS = Rules.preset("partnership-500")
 TEAM_ONLY = PARTNERS.with_(r500_partner_layoff="team_only")
@@ -163,3 +166,54 @@ def test_fair_game_each_team_wins_half_of_the_decided_games(game):
     decided = g.filter(pl.col("winner") >= 0)
     lo, hi = wilson(int((decided["winner"] == 0).sum()), decided.height)
     assert lo <= 0.5 <= hi
+
+
+# ---------------------------------------------------------------------------- Persian 5000
+
+PERSIAN_5K = ("r5k_persian=true",)
+
+
+def kinds_on(rows: np.ndarray, kind: int, meld: int | None = None) -> list[np.ndarray]:
+    return [r for r in rows if r[L5.C_TYPE] == kind and (meld is None or r[L5.C_MELD] == meld)]
+
+
+def test_V5K_9_R5K_GROUP_2_holds_per_partnership():
+    k = make5(4, "K", {0: "2C", 1: "7S 7H 7D", 2: "7S 7C 7D", 3: "4C"}, rule=PERSIAN_5K)
+    m = k.add_meld(0, "group", "7C 7D 7H")
+    partner = k.plays(2)
+    assert not kinds_on(partner, L5.P_NEW_GROUP)  # the partnership already has its group of 7s
+    assert kinds_on(partner, L5.P_ADD_GROUP, m)  # and adds to it as its own
+    opponent = k.plays(1)
+    assert kinds_on(opponent, L5.P_NEW_GROUP)  # the other partnership may start its own group of 7s
+
+
+def test_V5K_9_R5K_GROUP_2_without_partnerships_is_per_seat():
+    k = make5(4, "K", {0: "2C", 1: "7S 7H 7D", 2: "7S 7C 7D", 3: "4C"})
+    k.add_meld(0, "group", "7C 7D 7H")
+    assert kinds_on(k.plays(2), L5.P_NEW_GROUP)  # seat 2 is nobody's partner here
+
+
+def test_V5K_9_R5K_SEQ_6_partners_join_their_adjacent_sequences():
+    k = make5(4, "K", {0: "2C", 1: "9S", 2: "9C", 3: "4C"}, rule=PERSIAN_5K)
+    a = k.add_meld(0, "seq", "3H 4H 5H")
+    b = k.add_meld(2, "seq", "6H 7H 8H")
+    assert [r[L5.C_MELD2] for r in kinds_on(k.plays(2), L5.P_JOIN, a)] == [b]  # one meld area
+    assert not kinds_on(k.plays(1), L5.P_JOIN)  # the opponents own neither
+
+
+@pytest.fixture(scope="module")
+def persian_5000_games():
+    return rummysim.simulate(game="persian-5000", players=4, lineup="greedy,random,greedy,random", games=120,
+                             seed=3, hands=True)
+
+
+def test_V5K_9_partnership_scores_and_game_end_at_2000(persian_5000_games):
+    g = persian_5000_games.games.filter(~pl.col("capped"))
+    assert (g["score_0"] == g["score_2"]).all() and (g["score_1"] == g["score_3"]).all()
+    won = g.filter(pl.col("winner") >= 0)
+    w = won.select(pl.when(pl.col("winner") == 0).then(pl.col("score_0")).otherwise(pl.col("score_1")).alias("w"),
+                   pl.when(pl.col("winner") == 0).then(pl.col("score_1")).otherwise(pl.col("score_0")).alias("l"))
+    assert (w["w"] >= 2000).all() and (w["w"] > w["l"]).all()
+    assert (g["winner"] == 0).mean() > 0.8  # greedy partners beat random ones
+    h = persian_5000_games.hands
+    assert (h["score_0"] == h["score_2"]).all()

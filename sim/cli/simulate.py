@@ -37,8 +37,9 @@ def _rows_by_side(s: dict) -> tuple[str, list[tuple[str, dict]]]:
 
 
 def _print_game_summary(s: dict) -> None:
-    table = Table(title=f"{s['game']}, {s['players']} players, {s['games']:,} games (seed {s['seed']})")
     key, rows = _rows_by_side(s)
+    teams = " in two partnerships" if key == "team" else ""
+    table = Table(title=f"{s['game']}, {s['players']} players{teams}, {s['games']:,} games (seed {s['seed']})")
     score = "mean team total" if key == "team" else "mean final score"
     for col in (key, "strategy", "wins", "win rate %", "95% CI", score, "95% CI"):
         table.add_column(col, justify="right" if col != "strategy" else "left")
