@@ -15,7 +15,7 @@ import numpy as np
 
 from rummysim.kernels.rum500 import layout as L
 from rummysim.kernels.rum5000 import layout as L5
-from rummysim.kernels.rum5000.engine import Game5, new_context5, seat_table
+from rummysim.kernels.rum5000.engine import Game5, new_context5
 from rummysim.kernels.rum5000.melds import Table5, apply_play5, enumerate_plays5, fill_values
 from rummysim.simulation import prepare
 from tests.cardtext import RANKS, cid, ids
@@ -27,6 +27,14 @@ KINDS = {"group": L5.K_GROUP, "seq": L5.K_SEQ, "wild": L5.K_WILD}
 def rank_of(text: str) -> int:
     """Rank number of "J" or of a card "JC": A = 1 ... K = 13."""
     return RANKS.index(text[0]) + 1
+
+
+def table_for(g: Game5, seat: int) -> Table5:
+    """``engine.seat_table`` built in Python (a compiled kernel returning arrays to Python is not
+    allowed under the jit policy): the seat's group row and, in Persian 5000, its partnership's."""
+    teams = g.rules[L5.R5_PERSIAN] != 0
+    row = seat % 2 if teams else seat
+    return Table5(g.melds, g.n_melds, g.grp[row], g.ends, int(g.st[L5.S_WILD]), g.vals, row if teams else -1)
 
 
 def value_table(wild: int) -> np.ndarray:
@@ -138,7 +146,7 @@ class K5:
 
     def table(self, seat: int) -> Table5:
         """The live table as ``seat`` plays on it."""
-        return seat_table(self.g, seat)
+        return table_for(self.g, seat)
 
     def plays(self, seat: int, cards: str | None = None, must: int = -1, scope: int = L5.SC_FULL) -> np.ndarray:
         """Every canonical play for ``seat`` (its hand, or ``cards`` instead), without STOP."""

@@ -16,6 +16,7 @@ from rummysim.kernels.common.rng import STREAM_DEAL, seed_stream
 from rummysim.simulation import prepare
 from rummysim.strategies.rum5000 import dispatch as S
 from rummysim.strategies.registry import STRATEGIES
+from tests.kstate5k import table_for
 
 
 def dealt_context(name: str, seed: int, game: str = "5000-rummy", players: int = 3):
@@ -56,7 +57,7 @@ def decisions(g, seat: int) -> tuple[int, int, int]:
     E.observe5(g, seat, -1)
     obs = g.obs
     sid, params = g.lineup[seat], g.params[seat]
-    table = E.seat_table(g, seat)
+    table = table_for(g, seat)
     draw = S.choose5_draw(sid, params, obs, g.hands[seat], g.pile, table, opts, nopt, rng, g.work)
     cand = g.cand
     n = E.enumerate_plays5(g.hands[seat].copy(), -1, table, seat, L5.SC_FULL, cand, True)

@@ -217,3 +217,46 @@ def test_V5K_9_partnership_scores_and_game_end_at_2000(persian_5000_games):
     assert (g["winner"] == 0).mean() > 0.8  # greedy partners beat random ones
     h = persian_5000_games.hands
     assert (h["score_0"] == h["score_2"]).all()
+
+
+# ---------------------------------------------------------------------------- decisions, from traces
+
+def traces(game: str, rule: list[str], games: int, lineup: str = "greedy,random,greedy,random"):
+    from rummysim.checks import traced_game
+    from rummysim.simulation import prepare
+
+    cfg = prepare(game, 4, lineup, rule)
+    for i in range(games):
+        trace, _, _ = traced_game(cfg, 9, i)
+        yield trace.tolist()
+
+
+@pytest.mark.parametrize("game, rule", [("partnership-500", ["r500_call_rummy=pile"]),
+                                        ("persian-rummy", ["r500_call_rummy=top_only"]),
+                                        ("persian-5000", ["r5k_rummy=top_card"])])
+def test_E34_E42_no_rummy_call_on_a_partners_discard(game, rule):
+    calls = 0
+    for rows in traces(game, rule, 40):
+        last_discarder = -1
+        for r in rows:
+            if r[0] == L.T_DISCARD:
+                last_discarder = r[1]
+            elif r[0] == L.T_TURN_START and r[5] == 1:
+                calls += 1
+                assert r[1] % 2 != last_discarder % 2
+    assert calls > 0  # the rule was exercised
+
+
+def test_E36_addopp_lay_offs_come_from_the_opponents_only():
+    layoffs = 0
+    for rows in traces("partnership-500", ["r500_add_opponent_hand=true"], 60, "random"):
+        out_seat = None
+        for r in rows:
+            if r[0] == L.T_ADDOPP_LAYOFF:
+                layoffs += 1
+                assert out_seat is not None and r[1] % 2 != out_seat % 2
+            elif r[0] == L.T_TURN_START:
+                out_seat = r[1]  # the seat whose turn it is: the one that goes out, if anyone does
+            elif r[0] == L.T_HAND_END:
+                out_seat = None
+    assert layoffs > 0
