@@ -57,23 +57,29 @@ def _print_summary(console: Console, summary, by: list[str]) -> None:
     for row in summary.to_dicts():
         games_unit = row.get("unit", "games") == "games" and row.get("games") is not None
         count = f"{row['games']:,} games" if games_unit else f"{row['hands']:,} independent hands"
-        console.rule(f"{_label(row, by)}: {count}, {row['seats']} seats", style="bold")
+        members = [row.get(f"members_{s}") or str(s) for s in range(row["seats"])]
+        teams = any("+" in m for m in members)  # partnership play: a side is a team of seats
+        sides = sum(row.get(f"win_rate_{s}") is not None for s in range(row["seats"]))
+        size = f"{sides} teams of {row['seats']} seats" if teams else f"{row['seats']} seats"
+        console.rule(f"{_label(row, by)}: {count}, {size}", style="bold")
         win = "win rate" if games_unit else "went out"
         table = Table(show_edge=False, pad_edge=False)
-        for col in ("seat", "strategy", win, "95% CI", "vs 1/N", "mean final score" if games_unit else "mean hand score", "95% CI"):
+        for col in ("team" if teams else "seat", "strategy", win, "95% CI", "vs 1/N", "mean final score" if games_unit else "mean hand score", "95% CI"):
             table.add_column(col, justify="left" if col == "strategy" else "right")
         for s in range(row["seats"]):
             if row.get(f"win_rate_{s}") is None:
                 continue
             table.add_row(
-                str(s), row.get(f"strategy_{s}") or "-", fmt.pct(row[f"win_rate_{s}"]),
+                members[s], row.get(f"strategy_{s}") or "-", fmt.pct(row[f"win_rate_{s}"]),
                 fmt.ci(row[f"win_lo_{s}"], row[f"win_hi_{s}"], 100), fmt.pp(row[f"win_dev_{s}"]),
                 fmt.num(row[f"mean_score_{s}"]), fmt.ci(row[f"mean_score_lo_{s}"], row[f"mean_score_hi_{s}"]),
             )
         console.print(table)
         who = "left of the first dealer" if games_unit else "left of the dealer"
+        first = "first team (its seat left of the first dealer)" if teams and games_unit else \
+            "first team (its seat left of the dealer)" if teams else f"first seat ({who})"
         console.print(
-            f"first seat ({who}): {fmt.pct(row['first_seat_win_rate'])} "
+            f"{first}: {fmt.pct(row['first_seat_win_rate'])} "
             f"{fmt.ci(row['first_seat_win_lo'], row['first_seat_win_hi'], 100)}, advantage {fmt.pp(row['first_seat_adv'])} "
             f"{fmt.ci(row['first_seat_adv_lo'], row['first_seat_adv_hi'], 100, sign=True)}"
         )
