@@ -30,7 +30,7 @@ H_FEED_WEIGHT = 8
 H_USEFUL_WEIGHT = 9
 H_VALUE_WEIGHT = 10
 H_HORIZON = 11
-H_TEAM_PLAY = 12  # partnership play only: the partner is not an opponent (strategies.rum500.heuristic)
+H_TEAM_PLAY = 12  # partnership play only: feed tests by the opponents' lay-off rights (strategies.rum500.heuristic)
 
 # rollout parameters
 RO_SAMPLES = 0
