@@ -71,9 +71,9 @@ class TeamLedger:
         self.trace_totals[team] = team_total
         return problems
 
-    def check_game_bonus(self, row: list[int], bonus: int) -> list[str]:
-        """Problems with GAME_BONUS ``row`` worth ``bonus`` (V500-PERSIAN-5); its team's totals
-        rise by the bonus."""
+    def check_game_bonus(self, row: list[int], bonus: int, winner: int) -> list[str]:
+        """Problems with GAME_BONUS ``row`` given the ``bonus`` it is worth (V500-PERSIAN-5); the
+        trace's total of the row's team and the recomputed total of ``winner`` rise by it."""
         team, paid, total = row[1], row[2], row[3]
         problems = []
         if paid != bonus:
@@ -82,7 +82,7 @@ class TeamLedger:
             problems.append(f"GAME_BONUS team_total_after {total} != team total before "
                             f"{self.trace_totals[team]} + bonus {paid}")
         self.trace_totals[team] = total
-        self.true_totals[team] += bonus
+        self.true_totals[winner] += bonus
         return problems
 
     def leader(self) -> int:

@@ -352,7 +352,7 @@ class Scoring(Replayer):
             self.flag("V500-PERSIAN-5", f"GAME_BONUS for team {team}, but team {self.exp_winner} "
                                         f"has the higher total {self.ledger.true_totals}")
         if 0 <= team < TEAMS:
-            for msg in self.ledger.check_game_bonus(row, PERSIAN_GAME_BONUS):
+            for msg in self.ledger.check_game_bonus(row, PERSIAN_GAME_BONUS, self.exp_winner):
                 self.flag("V500-PERSIAN-5", msg)
         self.phase = P_GAME_OVER
 
