@@ -319,7 +319,7 @@ def test_V500_PERSIAN_5_higher_team_gets_50_and_wins_after_two_deals():
 
 
 @pytest.mark.parametrize("ending", ["no bonus", "bonus to team 0", "bonus 25", "winner 0",
-                                    "winner seat 3"])
+                                    "winner seat 3", "two bonuses"])
 def test_V500_PERSIAN_5_wrong_game_bonus_or_winner(ending):
     f = PF()
     b = two_deals(f, seat1_jokers=True)
@@ -331,6 +331,8 @@ def test_V500_PERSIAN_5_wrong_game_bonus_or_winner(ending):
         b.game_bonus(1, 25).game_end(1)
     elif ending == "winner 0":
         b.game_bonus(1).game_end(0)
+    elif ending == "two bonuses":
+        b.game_bonus(1).game_bonus(1).game_end(1)
     else:
         b.game_bonus(1).game_end(3)
     assert_rule(b, "V500-PERSIAN-5", f)

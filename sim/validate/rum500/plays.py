@@ -9,7 +9,7 @@ from __future__ import annotations
 from rummysim.validate.cards import JOKER, RANKS, SUITS, VALID_CARD, card_name, run_rank
 from rummysim.validate.rum500.phases import P_CARDS, P_OOT, P_OUT, P_PLAY
 from rummysim.validate.rum500.table import JOKER_SET_KEY, Meld
-from rummysim.validate.teams import opponents_of, team_of
+from rummysim.validate.teams import opponents_of
 from rummysim.validate.trace import LAYOFF, MELD, Replayer
 
 

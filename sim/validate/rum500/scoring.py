@@ -339,9 +339,12 @@ class Scoring(Replayer):
         """V500-PERSIAN-5: after the second deal, the team with the higher total gets 50."""
         ph = self.phase
         if ph == P_GAME_OVER and self.persian and not self.exp_capped:
-            self.flag("V500-PERSIAN-5", f"GAME_BONUS for team {row[1]}, but the team totals "
-                                        f"{self.ledger.true_totals} are equal: the game is drawn "
-                                        "and no bonus is paid (AMB-21)")
+            if self.exp_winner >= 0:
+                why = f"team {self.exp_winner} already had its game bonus"
+            else:
+                why = (f"the team totals {self.ledger.true_totals} are equal: the game is drawn "
+                       "and no bonus is paid (AMB-21)")
+            self.flag("V500-PERSIAN-5", f"GAME_BONUS for team {row[1]}, but {why}")
             return
         if ph != P_GAME_BONUS:
             if self.persian and ph in (P_HAND_START, P_TEAM_SCORE):
