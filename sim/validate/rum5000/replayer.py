@@ -169,7 +169,9 @@ class Rum5000Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
             msg = f"the hand must end here ({self._end_text(self.end_due)}) but {name} follows"
         elif ph == P_GAME_OVER and kind == HAND_START:
             rule = "ENGINE-HAND-CAP" if self.exp_capped else self._winner_rule()
-            msg = f"the game must end (winner seat {self.exp_winner}) but another hand is dealt"
+            who = "team" if self.teams else "seat"
+            msg = (f"the game must end (winner {who} {self.exp_winner}) but another hand is "
+                   "dealt")
         self.fail(rule, msg)
 
     def _end_text(self, reason: int) -> str:
