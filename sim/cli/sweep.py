@@ -100,7 +100,12 @@ def _print_cells(config) -> None:
     games = max([len("game"), *(len(str(g)) for g in config.grid["game"])])
     lineup = max([len("lineup"), *(len(",".join(spec.resolve(p))) for spec in config.grid["lineup"]
                                    for p in config.grid["players"] if _resolves(spec, p))])
-    write = out_console.file.write
+    stream = out_console.file
+
+    def write(line: str) -> None:
+        stream.write(line)
+        stream.flush()  # line by line, also into a pipe: each cell shows as soon as it is checked
+
     write(f"{'cell':<11}  {'seed':<19}  {'game':<{games}}  players  {'lineup':<{lineup}}  overrides\n")
     for cell in config.iter_cells():
         overrides = ", ".join(f"{k}={v}" for k, v in cell.overrides.items()) or "-"

@@ -67,8 +67,16 @@ class CellWork:
     """What is left of one cell: its chunks not yet (validly) written, and their games."""
 
     cell: Cell
-    pending: tuple[int, ...]
-    games: int
+    chunks: int  # of the cell, done or not
+    done: frozenset[int]
+    games: int  # left to play
+
+    @property
+    def left(self) -> int:
+        return self.chunks - len(self.done)
+
+    def pending(self) -> Iterator[int]:
+        return (k for k in range(self.chunks) if k not in self.done)
 
 
 class PendingChunks:
@@ -84,11 +92,11 @@ class PendingChunks:
         self.folder = folder
         self.cells: list[CellWork] = []
         for cell in config.cells:
-            done = folder.done.get(cell.id, frozenset())
-            pending = tuple(k for k in range(config.chunks_per_cell) if k not in done)
-            if pending:
-                self.cells.append(CellWork(cell, pending, sum(config.chunk_range(k)[1] for k in pending)))
-        self.chunks = sum(len(w.pending) for w in self.cells)
+            done = frozenset(folder.done.get(cell.id, ()))
+            if len(done) < config.chunks_per_cell:
+                games = config.games_per_cell - sum(config.chunk_range(k)[1] for k in done)
+                self.cells.append(CellWork(cell, config.chunks_per_cell, done, games))
+        self.chunks = sum(w.left for w in self.cells)
         self.games = sum(w.games for w in self.cells)
         self._columns = _flag_column_types(config)
 
@@ -107,7 +115,7 @@ class PendingChunks:
         cell, config = work.cell, self.config
         meta = self._cell_meta(cell)
         consts = tuple((name, _column_value(cell.rules[name], kind), kind) for name, kind in self._columns)
-        for k in work.pending:
+        for k in work.pending():
             start, count = config.chunk_range(k)
             yield ChunkJob(
                 root=str(self.root), staging=str(self.root / STAGING), cell_id=cell.id, cell_path=cell.path,

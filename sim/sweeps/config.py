@@ -469,6 +469,7 @@ def _expand(grid: Mapping[str, Sequence[object]], run_seed: int, where: str) -> 
     flag_keys = [k for k in keys if k in FLAGS]
     bad: list[tuple[str, str, str]] = []
     seen: dict[str, tuple[str, dict[str, object]]] = {}
+    presets: dict[str, Rules] = {}  # building a preset is half the cost of a cell
     for combo in itertools.product(*(grid[k] for k in keys)):
         values = dict(zip(keys, combo))
         preset, players, spec = values["game"], values["players"], values["lineup"]
@@ -478,7 +479,9 @@ def _expand(grid: Mapping[str, Sequence[object]], run_seed: int, where: str) -> 
                 lineup = spec.resolve(players)  # type: ignore[union-attr]
             except InputError as exc:
                 raise _Blamed("lineup", exc) from None
-            rules = Rules.preset(preset).with_(**overrides)  # type: ignore[arg-type]
+            if preset not in presets:
+                presets[preset] = Rules.preset(preset)  # type: ignore[arg-type]
+            rules = presets[preset].with_(**overrides)  # type: ignore[index]
             encode_rules(rules, players)  # type: ignore[arg-type]
         except _Blamed as exc:
             bad.append((exc.key, _cell_text(values), str(exc.error)))

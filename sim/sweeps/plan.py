@@ -106,8 +106,10 @@ class Pacer:
     def finished(self, job: ChunkJob) -> float | None:
         """Seconds left after ``job`` finished: the model's cost of the rest, at the pace so far."""
         cost = self.cost(job)
-        self.left = max(0.0, self.left - cost)
         self.done += cost
+        self.left -= cost
+        if self.left < 1e-9 * self.done:  # the last chunk: no rounding left over
+            self.left = 0.0
         if self.done <= 0:
             return None
         return self.left * (time.perf_counter() - self.started) / self.done

@@ -92,7 +92,7 @@ def _calibrate(plan: SweepPlan, budget: float = 1.5) -> Pacer:
     def cost(job: ChunkJob) -> float:
         return job.count * per_game(job.players, job.lineup) + CHUNK_OVERHEAD
 
-    left = sum(w.games * per_game(w.cell.players, w.cell.lineup) + CHUNK_OVERHEAD * len(w.pending)
+    left = sum(w.games * per_game(w.cell.players, w.cell.lineup) + CHUNK_OVERHEAD * w.left
                for w in plan.jobs.cells)
     return Pacer(cost, left)
 
