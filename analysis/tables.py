@@ -37,7 +37,7 @@ import polars as pl
 
 from rummysim.analysis.load import (
     COUNTERS, FIRST_SIDE_COL, GAMES, HANDS, N_COL, PATH_COL, SIDE_MAP_COL, SIDES_COL, WIN_POS_COL, WIN_SIDE, Dataset,
-    open_source, side_seat,
+    damaged_message, open_source, side_seat,
 )
 from rummysim.analysis.stats import mean_ci, wilson, z_two_sided
 from rummysim.analysis.summary import side_strategy
@@ -124,7 +124,7 @@ def _collect(lf: pl.LazyFrame, ds: Dataset) -> pl.DataFrame:
     except (pl.exceptions.PolarsError, OSError) as exc:
         bad = ds.unreadable()
         if bad is not None:
-            raise InputError(f"{bad[0]} is not a readable Parquet file: {bad[1]}") from None
+            raise InputError(damaged_message(*bad)) from None
         message = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         raise InputError(f"cannot analyse {ds.label}: {message}") from None
 

@@ -35,13 +35,15 @@ def sweep_command(
     progress: ProgressOpt = None,
 ) -> None:
     """Play every cell of a TOML grid into a partitioned Parquet dataset (resumes if rerun)."""
-    from rummysim.sweeps import SweepPlan, load_sweep, sweep
+    from rummysim.sweeps.config import load_sweep
 
     config = load_sweep(toml, expand=not dry_run)
     target = out if out is not None else Path("runs") / toml.stem
     if dry_run:
         _dry_run(config, target)
         return
+
+    from rummysim.sweeps import SweepPlan, sweep
 
     shown: list[SweepPlan] = []
 
@@ -82,14 +84,20 @@ def _print_plan(plan, target: Path, console: Console) -> None:
 def _dry_run(config, target: Path) -> None:
     """The plan's sizes at once (from the grid alone), then every cell as it is built and checked,
     then what the folder already holds: output starts within a second for any size (issue 21)."""
-    from rummysim.sweeps import plan_sweep
-    from rummysim.sweeps.plan import size_line
-    from rummysim.sweeps.store import check_out_folder
+    from rummysim.output import check_output_folder
+    from rummysim.sweeps.config import size_line
 
-    check_out_folder(target, create=False)
+    check_output_folder(target, create=False)
     print_note(f"sweep {config.source} -> {target}")
     print_note("  " + size_line(config))
     _print_cells(config)
+    _print_status(config, target)
+
+
+def _print_status(config, target: Path) -> None:
+    """What the folder already holds (its files verified) and the backend."""
+    from rummysim.sweeps import plan_sweep  # polars: loaded once the first lines are out
+
     for line in plan_sweep(config, target).status_lines():
         print_note("  " + line)
 

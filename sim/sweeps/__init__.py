@@ -72,27 +72,23 @@ package). As a package it keeps every ``from rummysim.sweeps import ...`` of the
 
 from __future__ import annotations
 
-from rummysim.sweeps.config import (
-    Cell,
-    LineupSpec,
-    SweepConfig,
-    SweepConfigError,
-    cell_seed,
-    load_sweep,
-    parse_lineup_spec,
-)
-from rummysim.sweeps.plan import SweepPlan, plan_sweep
-from rummysim.sweeps.run import sweep
+from importlib import import_module
+from typing import Any
 
-__all__ = [
-    "Cell",
-    "LineupSpec",
-    "SweepConfig",
-    "SweepConfigError",
-    "SweepPlan",
-    "cell_seed",
-    "load_sweep",
-    "parse_lineup_spec",
-    "plan_sweep",
-    "sweep",
-]
+# Names are imported on first use: reading a sweep file (``config``) needs neither polars nor
+# numba, so a dry run prints its plan's sizes before they load.
+_EXPORTS = {
+    **{name: "rummysim.sweeps.config" for name in (
+        "Cell", "LineupSpec", "SweepConfig", "SweepConfigError", "cell_seed", "load_sweep", "parse_lineup_spec")},
+    "SweepPlan": "rummysim.sweeps.plan",
+    "plan_sweep": "rummysim.sweeps.plan",
+    "sweep": "rummysim.sweeps.run",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module 'rummysim.sweeps' has no attribute {name!r}")

@@ -262,6 +262,15 @@ class SweepConfig:
         return start, min(self.chunk_size, self.games_per_cell - start)
 
 
+def size_line(config: SweepConfig) -> str:
+    """The plan's sizes in one line, from the grid alone (printed before any cell is built)."""
+    factors = " x ".join(f"{k} {n}" for k, n in config.swept.items())
+    cells = config.n_cells
+    return (f"{cells:,} cell{'s' * (cells != 1)} ({factors}), {config.games_per_cell:,} games each: "
+            f"{config.total_games:,} games in {config.total_chunks:,} chunks of up to {config.chunk_size:,} games "
+            "(one file each)")
+
+
 def canonical(obj: object) -> str:
     """The JSON text an identity is hashed from: sorted keys, no spaces, ASCII only."""
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True)

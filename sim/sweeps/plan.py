@@ -9,9 +9,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from rummysim.output import check_output_folder
 from rummysim.sweeps.chunks import ChunkJob, PendingChunks, pending_jobs
-from rummysim.sweeps.config import SweepConfig, load_sweep
-from rummysim.sweeps.store import check_folder, check_out_folder, engine_fingerprint
+from rummysim.sweeps.config import SweepConfig, load_sweep, size_line
+from rummysim.sweeps.store import check_folder, engine_fingerprint
 
 
 @dataclass
@@ -70,23 +71,14 @@ class SweepPlan:
                          f"{self.games_left:,} games to go")
         if self.damaged:
             path, why = self.damaged[0]
-            more = f" and {len(self.damaged) - 1} more" if len(self.damaged) > 1 else ""
+            more = f" (and {len(self.damaged) - 1} more)" if len(self.damaged) > 1 else ""
             lines.append(f"replaying {len(self.damaged):,} damaged file{'s' * (len(self.damaged) != 1)}: "
-                         f"{path.relative_to(self.out.resolve())} ({why}){more}")
+                         f"{path.relative_to(self.out.resolve())}{more}: {why}")
         est = ""
         if self.est_seconds is not None and self.games_left:
             est = f"; estimate {duration(self.est_seconds)} at ~{self.est_games_per_s:,.0f} games/s"
         lines.append(f"backend: {self.backend}{est}")
         return lines
-
-
-def size_line(config: SweepConfig) -> str:
-    """The plan's sizes in one line, from the grid alone (printed before any cell is built)."""
-    factors = " x ".join(f"{k} {n}" for k, n in config.swept.items())
-    cells = config.n_cells
-    return (f"{cells:,} cell{'s' * (cells != 1)} ({factors}), {config.games_per_cell:,} games each: "
-            f"{config.total_games:,} games in {config.total_chunks:,} chunks of up to {config.chunk_size:,} games "
-            "(one file each)")
 
 
 class Pacer:
@@ -130,7 +122,7 @@ def plan_sweep(source: str | Path | Mapping[str, object] | SweepConfig, out: str
     """Validate a sweep and see what running it into ``out`` would do (nothing is written)."""
     config = source if isinstance(source, SweepConfig) else load_sweep(source)
     out = Path(out)
-    check_out_folder(out, create=False)
+    check_output_folder(out, create=False)
     engine = engine_fingerprint()
     manifest = check_folder(out, config, engine)
     run_id = manifest["run_id"] if manifest else "(new)"

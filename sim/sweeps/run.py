@@ -19,12 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from rummysim.errors import InputError
+from rummysim.output import check_output_folder
 from rummysim.sweeps.chunks import ChunkJob, pending_jobs, run_chunk, run_config
 from rummysim.sweeps.config import SweepConfig, load_sweep
 from rummysim.sweeps.plan import Pacer, SweepPlan
 from rummysim.sweeps.store import (
     check_folder,
-    check_out_folder,
     clear_staging,
     engine_fingerprint,
     finish_session,
@@ -429,7 +429,7 @@ def sweep(
     use_dask = scheduler is not None or cluster is not None
     if use_dask:
         _check_dask_options(scheduler, cluster, threads)
-    check_out_folder(out, create=False)  # refuse before touching anything
+    check_output_folder(out, create=False)  # refuse before touching anything
     engine = engine_fingerprint()
     check_folder(out, config, engine)
 
@@ -442,7 +442,7 @@ def sweep(
         else:
             n = _local_threads(threads)
             backend = f"local ({n} thread{'s' * (n != 1)})"
-        check_out_folder(out, create=True)
+        check_output_folder(out, create=True)
         stack.enter_context(locked(out))
         manifest = check_folder(out, config, engine)  # again, under the lock
         commit = git_commit()

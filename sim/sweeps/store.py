@@ -11,9 +11,7 @@ import json
 import os
 import re
 import shutil
-import stat
 import subprocess
-import tempfile
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -74,43 +72,6 @@ def _write_json_atomic(path: Path, data: dict) -> None:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-
-
-_NOT_FOLDERS = ((stat.S_ISREG, "a file"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-                (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"))
-
-
-def check_out_folder(out: Path, create: bool) -> None:
-    """Check, before any game is played, that the sweep can write its folder ``out`` (a symlink
-    to a folder is followed): refuse a file or a device, and report a folder that cannot be
-    created or written in one line naming the path and the cause (issue 21, points 1-2). With
-    ``create`` the folder is made and probed with a temporary file; without (a dry run) nothing
-    is written and the nearest existing folder is checked for write permission."""
-    real = Path(os.path.realpath(out))
-    try:
-        mode = os.stat(real).st_mode
-    except (FileNotFoundError, NotADirectoryError):
-        mode = None
-    except OSError as exc:
-        raise InputError(f"--out {out}: {exc.strerror}") from None
-    if mode is not None:
-        for test, kind in _NOT_FOLDERS:
-            if test(mode):
-                raise InputError(f"--out {out} is {kind}; a sweep writes a folder")
-    existing = next(p for p in (real, *real.parents) if p.exists())
-    if not existing.is_dir():
-        raise InputError(f"--out {out}: cannot create it: {existing} is not a folder")
-    if not create:
-        if not os.access(existing, os.W_OK | os.X_OK):
-            raise InputError(f"--out {out}: cannot write in {existing}: Permission denied")
-        return
-    try:
-        real.mkdir(parents=True, exist_ok=True)
-        fd, probe = tempfile.mkstemp(prefix=".probe.", dir=real)
-        os.close(fd)
-        os.unlink(probe)
-    except OSError as exc:
-        raise InputError(f"--out {out}: cannot write in {exc.filename or real}: {exc.strerror}") from None
 
 
 def _read_manifest(out: Path) -> dict | None:
