@@ -209,22 +209,41 @@ def _dask_client(scheduler: object, cluster: str | None, threads: int | None) ->
         client = distributed.Client(address, timeout="10s")  # also how long it tries to reconnect
     except (OSError, TimeoutError) as exc:
         raise InputError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
-    quiet = _QuietReconnect()
-    client_log = logging.getLogger("distributed.client")
-    client_log.addFilter(quiet)
+    quiet = _QuietWhenLost(client)
+    handlers = _dask_log_handlers()
+    for handler in handlers:
+        handler.addFilter(quiet)
     try:
         yield client
     finally:
         with contextlib.suppress(Exception):
             client.close(timeout=5)
-        client_log.removeFilter(quiet)
+        for handler in handlers:
+            handler.removeFilter(quiet)
 
 
-class _QuietReconnect(logging.Filter):
-    """Drop the client's own "Failed to reconnect" log line: the sweep says it in its error."""
+def _dask_log_handlers() -> list[logging.Handler]:
+    """The handlers Dask's own loggers write to stderr with (distributed configures its own)."""
+    found: list[logging.Handler] = []
+    for name in ("distributed", "distributed.client"):
+        found += [h for h in logging.getLogger(name).handlers if h not in found]
+    return found
+
+
+class _QuietWhenLost(logging.Filter):
+    """Once the scheduler is gone Dask logs its reconnection attempts with tracebacks; the sweep
+    says it in one error line, so those records are dropped, and any other Dask record keeps its
+    message without the traceback (the CLI never prints one)."""
+
+    def __init__(self, client: Any) -> None:
+        super().__init__()
+        self.client = client
 
     def filter(self, record: logging.LogRecord) -> bool:
-        return "Failed to reconnect" not in record.getMessage()
+        if "Failed to reconnect" in record.getMessage() or getattr(self.client, "status", "running") != "running":
+            return False
+        record.exc_info, record.exc_text, record.stack_info = None, None, None
+        return True
 
 
 def _worker_threads(client: Any, threads: int | None, engine: str) -> tuple[dict[str, int], str]:
