@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
+import tracemalloc
+from pathlib import Path
 
-from rummysim.sweeps import sweep
+import pytest
+
+from rummysim.errors import InputError
+from rummysim.sweeps import SweepConfigError, load_sweep, plan_sweep, sweep
 
 ESTIMATED = {"run": {"seed": 2, "games_per_cell": 6000, "chunk_size": 1000},
              "grid": {"players": [2, 4], "lineup": ["greedy", "random"]}}
@@ -36,18 +44,6 @@ def test_the_estimate_is_timed_after_the_compile_and_corrected_as_chunks_finish(
 
 # ---------------------------------------------------------------------------------------------
 # huge plans (point 4): sizes known and limits checked before any cell or chunk is built
-
-import os  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-import tracemalloc  # noqa: E402
-from pathlib import Path  # noqa: E402
-
-import pytest  # noqa: E402
-
-from rummysim.errors import InputError  # noqa: E402
-from rummysim.sweeps import SweepConfigError, load_sweep, plan_sweep  # noqa: E402
-
 
 def cli(args: list[str], env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "rummysim", *args], capture_output=True, text=True, timeout=timeout,
