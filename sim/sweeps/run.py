@@ -16,7 +16,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rummysim.errors import InputError
 from rummysim.output import check_output_folder
@@ -33,6 +33,9 @@ from rummysim.sweeps.store import (
     new_manifest,
     start_session,
 )
+
+if TYPE_CHECKING:  # numba loads only when games are played (module docstring)
+    from rummysim.simulation import RunConfig
 
 DASK_MISSING = (
     "--scheduler and --cluster need Dask distributed, which is not installed: "
@@ -97,7 +100,7 @@ def _calibrate(plan: SweepPlan, budget: float = 1.5) -> Pacer:
     return Pacer(cost, left)
 
 
-def _seconds_per_game(cfg, seed: int) -> float:
+def _seconds_per_game(cfg: "RunConfig", seed: int) -> float:
     """Seconds per game of a batch that takes at least CALIBRATION_SECONDS (doubling from 2
     games, at most 4,096): long enough for the threads' start to be negligible."""
     from rummysim.simulation import play_game_chunk
