@@ -8,10 +8,7 @@ resume, instead of counting its games twice.
 
 from __future__ import annotations
 
-import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import polars as pl
@@ -19,6 +16,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 from rummysim.analysis.tables import summarize
+from rummysim.cli.main import main
 from rummysim.errors import InputError
 from rummysim.sweeps import plan_sweep, sweep
 
@@ -41,8 +39,15 @@ def rows(out: Path, pattern: str = GAMES) -> pl.DataFrame:
     return lf.collect().sort("cell", *(["game_index", "hand"] if "hands" in pattern else ["game_index"]))
 
 
-def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "rummysim", *args], capture_output=True, text=True)
+class Run:
+    """What ``rummysim ARGS`` printed and its exit code (run in this process: no start-up cost)."""
+
+    def __init__(self, capsys, *args: str) -> None:
+        capsys.readouterr()
+        with pytest.raises(SystemExit) as done:
+            main(list(args))
+        captured = capsys.readouterr()
+        self.returncode, self.stdout, self.stderr = done.value.code, captured.out, captured.err
 
 
 @pytest.fixture(scope="module")
@@ -91,30 +96,28 @@ def zero_64_bytes_where_analyze_reads(path: Path) -> None:
 
 
 def resume_and_check(toml: Path, out: Path, reference) -> None:
-    r = cli("sweep", str(toml), "--out", str(out), "--no-progress")
-    assert r.returncode == 0, r.stderr
+    sweep(toml, out)
     assert_frame_equal(rows(out), reference[1])
     assert_frame_equal(rows(out, "**/*.hands.parquet"), reference[2])
-    r = cli("analyze", str(out), "--format", "json")
-    assert r.returncode == 0 and sum(g["games"] for g in json.loads(r.stdout)) == 2 * 600, r.stderr
+    assert summarize(out)["games"].sum() == 2 * 600
 
 
 # ---------------------------------------------------------------------------------------------
 # point 5: damage inside a chunk
 
 
-def test_zeroed_bytes_are_named_by_analyze_with_the_repair_and_replayed_on_resume(dataset, reference):
+def test_zeroed_bytes_are_named_by_analyze_with_the_repair_and_replayed_on_resume(dataset, reference, capsys):
     toml = reference[0]
     bad = a_chunk(dataset)
     zero_64_bytes_where_analyze_reads(bad)
-    r = cli("analyze", str(dataset))
+    r = Run(capsys, "analyze", str(dataset))
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert r.stderr.startswith(f"error: {bad} is not a readable Parquet file: ")
     assert f"rerun `rummysim sweep {toml} --out {dataset}` to replay it" in r.stderr
 
     plan = plan_sweep(toml, dataset)
     assert [p for p, _ in plan.damaged] == [bad] and plan.chunks_done == 2 * 3 - 1
-    r = cli("sweep", str(toml), "--out", str(dataset), "--no-progress")
+    r = Run(capsys, "sweep", str(toml), "--out", str(dataset), "--no-progress")
     assert f"replaying 1 damaged file: {bad.relative_to(dataset)}: its rows cannot be read (" in r.stderr
     assert "(200 games played now" in r.stdout
     resume_and_check(toml, dataset, reference)
@@ -158,20 +161,20 @@ def test_other_damage_is_replayed(dataset, reference, damage):
 
 
 @pytest.mark.parametrize("where", ["beside", "elsewhere"])
-def test_a_copy_of_a_chunk_is_refused_by_name(dataset, reference, where):
+def test_a_copy_of_a_chunk_is_refused_by_name(dataset, reference, where, capsys):
     real = a_chunk(dataset, 1)
     copy = real.with_name("part-0001 (copy).parquet") if where == "beside" else dataset / "extra" / real.name
     copy.parent.mkdir(exist_ok=True)
     shutil.copy(real, copy)
 
-    r = cli("analyze", str(dataset))
+    r = Run(capsys, "analyze", str(dataset))
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
     first, second = sorted([str(real), str(copy)])
     assert r.stderr.strip() == (f"error: {first} and {second} both hold games 200-399 of sweep cell "
                                 f"{real.parent.name.removeprefix('cell=')}: one is a copy; remove it "
                                 f"(the sweep's own file is {real}) and analyze again")
 
-    r = cli("sweep", str(reference[0]), "--out", str(dataset), "--no-progress")
+    r = Run(capsys, "sweep", str(reference[0]), "--out", str(dataset), "--no-progress")
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
     rel = real.relative_to(dataset)
     assert r.stderr.strip() == (f"error: {copy} repeats games 200-399 of cell {real.parent.name.removeprefix('cell=')}, "
