@@ -1,0 +1,821 @@
+"""The exact Rummikub move solver: the best placement of rack tiles on a table, jokers included.
+
+Given the tiles of the table's unlocked combinations (which must all stay on the table, in any
+arrangement: RKUB-MANIP-1), the table's joker combinations (locked: they may only gain rack tiles
+and jokers, and a joker may be swapped for its tile from the rack, RKUB-JOKER-2/3), and a rack,
+``solve`` finds a final table that maximises the summed weight of the rack tiles it places, and
+writes that table out.
+
+Method: a dynamic program over the numbers 1..13 after van Rijn, Takes & Vis (arXiv 1604.07553).
+Before number ``n`` the state holds, for each colour, the runs in progress as up to three slots
+of length 1, 2 or "3 or more" (three, not two: with a joker a colour can have three runs at one
+number, e.g. ``r1 r2 r3 J*(r4)`` beside two other runs through ``r4``); for each locked item,
+whether it is being extended and how many jokers it holds; the jokers placed and freed so far; and
+with an initial-meld minimum the value laid so far (capped at the minimum). Each number is
+processed colour by colour (how many of its tiles extend, start or end runs, how many are left
+for groups, what the locked items take), then a closing step checks that the tiles left for groups
+form valid groups with the jokers given to them (``groups.GROUP_OK``). States are deduplicated
+per step in a hash table; each keeps its best value, its parent and its decision, so the winning
+path is replayed to build the arrangement. Everything is iterative, over preallocated arrays.
+
+Jokers: a rack joker placed scores ``joker_weight``; a freed joker is a table tile and must be
+placed, so the final check is ``freed <= placed <= freed + rack jokers``.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from rummysim.kernels.common._jit import njit, njit_noalloc
+from rummysim.kernels.rummikub.groups import GROUP_OK, GROUP_PLAN, MAX_GROUPS, PLAN_JOKERS, PLAN_MASK, PLAN_M
+from rummysim.kernels.rummikub.layout import (
+    CB_DESIG, CB_FROM, CB_KEY, CB_KIND, CB_LEN, CB_LO, CB_SIZE, CB_TILE, JOKER, KIND_GROUP, KIND_RUN, LK_HI,
+    LK_JOKERS, LK_KEY, LK_KIND, LK_LO, LK_MASK, LK_MIN, LK_SIZE, LK_SOURCE, LK_TILE, MAX_COMBOS, MAX_LOCKED,
+    N_COLOURS, REQUIRED, TOP,
+)
+
+ARENA = 1 << 18  # states over all steps of one solve
+HASH_BITS = 15
+HASH_SIZE = 1 << HASH_BITS
+STEPS = 5 * TOP  # four colour steps and a closing step per number
+MAX_RUNS = 3 * N_COLOURS * TOP
+NO_SOLUTION = -(1 << 60)
+DEAD = -(1 << 61)  # a state another one dominates
+
+# ---- state key bits
+SLOT_BITS = 3  # a slot's code: length 0..3 ("3" = 3 or more), + 4 if it holds a joker (max_jokers 1)
+COLOUR_BITS = 9
+LOCK_RUN_BIT = 36  # + 3 * item: extending (1 bit), jokers it holds (2 bits)
+LOCK_GROUP_BIT = 42  # + 3 * item: tiles added this number (3 bits)
+USED_BIT = 48  # jokers placed (free combinations and additions)
+FREED_BIT = 50  # jokers freed from locked combinations
+N1_BIT = 52  # colours with one tile left for groups at this number
+N2_BIT = 55  # colours with two
+VALUE_BIT = 58  # initial-meld value so far, capped at the minimum
+
+# ---- slot actions
+A_EMPTY = 0  # an empty slot stays empty
+A_NAT = 1  # continue (or start) the run with the natural tile
+A_JOK = 2  # continue (or start) it with a joker
+A_END = 3  # a run of 3 or more ends before this number
+A_END_NAT = 4  # ends, and a new run starts here with the natural tile (max_jokers 1 only)
+A_END_JOK = 5  # ends, and a new run starts here with a joker (max_jokers 1 only)
+N_ACTIONS = 6
+
+# ---- locked-item options
+L_NONE = 0  # keep, stay, end, or add nothing
+L_NAT = 1  # a rack tile of this colour and number (extension, forced place, group addition)
+L_JOK = 2  # a joker
+L_FREE = 3  # the joker here is swapped for the rack tile: freed (RKUB-JOKER-3)
+
+# ---- meta slots
+M_STAMP = 0
+M_TOP = 1
+M_OVERFLOW = 2
+M_BEST = 3
+M_STEP_START = 4
+M_FREED = 5  # jokers the best arrangement frees
+M_SIZE = 6
+
+Solver = namedtuple(
+    "Solver",
+    "keys vals par dec start hstamp hidx meta free rack wts lk path slot_code slot_run run_col run_lo "
+    "run_len run_tiles lk_tiles lk_lo lk_hi lk_group gsel out",
+)
+"""The solver's workspace, made once by ``new_solver`` and reused for every solve.
+
+Inputs the caller fills: ``free`` and ``rack`` [colour, number] counts, ``wts`` [colour, number]
+weights, ``lk`` the locked items (``LK_*`` rows). The arena (``keys vals par dec``, ``start`` per
+step), the hash table (``hstamp hidx``) and ``meta`` are the program's; ``path`` to ``gsel`` are
+the replay's; ``out`` receives the final table (``CB_*`` rows)."""
+
+
+@njit
+def new_solver():
+    return Solver(
+        np.zeros(ARENA, dtype=np.int64),
+        np.zeros(ARENA, dtype=np.int64),
+        np.zeros(ARENA, dtype=np.int32),
+        np.zeros(ARENA, dtype=np.int32),
+        np.zeros(STEPS + 2, dtype=np.int64),
+        np.zeros(HASH_SIZE, dtype=np.int64),
+        np.zeros(HASH_SIZE, dtype=np.int32),
+        np.zeros(M_SIZE, dtype=np.int64),
+        np.zeros((N_COLOURS, TOP + 3), dtype=np.int64),
+        np.zeros((N_COLOURS, TOP + 3), dtype=np.int64),
+        np.zeros((N_COLOURS, TOP + 3), dtype=np.int64),
+        np.zeros((MAX_LOCKED, LK_SIZE), dtype=np.int64),
+        np.zeros(STEPS + 1, dtype=np.int64),
+        np.zeros((N_COLOURS, 3), dtype=np.int64),
+        np.zeros((N_COLOURS, 3), dtype=np.int64),
+        np.zeros(MAX_RUNS, dtype=np.int64),
+        np.zeros(MAX_RUNS, dtype=np.int64),
+        np.zeros(MAX_RUNS, dtype=np.int64),
+        np.zeros((MAX_RUNS, TOP), dtype=np.int64),
+        np.zeros((MAX_LOCKED, TOP + 2), dtype=np.int64),
+        np.zeros(MAX_LOCKED, dtype=np.int64),
+        np.zeros(MAX_LOCKED, dtype=np.int64),
+        np.zeros((MAX_LOCKED, 5), dtype=np.int64),
+        np.zeros(N_COLOURS, dtype=np.int64),
+        np.zeros((MAX_COMBOS, CB_SIZE), dtype=np.int64),
+    )
+
+
+# ----------------------------------------------------------------------------- key fields
+
+
+@njit_noalloc
+def field(key, bit, width):
+    return (key >> bit) & ((1 << width) - 1)
+
+
+@njit_noalloc
+def with_field(key, bit, width, value):
+    mask = ((1 << width) - 1) << bit
+    return (key & ~mask) | (value << bit)
+
+
+@njit_noalloc
+def slot_after(code, action, n, track_jokers):
+    """The slot's code after ``action`` at number ``n``, or -1 if the action is not open to it.
+
+    A run shorter than 3 must still be able to reach 3 tiles by 13 (no wrap, RKUB-COMB-2)."""
+    length = code & 3
+    joker = code >> 2
+    if action == A_EMPTY:
+        return 0 if length == 0 else -1
+    if action == A_NAT or action == A_JOK:
+        if action == A_JOK and track_jokers and joker == 1 and length > 0:
+            return -1  # a second joker in one run (VKUB-TWOJOKERS = 1)
+        new_len = min(length + 1, 3)
+        new_joker = joker if length > 0 else 0
+        if action == A_JOK and track_jokers:
+            new_joker = 1
+    elif action == A_END:
+        return 0 if length == 3 else -1
+    else:
+        if length != 3 or not track_jokers or joker == 0:
+            return -1  # only to split a run that already holds its one joker
+        new_len = 1
+        new_joker = 1 if action == A_END_JOK else 0
+    if new_len < 3 and n + 3 - new_len > TOP:
+        return -1
+    return new_len | (new_joker << 2)
+
+
+@njit_noalloc
+def action_tiles(action):
+    """(natural tiles, jokers) an action puts at this number."""
+    if action == A_NAT or action == A_END_NAT:
+        return 1, 0
+    if action == A_JOK or action == A_END_JOK:
+        return 0, 1
+    return 0, 0
+
+
+@njit_noalloc
+def sort3(a, b, c):
+    """Three codes in decreasing order: the slots of a colour are unordered."""
+    if a < b:
+        a, b = b, a
+    if b < c:
+        b, c = c, b
+    if a < b:
+        a, b = b, a
+    return a, b, c
+
+
+# ----------------------------------------------------------------------------- the arena
+
+
+@njit_noalloc
+def hash_slot(key):
+    h = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
+    return np.int64(h >> np.uint64(64 - HASH_BITS))
+
+
+@njit_noalloc
+def insert(ws, key, value, parent, decision):
+    """Keep ``key`` in the current step with the best value seen (and that value's path)."""
+    meta = ws.meta
+    stamp = meta[M_STAMP]
+    h = hash_slot(key)
+    while True:
+        if ws.hstamp[h] != stamp:
+            i = meta[M_TOP]
+            if i >= ARENA or i - meta[M_STEP_START] >= HASH_SIZE // 2:
+                meta[M_OVERFLOW] = 1
+                return
+            meta[M_TOP] = i + 1
+            ws.hstamp[h] = stamp
+            ws.hidx[h] = i
+            ws.keys[i] = key
+            ws.vals[i] = value
+            ws.par[i] = parent
+            ws.dec[i] = decision
+            return
+        i = ws.hidx[h]
+        if ws.keys[i] == key:
+            if value > ws.vals[i]:
+                ws.vals[i] = value
+                ws.par[i] = parent
+                ws.dec[i] = decision
+            return
+        h = (h + 1) & (HASH_SIZE - 1)
+
+
+@njit_noalloc
+def lookup(ws, key):
+    """The arena entry of ``key`` in the current step, or -1."""
+    stamp = ws.meta[M_STAMP]
+    h = hash_slot(key)
+    while ws.hstamp[h] == stamp:
+        i = ws.hidx[h]
+        if ws.keys[i] == key:
+            return i
+        h = (h + 1) & (HASH_SIZE - 1)
+    return -1
+
+
+@njit_noalloc
+def lowered(code, k):
+    """The ``k``-th code a slot of ``code`` dominates (-1 when there is no more): a run of 3 or more
+    can end or go on, so it does at least as well as an empty slot or a shorter run, and a run of 2
+    as well as a run of 1 (each still needs the same tiles)."""
+    if code == 3:
+        return 2 - k if k < 3 else -1
+    if code == 2 and k == 0:
+        return 1
+    return -1
+
+
+@njit_noalloc
+def sweep_colour(ws, step, c):
+    """Mark DEAD the states of this step that another state of it dominates through colour ``c``'s
+    slots: the same key but for one slot lowered (``lowered``), and no better value."""
+    shift = COLOUR_BITS * c
+    for i in range(ws.start[step], ws.meta[M_TOP]):
+        key = ws.keys[i]
+        x = (field(key, shift, 3), field(key, shift + 3, 3), field(key, shift + 6, 3))
+        for s in range(3):
+            for k in range(3):
+                low = lowered(x[s], k)
+                if low < 0:
+                    break
+                y0 = low if s == 0 else x[0]
+                y1 = low if s == 1 else x[1]
+                y2 = low if s == 2 else x[2]
+                y0, y1, y2 = sort3(y0, y1, y2)
+                j = lookup(ws, with_field(key, shift, COLOUR_BITS, y0 | (y1 << 3) | (y2 << 6)))
+                if j >= 0 and ws.vals[j] <= ws.vals[i]:
+                    ws.vals[j] = DEAD
+
+
+@njit_noalloc
+def runs_can_go_on(ws, x0, x1, x2, n, c, jokers_left):
+    """Can colour ``c``'s short runs (1 or 2 tiles at ``n``) all get their next tiles?"""
+    short = 0
+    single = 0
+    for code in (x0, x1, x2):
+        length = code & 3
+        if length == 1 or length == 2:
+            short += 1
+        if length == 1:
+            single += 1
+    if short == 0:
+        return True
+    if short > ws.free[c, n + 1] + ws.rack[c, n + 1] + jokers_left:
+        return False
+    return single == 0 or single <= ws.free[c, n + 2] + ws.rack[c, n + 2] + jokers_left
+
+
+@njit_noalloc
+def open_step(ws, step):
+    ws.meta[M_STAMP] += 1
+    ws.start[step] = ws.meta[M_TOP]
+    ws.meta[M_STEP_START] = ws.meta[M_TOP]
+
+
+# ----------------------------------------------------------------------------- locked items
+
+
+@njit_noalloc
+def run_option(ws, i, key, n, option):
+    """Locked run ``i`` at number ``n`` (its colour's step) under ``option``: returns
+    (new key, rack tiles, jokers placed, jokers freed) or a negative rack count if not open."""
+    lk = ws.lk
+    lo = lk[i, LK_LO]
+    hi = lk[i, LK_HI]
+    bit = LOCK_RUN_BIT + 3 * i
+    active = field(key, bit, 1)
+    held = field(key, bit + 1, 2)
+    if n < lo or n > hi:
+        if n > hi and active == 0:
+            return key, (0 if option == L_NONE else -1), 0, 0
+        if option == L_NONE:
+            if n < lo and active == 1:
+                return key, -1, 0, 0  # an extension below the run reaches it
+            return with_field(key, bit, 1, 0), 0, 0, 0
+        if option == L_NAT:
+            return with_field(key, bit, 1, 1), 1, 0, 0
+        if option == L_JOK:
+            return with_field(with_field(key, bit, 1, 1), bit + 1, 2, held + 1), 0, 1, 0
+        return key, -1, 0, 0
+    key = with_field(key, bit, 1, 1)
+    tile = lk[i, LK_TILE + n - lo]
+    if tile == JOKER:
+        if option == L_NONE:
+            return key, 0, 0, 0
+        if option == L_FREE:
+            return with_field(key, bit + 1, 2, held - 1), 1, 0, 1
+        return key, -1, 0, 0
+    if tile == REQUIRED:
+        if option == L_NAT:
+            return key, 1, 0, 0
+        if option == L_JOK:
+            return with_field(key, bit + 1, 2, held + 1), 0, 1, 0
+        return key, -1, 0, 0
+    return key, (0 if option == L_NONE else -1), 0, 0
+
+
+@njit_noalloc
+def group_option(ws, i, key, c, option):
+    """Locked (or forced) group ``i`` at its number, colour ``c``'s step: add that colour's tile?"""
+    if option == L_NONE:
+        return key, 0
+    if option != L_NAT or (ws.lk[i, LK_MASK] >> c) & 1:
+        return key, -1
+    bit = LOCK_GROUP_BIT + 3 * i
+    return with_field(key, bit, 3, field(key, bit, 3) + 1), 1
+
+
+@njit_noalloc
+def item_at(ws, i, n, c):
+    """Does locked item ``i`` take part in colour ``c``'s step at number ``n``?"""
+    lk = ws.lk
+    if lk[i, LK_KIND] == KIND_RUN:
+        return lk[i, LK_KEY] == c
+    return lk[i, LK_KEY] == n
+
+
+@njit_noalloc
+def item_option(ws, i, key, n, c, option):
+    """(new key, rack tiles, jokers placed, jokers freed) of item ``i``; rack < 0 if not open."""
+    if ws.lk[i, LK_KIND] == KIND_RUN:
+        return run_option(ws, i, key, n, option)
+    key2, rack = group_option(ws, i, key, c, option)
+    return key2, rack, 0, 0
+
+
+@njit_noalloc
+def group_close(ws, i, key, joker_keep, joker_add, max_jokers, both_colours):
+    """Locked group ``i`` at the end of its number: is it valid with ``joker_keep`` of its jokers and
+    ``joker_add`` more? Returns the jokers it frees, or -1."""
+    lk = ws.lk
+    added = field(key, LOCK_GROUP_BIT + 3 * i, 3)
+    naturals = added
+    for c in range(N_COLOURS):
+        naturals += (lk[i, LK_MASK] >> c) & 1
+    had = lk[i, LK_JOKERS]
+    jokers = joker_keep + joker_add
+    size = naturals + jokers
+    if size < 3 or size > 4 or size < lk[i, LK_MIN] or jokers > max_jokers:
+        return -1
+    freed = had - joker_keep
+    if freed > added:
+        return -1  # a joker leaves only when a tile takes its place (RKUB-JOKER-3)
+    if freed > 0 and both_colours and (naturals != 4 or jokers != 0):
+        return -1  # VKUB-JOKERBOTH
+    return freed
+
+
+# ----------------------------------------------------------------------------- the steps
+
+
+@njit_noalloc
+def colour_step(ws, step, n, c, n_locked, joker_cap, max_jokers, threshold):
+    """Colour ``c`` at number ``n``: extend, start and end its runs, leave tiles for groups, feed
+    the locked items; every state of the previous step to the states of this one."""
+    track = max_jokers == 1
+    t = ws.free[c, n]
+    avail = t + ws.rack[c, n]
+    weight = ws.wts[c, n]
+    shift = COLOUR_BITS * c
+    n_items = 0
+    item0 = -1
+    item1 = -1
+    for i in range(n_locked):
+        if item_at(ws, i, n, c):
+            if n_items == 0:
+                item0 = i
+            else:
+                item1 = i
+            n_items += 1
+    open_step(ws, step)
+    for p in range(ws.start[step - 1], ws.start[step]):
+        key = ws.keys[p]
+        value = ws.vals[p]
+        if value == DEAD:
+            continue
+        s0 = field(key, shift, 3)
+        s1 = field(key, shift + 3, 3)
+        s2 = field(key, shift + 6, 3)
+        used = field(key, USED_BIT, 2)
+        for a0 in range(N_ACTIONS):
+            c0 = slot_after(s0, a0, n, track)
+            if c0 < 0:
+                continue
+            for a1 in range(N_ACTIONS):
+                if s1 == s0 and a1 > a0:
+                    continue  # equal slots: one order of their actions is enough
+                c1 = slot_after(s1, a1, n, track)
+                if c1 < 0:
+                    continue
+                for a2 in range(N_ACTIONS):
+                    if s2 == s1 and a2 > a1:
+                        continue
+                    c2 = slot_after(s2, a2, n, track)
+                    if c2 < 0:
+                        continue
+                    nat0, jok0 = action_tiles(a0)
+                    nat1, jok1 = action_tiles(a1)
+                    nat2, jok2 = action_tiles(a2)
+                    nat = nat0 + nat1 + nat2
+                    jok = jok0 + jok1 + jok2
+                    if nat > avail or used + jok > joker_cap:
+                        continue
+                    x0, x1, x2 = sort3(c0, c1, c2)
+                    if not runs_can_go_on(ws, x0, x1, x2, n, c, joker_cap - used - jok):
+                        continue
+                    slots_key = with_field(key, shift, COLOUR_BITS, x0 | (x1 << 3) | (x2 << 6))
+                    slots_key = with_field(slots_key, USED_BIT, 2, used + jok)
+                    decision = a0 | (a1 << 3) | (a2 << 6)
+                    colour_choices(ws, p, value, slots_key, decision, n, c, t, avail, nat, jok, weight,
+                                   item0, item1, joker_cap, threshold)
+
+
+@njit_noalloc
+def colour_choices(ws, p, value, key, decision, n, c, t, avail, nat, jok, weight, item0, item1, joker_cap,
+                   threshold):
+    """The tiles left for groups and the locked items' options, for one choice of run actions."""
+    for g in range(max(0, t - nat), avail - nat + 1):
+        if g > 2:
+            break
+        surplus = avail - nat - g  # rack tiles of this kind not yet placed
+        gkey = key
+        if g == 1:
+            gkey = with_field(gkey, N1_BIT, 3, field(gkey, N1_BIT, 3) + 1)
+        elif g == 2:
+            gkey = with_field(gkey, N2_BIT, 3, field(gkey, N2_BIT, 3) + 1)
+        placed = nat + g - t
+        if threshold > 0:
+            laid = field(gkey, VALUE_BIT, 5) + n * (nat + g + jok)
+            gkey = with_field(gkey, VALUE_BIT, 5, min(laid, threshold))
+        gdec = decision | (g << 9)
+        for o0 in range(4 if item0 >= 0 else 1):
+            k0 = gkey
+            r0 = 0
+            j0 = 0
+            f0 = 0
+            if item0 >= 0:
+                k0, r0, j0, f0 = item_option(ws, item0, gkey, n, c, o0)
+                if r0 < 0 or r0 > surplus:
+                    continue
+            for o1 in range(4 if item1 >= 0 else 1):
+                k1 = k0
+                r1 = 0
+                j1 = 0
+                f1 = 0
+                if item1 >= 0:
+                    k1, r1, j1, f1 = item_option(ws, item1, k0, n, c, o1)
+                    if r1 < 0 or r0 + r1 > surplus:
+                        continue
+                used = field(k1, USED_BIT, 2) + j0 + j1
+                if used > joker_cap:
+                    continue
+                k1 = with_field(k1, USED_BIT, 2, used)
+                k1 = with_field(k1, FREED_BIT, 2, field(k1, FREED_BIT, 2) + f0 + f1)
+                opts = 0
+                if item0 >= 0:
+                    opts |= o0 << (11 + 2 * item0)
+                if item1 >= 0:
+                    opts |= o1 << (11 + 2 * item1)
+                insert(ws, k1, value + weight * (placed + r0 + r1), p, gdec | opts)
+
+
+@njit_noalloc
+def close_step(ws, step, n, n_locked, joker_cap, max_jokers, both_colours, threshold):
+    """End of number ``n``: the tiles left for groups form groups with the jokers given them, and
+    the locked groups of this number are checked."""
+    g0 = -1
+    g1 = -1
+    for i in range(n_locked):
+        if ws.lk[i, LK_KIND] == KIND_GROUP and ws.lk[i, LK_KEY] == n:
+            if g0 < 0:
+                g0 = i
+            else:
+                g1 = i
+    open_step(ws, step)
+    for p in range(ws.start[step - 1], ws.start[step]):
+        key = ws.keys[p]
+        value = ws.vals[p]
+        if value == DEAD:
+            continue
+        used = field(key, USED_BIT, 2)
+        n1 = field(key, N1_BIT, 3)
+        n2 = field(key, N2_BIT, 3)
+        base = with_field(with_field(key, N1_BIT, 3, 0), N2_BIT, 3, 0)
+        for jg in range(joker_cap - used + 1):
+            if GROUP_OK[n1, n2, jg, max_jokers - 1] == 0:
+                continue
+            vkey = base
+            if threshold > 0:
+                laid = field(base, VALUE_BIT, 5) + n * jg
+                vkey = with_field(base, VALUE_BIT, 5, min(laid, threshold))
+            room = joker_cap - used - jg
+            for code0 in range(16 if g0 >= 0 else 1):
+                keep0 = code0 & 3
+                add0 = code0 >> 2
+                freed0 = 0
+                if g0 >= 0:
+                    if keep0 > ws.lk[g0, LK_JOKERS] or add0 > room:
+                        continue
+                    freed0 = group_close(ws, g0, key, keep0, add0, max_jokers, both_colours)
+                    if freed0 < 0:
+                        continue
+                for code1 in range(16 if g1 >= 0 else 1):
+                    keep1 = code1 & 3
+                    add1 = code1 >> 2
+                    freed1 = 0
+                    if g1 >= 0:
+                        if keep1 > ws.lk[g1, LK_JOKERS] or add0 + add1 > room:
+                            continue
+                        freed1 = group_close(ws, g1, key, keep1, add1, max_jokers, both_colours)
+                        if freed1 < 0:
+                            continue
+                    k = vkey
+                    if g0 >= 0:
+                        k = with_field(k, LOCK_GROUP_BIT + 3 * g0, 3, 0)
+                    if g1 >= 0:
+                        k = with_field(k, LOCK_GROUP_BIT + 3 * g1, 3, 0)
+                    k = with_field(k, USED_BIT, 2, used + jg + add0 + add1)
+                    k = with_field(k, FREED_BIT, 2, field(k, FREED_BIT, 2) + freed0 + freed1)
+                    decision = jg
+                    if g0 >= 0:
+                        decision |= code0 << (2 + 4 * g0)
+                    if g1 >= 0:
+                        decision |= code1 << (2 + 4 * g1)
+                    insert(ws, k, value, p, decision)
+
+
+@njit_noalloc
+def initial_key(ws, n_locked):
+    key = 0
+    for i in range(n_locked):
+        if ws.lk[i, LK_KIND] == KIND_RUN:
+            key = with_field(key, LOCK_RUN_BIT + 3 * i + 1, 2, ws.lk[i, LK_JOKERS])
+    return key
+
+
+@njit_noalloc
+def final_value(ws, key, value, n_locked, rack_jokers, joker_weight, max_jokers, threshold):
+    """The objective of a complete arrangement, or NO_SOLUTION if its jokers or minimum fail."""
+    used = field(key, USED_BIT, 2)
+    freed = field(key, FREED_BIT, 2)
+    if used < freed or used - freed > rack_jokers:
+        return NO_SOLUTION
+    if threshold > 0 and field(key, VALUE_BIT, 5) < threshold:
+        return NO_SOLUTION
+    for i in range(n_locked):
+        if ws.lk[i, LK_KIND] == KIND_RUN and field(key, LOCK_RUN_BIT + 3 * i + 1, 2) > max_jokers:
+            return NO_SOLUTION
+    return value + (used - freed) * joker_weight
+
+
+@njit_noalloc
+def solve(ws, n_locked, rack_jokers, joker_weight, max_jokers, both_colours, threshold):
+    """The best arrangement for the inputs in ``ws`` (``free``, ``rack``, ``wts``, ``lk[:n_locked]``).
+
+    Returns (objective, combinations written to ``ws.out``); objective ``NO_SOLUTION`` when no
+    arrangement exists (only possible with a ``threshold``, the initial-meld minimum, or forced
+    items). With ``threshold`` > 0 the placed tiles' values (jokers at the number they stand for)
+    must total at least ``threshold``; the caller then gives no free tiles and no table items.
+    """
+    locked_jokers = 0
+    for i in range(n_locked):
+        locked_jokers += ws.lk[i, LK_JOKERS]
+    joker_cap = min(2, rack_jokers + locked_jokers)
+    meta = ws.meta
+    meta[M_TOP] = 1
+    meta[M_OVERFLOW] = 0
+    meta[M_STAMP] += 1
+    ws.start[0] = 0
+    ws.keys[0] = initial_key(ws, n_locked)
+    ws.vals[0] = 0
+    ws.par[0] = -1
+    ws.dec[0] = 0
+    step = 1
+    for n in range(1, TOP + 1):
+        for c in range(N_COLOURS):
+            colour_step(ws, step, n, c, n_locked, joker_cap, max_jokers, threshold)
+            if max_jokers == 2:
+                sweep_colour(ws, step, c)
+            step += 1
+        close_step(ws, step, n, n_locked, joker_cap, max_jokers, both_colours, threshold)
+        if max_jokers == 2:
+            for c in range(N_COLOURS):
+                sweep_colour(ws, step, c)
+        step += 1
+    ws.start[step] = meta[M_TOP]
+    best = NO_SOLUTION
+    best_i = -1
+    for i in range(ws.start[step - 1], ws.start[step]):
+        v = final_value(ws, ws.keys[i], ws.vals[i], n_locked, rack_jokers, joker_weight, max_jokers, threshold)
+        if v > best:
+            best = v
+            best_i = i
+    meta[M_BEST] = best
+    meta[M_FREED] = 0
+    if best_i < 0:
+        return NO_SOLUTION, 0
+    meta[M_FREED] = field(ws.keys[best_i], FREED_BIT, 2)
+    return best, replay(ws, best_i, n_locked, max_jokers)
+
+
+# ----------------------------------------------------------------------------- the replay
+
+
+@njit_noalloc
+def trace_back(ws, last):
+    """ws.path[step] = the decision taken at each step on the way to arena entry ``last``."""
+    i = last
+    for step in range(STEPS, 0, -1):
+        ws.path[step] = ws.dec[i]
+        i = ws.par[i]
+
+
+@njit_noalloc
+def new_run(ws, n_runs, c, n):
+    ws.run_col[n_runs] = c
+    ws.run_lo[n_runs] = n
+    ws.run_len[n_runs] = 0
+    return n_runs + 1
+
+
+@njit_noalloc
+def sort_slots(ws, c):
+    """Order colour ``c``'s slots by decreasing code, as the program's keys do (ties stay put)."""
+    for a in range(1, 3):
+        j = a
+        while j > 0 and ws.slot_code[c, j] > ws.slot_code[c, j - 1]:
+            code = ws.slot_code[c, j]
+            run = ws.slot_run[c, j]
+            ws.slot_code[c, j] = ws.slot_code[c, j - 1]
+            ws.slot_run[c, j] = ws.slot_run[c, j - 1]
+            ws.slot_code[c, j - 1] = code
+            ws.slot_run[c, j - 1] = run
+            j -= 1
+
+
+@njit_noalloc
+def replay_colour(ws, decision, n, c, n_runs, n_locked, track):
+    """Carry out one colour step of the winning path on the runs being built; returns the run count."""
+    for s in range(3):
+        action = (decision >> (3 * s)) & 7
+        code = ws.slot_code[c, s]
+        run = ws.slot_run[c, s]
+        if action == A_END or action == A_END_NAT or action == A_END_JOK:
+            run = -1
+        if action != A_EMPTY and action != A_END:
+            if run < 0:
+                run = n_runs
+                n_runs = new_run(ws, n_runs, c, n)
+            ws.run_tiles[run, ws.run_len[run]] = JOKER if action == A_JOK or action == A_END_JOK else 16 * c + n
+            ws.run_len[run] += 1
+        ws.slot_code[c, s] = slot_after(code, action, n, track)
+        ws.slot_run[c, s] = run
+    sort_slots(ws, c)
+    ws.gsel[c] = (decision >> 9) & 3
+    for i in range(n_locked):
+        if not item_at(ws, i, n, c):
+            continue
+        option = (decision >> (11 + 2 * i)) & 3
+        if ws.lk[i, LK_KIND] == KIND_GROUP:
+            if option == L_NAT:
+                ws.lk_group[i, 0] |= 1 << c
+            continue
+        replay_locked_run(ws, i, n, c, option)
+    return n_runs
+
+
+@njit_noalloc
+def replay_locked_run(ws, i, n, c, option):
+    lo = ws.lk[i, LK_LO]
+    hi = ws.lk[i, LK_HI]
+    tile = 0
+    if lo <= n <= hi:
+        tile = ws.lk[i, LK_TILE + n - lo]
+        if option == L_FREE or (tile == REQUIRED and option == L_NAT):
+            tile = 16 * c + n
+        elif tile == REQUIRED:
+            tile = JOKER
+    elif option == L_NAT:
+        tile = 16 * c + n
+    elif option == L_JOK:
+        tile = JOKER
+    if tile != 0:
+        ws.lk_tiles[i, n] = tile
+        ws.lk_lo[i] = min(ws.lk_lo[i], n)
+        ws.lk_hi[i] = max(ws.lk_hi[i], n)
+
+
+@njit_noalloc
+def write_group(out, row, n, mask, jokers, source):
+    """A group of number ``n``: the colours of ``mask``, then ``jokers`` jokers designated with the
+    missing colours in increasing order."""
+    out[row, CB_KIND] = KIND_GROUP
+    out[row, CB_KEY] = n
+    out[row, CB_LO] = 0
+    out[row, CB_FROM] = source
+    k = 0
+    for c in range(N_COLOURS):
+        if (mask >> c) & 1:
+            out[row, CB_TILE + k] = 16 * c + n
+            out[row, CB_DESIG + k] = 16 * c + n
+            k += 1
+    for c in range(N_COLOURS):
+        if jokers > 0 and not (mask >> c) & 1:
+            out[row, CB_TILE + k] = JOKER
+            out[row, CB_DESIG + k] = 16 * c + n
+            k += 1
+            jokers -= 1
+    out[row, CB_LEN] = k
+
+
+@njit_noalloc
+def write_run(out, row, c, lo, tiles, offset, length, source):
+    """A run of colour ``c`` from ``lo``: ``tiles[offset + i]`` for its numbers ``lo + i``."""
+    out[row, CB_KIND] = KIND_RUN
+    out[row, CB_KEY] = c
+    out[row, CB_LO] = lo
+    out[row, CB_LEN] = length
+    out[row, CB_FROM] = source
+    for k in range(length):
+        out[row, CB_TILE + k] = tiles[offset + k]
+        out[row, CB_DESIG + k] = 16 * c + lo + k
+
+
+@njit_noalloc
+def replay_close(ws, decision, n, n_locked, max_jokers, rows):
+    """The groups of number ``n`` on the winning path, and its locked groups; returns the rows written."""
+    jg = decision & 3
+    g = ws.gsel
+    plan = GROUP_PLAN[g[0], g[1], g[2], g[3], jg, max_jokers - 1]
+    for k in range(plan[PLAN_M]):
+        write_group(ws.out, rows, n, plan[PLAN_MASK + 2 * k], plan[PLAN_JOKERS + 2 * k], -1)
+        rows += 1
+    for i in range(n_locked):
+        if ws.lk[i, LK_KIND] == KIND_GROUP and ws.lk[i, LK_KEY] == n:
+            code = (decision >> (2 + 4 * i)) & 15
+            jokers = (code & 3) + (code >> 2)
+            write_group(ws.out, rows, n, ws.lk[i, LK_MASK] | ws.lk_group[i, 0], jokers, ws.lk[i, LK_SOURCE])
+            rows += 1
+    return rows
+
+
+@njit_noalloc
+def replay(ws, last, n_locked, max_jokers):
+    """Rebuild the arrangement of arena entry ``last`` into ``ws.out``; returns its combinations."""
+    trace_back(ws, last)
+    track = max_jokers == 1
+    for c in range(N_COLOURS):
+        for s in range(3):
+            ws.slot_code[c, s] = 0
+            ws.slot_run[c, s] = -1
+    for i in range(n_locked):
+        ws.lk_lo[i] = TOP + 1
+        ws.lk_hi[i] = 0
+        ws.lk_group[i, 0] = 0
+        for n in range(TOP + 2):
+            ws.lk_tiles[i, n] = 0
+    n_runs = 0
+    rows = 0
+    step = 1
+    for n in range(1, TOP + 1):
+        for c in range(N_COLOURS):
+            n_runs = replay_colour(ws, ws.path[step], n, c, n_runs, n_locked, track)
+            step += 1
+        rows = replay_close(ws, ws.path[step], n, n_locked, max_jokers, rows)
+        step += 1
+    for r in range(n_runs):
+        write_run(ws.out, rows, ws.run_col[r], ws.run_lo[r], ws.run_tiles[r], 0, ws.run_len[r], -1)
+        rows += 1
+    for i in range(n_locked):
+        if ws.lk[i, LK_KIND] == KIND_RUN:
+            lo = ws.lk_lo[i]
+            write_run(ws.out, rows, ws.lk[i, LK_KEY], lo, ws.lk_tiles[i], lo, ws.lk_hi[i] - lo + 1,
+                      ws.lk[i, LK_SOURCE])
+            rows += 1
+    return rows
