@@ -181,6 +181,55 @@ def _combos_of(out: np.ndarray, rows: int) -> list[list[str]]:
             for r in range(rows)]
 
 
+@dataclass(frozen=True)
+class Arrangement:
+    """``solve_table``'s answer in the kernels' layout: the solver's objective (0 or less: no play),
+    the table after the play as ``CB_*`` rows with their rack flags, its number of rows, and the
+    jokers freed."""
+
+    objective: int
+    table: np.ndarray
+    rows: int
+    freed_jokers: int
+
+
+def solve_table(combos: Sequence[Combo], rack: Sequence[int], objective: str = "count", initial: bool = False,
+                rules: Rules | None = None) -> Arrangement:
+    """``best_play`` on parsed combinations and rack tile ids (64 = joker), answered as table rows."""
+    from rummysim.kernels.rummikub import layout as L
+    from rummysim.kernels.rummikub.solver import M_FREED
+    from rummysim.kernels.rummikub.table import best_arrangement, copy_table, mark_rack
+
+    rules = rules or Rules(game="rummikub")
+    if rules.game != "rummikub":
+        raise InputError(f"best_play needs Rummikub rules, got game {rules.game}")
+    if objective not in OBJECTIVES:
+        raise InputError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+    grid = _table_array(combos)
+    counts = np.zeros(L.TILE_IDS, dtype=np.int64)
+    for t in rack:
+        counts[t] += 1
+    ws = _workspace()
+    best, rows = best_arrangement(
+        ws, grid, len(combos), counts, OBJECTIVES[objective], rules.rkub_joker_penalty,
+        rules.rkub_max_jokers_per_combo, rules.rkub_group_joker_release == "both_colours", bool(initial),
+        L.INIT_SINGLE_COMBO if rules.rkub_initial_rule == "single_combo" else L.INIT_TOTAL, L.INITIAL_MIN)
+    if best <= 0 or rows == 0:
+        return Arrangement(max(int(best), 0), grid, len(combos), 0)
+    new = np.zeros_like(grid)
+    if initial:
+        copy_table(new, grid, len(combos))
+        new[len(combos):len(combos) + rows] = ws.out[:rows]
+        rows += len(combos)
+    else:
+        copy_table(new, ws.out, rows)
+    mark_rack(new, rows, grid, len(combos), np.zeros(L.TILE_IDS, dtype=np.int64))
+    if initial:
+        new[:len(combos), L.CB_RACK:L.CB_RACK + L.MAX_IN_COMBO] = 0
+        new[:len(combos), L.CB_FROM] = -1
+    return Arrangement(int(best), new, int(rows), 0 if initial else int(ws.meta[M_FREED]))
+
+
 def best_play(
     table: Sequence[str | Iterable[str]],
     rack: str | Iterable[str],
@@ -203,43 +252,20 @@ def best_play(
         [['r9', 'r10', 'r11', 'r12']]
     """
     from rummysim.kernels.rummikub import layout as L
-    from rummysim.kernels.rummikub.solver import M_FREED
-    from rummysim.kernels.rummikub.table import best_arrangement, copy_table, mark_rack
 
-    rules = rules or Rules(game="rummikub")
-    if rules.game != "rummikub":
-        raise InputError(f"best_play needs Rummikub rules, got game {rules.game}")
-    if objective not in OBJECTIVES:
-        raise InputError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
     combos = [parse_combo(c) for c in table]
     rack_tiles = _tiles(rack)
     if any(t.designation is not None for t in rack_tiles):
         raise InputError("rack jokers carry no designation")
     _check_counts(combos, rack_tiles)
-    grid = _table_array(combos)
-    counts = np.zeros(L.TILE_IDS, dtype=np.int64)
-    for t in rack_tiles:
-        counts[t.id] += 1
-    ws = _workspace()
-    best, rows = best_arrangement(
-        ws, grid, len(combos), counts, OBJECTIVES[objective], rules.rkub_joker_penalty,
-        rules.rkub_max_jokers_per_combo, rules.rkub_group_joker_release == "both_colours", bool(initial),
-        L.INIT_SINGLE_COMBO if rules.rkub_initial_rule == "single_combo" else L.INIT_TOTAL, L.INITIAL_MIN)
-    if best <= 0 or rows == 0:
-        return Play([], 0, 0, 0, max(int(best), 0), [c.text() for c in combos])
-    new = np.zeros_like(grid)
-    if initial:
-        copy_table(new, grid, len(combos))
-        new[len(combos):len(combos) + rows] = ws.out[:rows]
-        rows += len(combos)
-    else:
-        copy_table(new, ws.out, rows)
-    mark_rack(new, rows, grid, len(combos), np.zeros(L.TILE_IDS, dtype=np.int64))
-    if initial:
-        new[:len(combos), L.CB_RACK:L.CB_RACK + L.MAX_IN_COMBO] = 0
+    result = solve_table(combos, [t.id for t in rack_tiles], objective, initial, rules)
+    if result.objective <= 0:
+        return Play([], 0, 0, 0, result.objective, [c.text() for c in combos])
+    new, rows = result.table, result.rows
+    penalty = (rules or Rules(game="rummikub")).rkub_joker_penalty
     placed = [int(new[r, L.CB_TILE + i]) for r in range(rows) for i in range(new[r, L.CB_LEN])
               if new[r, L.CB_RACK + i] == 1]
-    freed = 0 if initial else int(ws.meta[M_FREED])
-    value = sum(rules.rkub_joker_penalty if t == JOKER_ID else t & 15 for t in placed)
-    return Play(sorted(tile_text(t) for t in placed), len(placed), value, freed, int(best), _combos_of(new, rows))
+    value = sum(penalty if t == JOKER_ID else t & 15 for t in placed)
+    return Play(sorted(tile_text(t) for t in placed), len(placed), value, result.freed_jokers, result.objective,
+                _combos_of(new, rows))
 

@@ -19,7 +19,12 @@ per step in a hash table; each keeps its best value, its parent and its decision
 path is replayed to build the arrangement. Everything is iterative, over preallocated arrays.
 
 Jokers: a rack joker placed scores ``joker_weight``; a freed joker is a table tile and must be
-placed, so the final check is ``freed <= placed <= freed + rack jokers``.
+placed, so the final check is ``freed <= placed <= freed + rack jokers``. Values count every joker
+placed as it is placed, and the freed ones are taken off at the end. Three dominance rules keep
+the state count down (each drops a state when another state of the same step, the same in every
+other field, has at least its value): a run of 3 or more over an empty slot or a shorter run, a
+run of 2 over a run of 1, a run without a joker over the same run with one; and, when no table
+joker can be freed, fewer jokers placed over more.
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ from rummysim.kernels.rummikub.layout import (
 )
 
 ARENA = 1 << 18  # states over all steps of one solve
-HASH_BITS = 15
+HASH_BITS = 17
 HASH_SIZE = 1 << HASH_BITS
 STEPS = 5 * TOP  # four colour steps and a closing step per number
 MAX_RUNS = 3 * N_COLOURS * TOP
@@ -77,11 +82,13 @@ M_OVERFLOW = 2
 M_BEST = 3
 M_STEP_START = 4
 M_FREED = 5  # jokers the best arrangement frees
-M_SIZE = 6
+M_JOKER_WEIGHT = 6
+M_LOWER = 7  # a value the best arrangement reaches for sure (states that cannot are dropped)
+M_SIZE = 8
 
 Solver = namedtuple(
     "Solver",
-    "keys vals par dec start hstamp hidx meta free rack wts lk path slot_code slot_run run_col run_lo "
+    "keys vals par dec start hstamp hidx meta free rack wts rest lk path slot_code slot_run run_col run_lo "
     "run_len run_tiles lk_tiles lk_lo lk_hi lk_group gsel out",
 )
 """The solver's workspace, made once by ``new_solver`` and reused for every solve.
@@ -106,6 +113,7 @@ def new_solver():
         np.zeros((N_COLOURS, TOP + 3), dtype=np.int64),
         np.zeros((N_COLOURS, TOP + 3), dtype=np.int64),
         np.zeros((N_COLOURS, TOP + 3), dtype=np.int64),
+        np.zeros(4 * TOP + 1, dtype=np.int64),
         np.zeros((MAX_LOCKED, LK_SIZE), dtype=np.int64),
         np.zeros(STEPS + 1, dtype=np.int64),
         np.zeros((N_COLOURS, 3), dtype=np.int64),
@@ -241,13 +249,24 @@ def lookup(ws, key):
 
 @njit_noalloc
 def lowered(code, k):
-    """The ``k``-th code a slot of ``code`` dominates (-1 when there is no more): a run of 3 or more
-    can end or go on, so it does at least as well as an empty slot or a shorter run, and a run of 2
-    as well as a run of 1 (each still needs the same tiles)."""
-    if code == 3:
-        return 2 - k if k < 3 else -1
-    if code == 2 and k == 0:
-        return 1
+    """The ``k``-th slot code that ``code`` dominates (-1 when there is no more).
+
+    A run of 3 or more can end or go on, so it does at least as well as an empty slot or a shorter
+    run; a run of 2 as well as a run of 1 (each still needs the same tiles); and a run without a
+    joker as well as the same run with one (with ``max_jokers`` 1 the bit 4 marks the joker)."""
+    length = code & 3
+    if code < 4:
+        if length == 3:
+            return (2, 1, 0, 7, 6, 5)[k] if k < 6 else -1
+        if length == 2:
+            return (1, 6, 5)[k] if k < 3 else -1
+        if length == 1:
+            return 5 if k == 0 else -1
+        return -1
+    if length == 3:
+        return (6, 5, 0)[k] if k < 3 else -1
+    if length == 2:
+        return 5 if k == 0 else -1
     return -1
 
 
@@ -260,7 +279,7 @@ def sweep_colour(ws, step, c):
         key = ws.keys[i]
         x = (field(key, shift, 3), field(key, shift + 3, 3), field(key, shift + 6, 3))
         for s in range(3):
-            for k in range(3):
+            for k in range(6):
                 low = lowered(x[s], k)
                 if low < 0:
                     break
@@ -271,6 +290,38 @@ def sweep_colour(ws, step, c):
                 j = lookup(ws, with_field(key, shift, COLOUR_BITS, y0 | (y1 << 3) | (y2 << 6)))
                 if j >= 0 and ws.vals[j] <= ws.vals[i]:
                     ws.vals[j] = DEAD
+
+
+@njit_noalloc
+def sweep_jokers(ws, step):
+    """Mark DEAD the states that another state of this step with fewer jokers placed dominates
+    (only sound when no table joker can be freed: then every state's jokers come from the rack)."""
+    for i in range(ws.start[step], ws.meta[M_TOP]):
+        key = ws.keys[i]
+        used = field(key, USED_BIT, 2)
+        for more in range(used + 1, 3):
+            j = lookup(ws, with_field(key, USED_BIT, 2, more))
+            if j >= 0 and ws.vals[j] <= ws.vals[i]:
+                ws.vals[j] = DEAD
+
+
+@njit_noalloc
+def freeable_jokers(ws, n_locked):
+    """Table jokers some rack tile could free (RKUB-JOKER-3): a run's joker whose tile is on the
+    rack, a group's jokers if the rack holds a tile of a colour the group lacks."""
+    k = 0
+    for i in range(n_locked):
+        lk = ws.lk
+        if lk[i, LK_KIND] == KIND_RUN:
+            for n in range(lk[i, LK_LO], lk[i, LK_HI] + 1):
+                if lk[i, LK_TILE + n - lk[i, LK_LO]] == JOKER and ws.rack[lk[i, LK_KEY], n] > 0:
+                    k += 1
+        else:
+            for c in range(N_COLOURS):
+                if not (lk[i, LK_MASK] >> c) & 1 and ws.rack[c, lk[i, LK_KEY]] > 0:
+                    k += lk[i, LK_JOKERS]
+                    break
+    return k
 
 
 @njit_noalloc
@@ -502,7 +553,9 @@ def colour_choices(ws, p, value, key, decision, n, c, t, avail, nat, jok, weight
                     opts |= o0 << (11 + 2 * item0)
                 if item1 >= 0:
                     opts |= o1 << (11 + 2 * item1)
-                insert(ws, k1, value + weight * (placed + r0 + r1), p, gdec | opts)
+                gain = weight * (placed + r0 + r1) + ws.meta[M_JOKER_WEIGHT] * (jok + j0 + j1)
+                if bounded(ws, value + gain, k1, n, c, joker_cap):
+                    insert(ws, k1, value + gain, p, gdec | opts)
 
 
 @njit_noalloc
@@ -567,7 +620,9 @@ def close_step(ws, step, n, n_locked, joker_cap, max_jokers, both_colours, thres
                         decision |= code0 << (2 + 4 * g0)
                     if g1 >= 0:
                         decision |= code1 << (2 + 4 * g1)
-                    insert(ws, k, value, p, decision)
+                    v = value + ws.meta[M_JOKER_WEIGHT] * (jg + add0 + add1)
+                    if bounded(ws, v, k, n, N_COLOURS - 1, joker_cap):
+                        insert(ws, k, v, p, decision)
 
 
 @njit_noalloc
@@ -591,22 +646,34 @@ def final_value(ws, key, value, n_locked, rack_jokers, joker_weight, max_jokers,
     for i in range(n_locked):
         if ws.lk[i, LK_KIND] == KIND_RUN and field(key, LOCK_RUN_BIT + 3 * i + 1, 2) > max_jokers:
             return NO_SOLUTION
-    return value + (used - freed) * joker_weight
+    return value - freed * joker_weight
 
 
 @njit_noalloc
-def solve(ws, n_locked, rack_jokers, joker_weight, max_jokers, both_colours, threshold):
-    """The best arrangement for the inputs in ``ws`` (``free``, ``rack``, ``wts``, ``lk[:n_locked]``).
+def fill_rest(ws, joker_weight):
+    """``ws.rest[4 * (n - 1) + c]``: the weight of the rack tiles from colour ``c`` at number ``n`` on,
+    in the program's order (the bound of ``bounded``)."""
+    total = 0
+    for idx in range(4 * TOP - 1, -1, -1):
+        n = idx // 4 + 1
+        c = idx % 4
+        total += ws.rack[c, n] * max(ws.wts[c, n], 0)
+        ws.rest[idx] = total
+    ws.rest[4 * TOP] = 0
+    ws.meta[M_JOKER_WEIGHT] = joker_weight
 
-    Returns (objective, combinations written to ``ws.out``); objective ``NO_SOLUTION`` when no
-    arrangement exists (only possible with a ``threshold``, the initial-meld minimum, or forced
-    items). With ``threshold`` > 0 the placed tiles' values (jokers at the number they stand for)
-    must total at least ``threshold``; the caller then gives no free tiles and no table items.
-    """
-    locked_jokers = 0
-    for i in range(n_locked):
-        locked_jokers += ws.lk[i, LK_JOKERS]
-    joker_cap = min(2, rack_jokers + locked_jokers)
+
+@njit_noalloc
+def bounded(ws, value, key, n, c, joker_cap):
+    """Could a state reach the known lower bound? Its value, plus every rack tile still ahead of it
+    (after colour ``c`` at number ``n``) and every joker it could still place."""
+    ahead = ws.rest[4 * (n - 1) + c + 1] + (joker_cap - field(key, USED_BIT, 2)) * max(ws.meta[M_JOKER_WEIGHT], 0)
+    return value + ahead >= ws.meta[M_LOWER]
+
+
+@njit_noalloc
+def run_program(ws, n_locked, rack_jokers, joker_cap, max_jokers, both_colours, threshold, joker_sweep):
+    """One pass of the program over the 13 numbers; returns (best objective, its arena entry)."""
     meta = ws.meta
     meta[M_TOP] = 1
     meta[M_OVERFLOW] = 0
@@ -620,22 +687,53 @@ def solve(ws, n_locked, rack_jokers, joker_weight, max_jokers, both_colours, thr
     for n in range(1, TOP + 1):
         for c in range(N_COLOURS):
             colour_step(ws, step, n, c, n_locked, joker_cap, max_jokers, threshold)
-            if max_jokers == 2:
-                sweep_colour(ws, step, c)
+            sweep_colour(ws, step, c)
+            if joker_sweep:
+                sweep_jokers(ws, step)
             step += 1
         close_step(ws, step, n, n_locked, joker_cap, max_jokers, both_colours, threshold)
-        if max_jokers == 2:
-            for c in range(N_COLOURS):
-                sweep_colour(ws, step, c)
+        for c in range(N_COLOURS):
+            sweep_colour(ws, step, c)
+        if joker_sweep:
+            sweep_jokers(ws, step)
         step += 1
     ws.start[step] = meta[M_TOP]
     best = NO_SOLUTION
     best_i = -1
+    joker_weight = meta[M_JOKER_WEIGHT]
     for i in range(ws.start[step - 1], ws.start[step]):
         v = final_value(ws, ws.keys[i], ws.vals[i], n_locked, rack_jokers, joker_weight, max_jokers, threshold)
         if v > best:
             best = v
             best_i = i
+    return best, best_i
+
+
+@njit_noalloc
+def solve(ws, n_locked, rack_jokers, joker_weight, max_jokers, both_colours, threshold):
+    """The best arrangement for the inputs in ``ws`` (``free``, ``rack``, ``wts``, ``lk[:n_locked]``).
+
+    Returns (objective, combinations written to ``ws.out``); objective ``NO_SOLUTION`` when no
+    arrangement exists (only possible with a ``threshold``, the initial-meld minimum, or forced
+    items). With ``threshold`` > 0 the placed tiles' values (jokers at the number they stand for)
+    must total at least ``threshold``; the caller then gives no free tiles and no table items.
+    ``ws.meta[M_OVERFLOW]`` is 1 if the arena overflowed (the answer is then valid but maybe not
+    the best; the tests and benchmarks check that it stays 0).
+
+    With jokers in play a first pass without them gives a lower bound, and the second pass drops
+    every state that cannot reach it (``bounded``): jokers multiply the states, and most of those
+    cannot beat the best play without them.
+    """
+    freeable = freeable_jokers(ws, n_locked)
+    joker_cap = min(2, rack_jokers + freeable)
+    fill_rest(ws, joker_weight)
+    ws.meta[M_LOWER] = NO_SOLUTION
+    if joker_cap > 0:
+        lower, _ = run_program(ws, n_locked, rack_jokers, 0, max_jokers, both_colours, threshold, False)
+        ws.meta[M_LOWER] = lower
+    best, best_i = run_program(ws, n_locked, rack_jokers, joker_cap, max_jokers, both_colours, threshold,
+                               freeable == 0 and joker_cap > 0)
+    meta = ws.meta
     meta[M_BEST] = best
     meta[M_FREED] = 0
     if best_i < 0:
