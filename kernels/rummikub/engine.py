@@ -19,7 +19,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from rummysim.kernels.common._jit import njit, njit_noalloc
+from rummysim.kernels.common._jit import njit, njit_inline, njit_noalloc
 from rummysim.kernels.common.rng import STREAM_DEAL, STREAM_SEAT, below, seed_stream, shuffle_int16
 from rummysim.kernels.common.trace import record, record_cards
 from rummysim.kernels.rummikub.layout import (
@@ -110,7 +110,7 @@ def observe(g, seat):
         obs[O_FIRST_TILE + s] = st[S_FIRST_TILE + s]
 
 
-@njit_noalloc
+@njit_inline
 def view_of(g, seat):
     return RkView(g.obs, g.racks[seat], g.table, g.st[S_N_COMBOS], g.rules)
 
@@ -347,7 +347,7 @@ def penalty_turn(g, seat):
     st[S_PENALTIES] += 1
 
 
-@njit_noalloc
+@njit_inline
 def initial_turn(g, seat):
     """The seat's turns until its initial meld: the meld and, if the rules allow (AMB-39), a
     continuation on the whole table; else a draw. Returns True if it played."""
@@ -369,7 +369,7 @@ def initial_turn(g, seat):
     return True
 
 
-@njit_noalloc
+@njit_inline
 def later_turn(g, seat):
     """A turn after the initial meld: a play of the whole table, or none. Returns True if it played."""
     observe(g, seat)
@@ -381,7 +381,7 @@ def later_turn(g, seat):
     return True
 
 
-@njit_noalloc
+@njit_inline
 def play_turn(g, seat):
     """One turn (docs/trace-format.md "Turns"); returns END_OUT if the seat emptied its rack, else 0."""
     st = g.st

@@ -11,7 +11,7 @@ of a new table came from the rack.
 
 from __future__ import annotations
 
-from rummysim.kernels.common._jit import njit_noalloc
+from rummysim.kernels.common._jit import njit_inline, njit_noalloc
 from rummysim.kernels.rummikub.layout import (
     CB_DESIG, CB_FROM, CB_KEY, CB_KIND, CB_LEN, CB_LO, CB_RACK, CB_TILE, INIT_SINGLE_COMBO, JOKER, KIND_GROUP,
     KIND_RUN, LK_HI, LK_JOKERS, LK_KEY, LK_KIND, LK_LO, LK_MASK, LK_MIN, LK_SIZE, LK_SOURCE, LK_TILE,
@@ -260,7 +260,7 @@ def best_single_combo(ws, rack_jokers, joker_weight, max_jokers, threshold):
     return solve(ws, 1, rack_jokers, joker_weight, max_jokers, 0, 0)
 
 
-@njit_noalloc
+@njit_inline
 def best_arrangement(ws, table, n_combos, rack, objective, joker_penalty, max_jokers, both_colours, initial,
                      initial_rule, threshold):
     """The best play of ``rack`` (counts by id) on ``table`` into ``ws.out``.

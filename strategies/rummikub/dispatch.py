@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-from rummysim.kernels.common._jit import njit_noalloc
+from rummysim.kernels.common._jit import njit_inline, njit_noalloc
 from rummysim.kernels.common.rng import below
 from rummysim.kernels.rummikub.layout import (
     INITIAL_MIN, JOKER, N_COLOURS, O_N, O_POOL, O_RACK_SIZE, O_SEAT, OBJ_COUNT, OBJ_VALUE, RK_INITIAL_RULE,
@@ -53,7 +53,7 @@ def rack_size(rack):
     return k
 
 
-@njit_noalloc
+@njit_inline
 def solve_for(view, ws, objective, initial, threshold):
     """The solver's best arrangement for the seat under ``objective``; returns (objective, rows)."""
     rules = view.rules
@@ -62,7 +62,7 @@ def solve_for(view, ws, objective, initial, threshold):
                             rules[RK_INITIAL_RULE], threshold)
 
 
-@njit_noalloc
+@njit_inline
 def solve_weighted(view, ws, joker_weight, initial, threshold):
     """The best arrangement for the weights already in ``ws.wts``; returns (objective, rows)."""
     rules = view.rules
@@ -83,7 +83,7 @@ def rows_if(best, rows):
     return rows if best > 0 else 0
 
 
-@njit_noalloc
+@njit_inline
 def random_play(view, ws, rng, initial, threshold):
     if below(rng, RANDOM_DRAW) == 0:
         return 0
@@ -102,7 +102,7 @@ def hurry(params, obs):
     return obs[O_POOL] <= params[HOLD_HURRY_POOL]
 
 
-@njit_noalloc
+@njit_inline
 def holder_play(params, view, ws):
     """The holder's later turns: everything if that empties the rack or time is short, else the
     most tiles without its jokers, if that is at least ``min_tiles``."""
@@ -119,7 +119,7 @@ def holder_play(params, view, ws):
     return rows if best >= params[HOLD_MIN_TILES] else 0
 
 
-@njit_noalloc
+@njit_inline
 def holder_initial(params, view, ws):
     threshold = INITIAL_MIN
     if not hurry(params, view.obs):
@@ -128,7 +128,7 @@ def holder_initial(params, view, ws):
     return rows_if(best, rows)
 
 
-@njit_noalloc
+@njit_inline
 def choose_initial(sid, params, view, ws, rng):
     """The seat's initial meld (RKUB-INIT-30): rows of new combinations in ``ws.out``, or 0 to draw."""
     if sid == RANDOM:
@@ -139,7 +139,7 @@ def choose_initial(sid, params, view, ws, rng):
     return rows_if(best, rows)
 
 
-@njit_noalloc
+@njit_inline
 def choose_play(sid, params, view, ws, rng):
     """A later turn's play (or, after the initial meld, its continuation, RKUB-INIT-2): rows of the
     whole new table in ``ws.out``, or 0 for no play."""
