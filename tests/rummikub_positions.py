@@ -145,3 +145,28 @@ def _check_group_continuation(combo: Combo, row: dict, both_colours: bool) -> No
     assert freed <= sum(added.values())
     if freed > 0 and both_colours:
         assert len(new_nat) == 4 and JOKER_ID not in row["tiles"]
+
+
+def upper_bound(pos: Position, weights: dict[int, int], joker_weight: int) -> int:
+    """A bound no final table can beat, from counting alone: a rack tile can be placed only if the
+    tiles in play (the whole table and the rack; only the rack for an initial meld) could make it a
+    run of three or a group of three around it, with the jokers in play filling gaps. When the
+    solver reaches this bound with a valid arrangement, its answer is proven best."""
+    initial = pos.kind == "initial"
+    present = Counter(t for t in pos.rack)
+    if not initial:
+        present.update(t for c in pos.table for t in c.tiles)
+    jokers = present.pop(JOKER_ID, 0)
+    if initial and sum(13 if t == JOKER_ID else t & 15 for t in pos.rack) < 30:
+        return 0
+    bound = 0
+    for t in pos.rack:
+        if t == JOKER_ID:
+            bound += joker_weight if sum(present.values()) + jokers >= 3 else 0
+            continue
+        colour, n = t >> 4, t & 15
+        windows = [range(lo, lo + 3) for lo in range(max(1, n - 2), min(n, 11) + 1)]
+        run = any(sum(1 for m in w if m != n and present[16 * colour + m] == 0) <= jokers for w in windows)
+        group = sum(1 for c in range(4) if c != colour and present[16 * c + n] > 0) + jokers >= 2
+        bound += weights[t] if run or group else 0
+    return bound

@@ -35,7 +35,7 @@ from rummysim.kernels.rummikub.layout import (
     T_TABLE, T_TILE, T_TURN_START, TILE_IDS,
 )
 from rummysim.kernels.rummikub.solver import new_solver
-from rummysim.kernels.rummikub.table import combo_value, copy_table, mark_rack, rack_value
+from rummysim.kernels.rummikub.table import combo_jokers, combo_value, copy_table, mark_rack, rack_value
 from rummysim.strategies.rummikub.dispatch import RkView, choose_blunder, choose_initial, choose_play
 
 GAME_CODE = 3
@@ -256,14 +256,18 @@ def lay_table(g, seat, rows):
 
 @njit_noalloc
 def keep_table(g, seat):
-    """A TABLE block that repeats the table unchanged (the initial-meld turn that stops there)."""
+    """A TABLE block that repeats the table unchanged (the initial-meld turn that stops there); each
+    joker combination continues itself."""
     st = g.st
     rows = st[S_N_COMBOS]
     for r in range(rows):
+        g.table[r, CB_FROM] = r if combo_jokers(g.table, r) > 0 else -1
         for i in range(g.table[r, CB_LEN]):
             g.table[r, CB_RACK + i] = 0
     record(g.trace, st, T_TABLE, seat, rows, 0, 0, 0, 0, 0)
     record_combos(g, rows, g.table)
+    for r in range(rows):
+        g.table[r, CB_FROM] = -1
 
 
 @njit_noalloc

@@ -830,9 +830,17 @@ def replay_locked_run(ws, i, n, c, option):
 
 
 @njit_noalloc
+def clear_row(out, row):
+    """Every slot of an output row to 0, so that no earlier solve shows through its unused slots."""
+    for j in range(CB_SIZE):
+        out[row, j] = 0
+
+
+@njit_noalloc
 def write_group(out, row, n, mask, jokers, source):
     """A group of number ``n``: the colours of ``mask``, then ``jokers`` jokers designated with the
     missing colours in increasing order."""
+    clear_row(out, row)
     out[row, CB_KIND] = KIND_GROUP
     out[row, CB_KEY] = n
     out[row, CB_LO] = 0
@@ -855,6 +863,7 @@ def write_group(out, row, n, mask, jokers, source):
 @njit_noalloc
 def write_run(out, row, c, lo, tiles, offset, length, source):
     """A run of colour ``c`` from ``lo``: ``tiles[offset + i]`` for its numbers ``lo + i``."""
+    clear_row(out, row)
     out[row, CB_KIND] = KIND_RUN
     out[row, CB_KEY] = c
     out[row, CB_LO] = lo
