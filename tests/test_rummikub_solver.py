@@ -179,7 +179,7 @@ def _compare(rng: random.Random, kind: str, max_table: int, max_rack: int) -> No
 
 # 10,000 positions in all: (kind, positions, largest table, largest rack). Rack jokers make the
 # integer program slow, so those positions are fewer and smaller.
-POSITIONS = [("plain", 2450, 20, 8), ("plain", 50, 40, 12), ("table_jokers", 2450, 20, 8),
+POSITIONS = [("plain", 2450, 20, 8), ("plain", 50, 40, 12), ("table_jokers", 2450, 16, 6),
              ("table_jokers", 50, 40, 12), ("initial", 2450, 20, 10), ("initial", 50, 40, 14),
              ("rack_jokers", 1250, 14, 6), ("both_jokers", 1250, 14, 6)]
 

@@ -47,6 +47,7 @@ HASH_SIZE = 1 << HASH_BITS
 STEPS = 5 * TOP  # four colour steps and a closing step per number
 MAX_RUNS = 3 * N_COLOURS * TOP
 NO_SOLUTION = -(1 << 60)
+SWEEP_MIN = 32  # states a step needs before its dominance sweep runs
 DEAD = -(1 << 61)  # a state another one dominates
 
 # ---- state key bits
@@ -68,6 +69,19 @@ A_END = 3  # a run of 3 or more ends before this number
 A_END_NAT = 4  # ends, and a new run starts here with the natural tile (max_jokers 1 only)
 A_END_JOK = 5  # ends, and a new run starts here with a joker (max_jokers 1 only)
 N_ACTIONS = 6
+# The actions open to a slot by its code (-1 ends a list): a length-0 slot may stay empty or start a
+# run, a run of 1 or 2 must go on, a run of 3 or more may also end; with a joker in it (bit 4,
+# max_jokers 1 only) it may not take another, but may end and start again.
+SLOT_ACTIONS = np.array([
+    [A_EMPTY, A_NAT, A_JOK, -1],
+    [A_NAT, A_JOK, -1, -1],
+    [A_NAT, A_JOK, -1, -1],
+    [A_NAT, A_JOK, A_END, -1],
+    [-1, -1, -1, -1],
+    [A_NAT, -1, -1, -1],
+    [A_NAT, -1, -1, -1],
+    [A_NAT, A_END, A_END_NAT, A_END_JOK],
+], dtype=np.int64)
 
 # ---- locked-item options
 L_NONE = 0  # keep, stay, end, or add nothing
@@ -248,19 +262,23 @@ def lookup(ws, key):
 
 
 @njit_noalloc
-def lowered(code, k):
+def lowered(code, k, track):
     """The ``k``-th slot code that ``code`` dominates (-1 when there is no more).
 
     A run of 3 or more can end or go on, so it does at least as well as an empty slot or a shorter
-    run; a run of 2 as well as a run of 1 (each still needs the same tiles); and a run without a
-    joker as well as the same run with one (with ``max_jokers`` 1 the bit 4 marks the joker)."""
+    run; a run of 2 as well as a run of 1 (each still needs the same tiles); and, with ``track``
+    (max_jokers 1: bit 4 marks a run's joker), a run without a joker as well as the same run with one."""
     length = code & 3
     if code < 4:
         if length == 3:
+            if not track:
+                return 2 - k if k < 3 else -1
             return (2, 1, 0, 7, 6, 5)[k] if k < 6 else -1
         if length == 2:
+            if not track:
+                return 1 if k == 0 else -1
             return (1, 6, 5)[k] if k < 3 else -1
-        if length == 1:
+        if length == 1 and track:
             return 5 if k == 0 else -1
         return -1
     if length == 3:
@@ -271,16 +289,19 @@ def lowered(code, k):
 
 
 @njit_noalloc
-def sweep_colour(ws, step, c):
+def sweep_colour(ws, step, c, track):
     """Mark DEAD the states of this step that another state of it dominates through colour ``c``'s
-    slots: the same key but for one slot lowered (``lowered``), and no better value."""
+    slots: the same key but for one slot lowered (``lowered``), and no better value. Steps with few
+    states are left alone: the sweep would cost more than it saves."""
+    if ws.meta[M_TOP] - ws.start[step] < SWEEP_MIN:
+        return
     shift = COLOUR_BITS * c
     for i in range(ws.start[step], ws.meta[M_TOP]):
         key = ws.keys[i]
         x = (field(key, shift, 3), field(key, shift + 3, 3), field(key, shift + 6, 3))
         for s in range(3):
             for k in range(6):
-                low = lowered(x[s], k)
+                low = lowered(x[s], k, track)
                 if low < 0:
                     break
                 y0 = low if s == 0 else x[0]
@@ -474,19 +495,25 @@ def colour_step(ws, step, n, c, n_locked, joker_cap, max_jokers, threshold):
         s1 = field(key, shift + 3, 3)
         s2 = field(key, shift + 6, 3)
         used = field(key, USED_BIT, 2)
-        for a0 in range(N_ACTIONS):
+        room = joker_cap - used
+        for k0 in range(4):
+            a0 = SLOT_ACTIONS[s0, k0]
+            if a0 < 0:
+                break
             c0 = slot_after(s0, a0, n, track)
-            if c0 < 0:
+            if c0 < 0 or (room == 0 and action_tiles(a0)[1] > 0):
                 continue
-            for a1 in range(N_ACTIONS):
-                if s1 == s0 and a1 > a0:
-                    continue  # equal slots: one order of their actions is enough
+            for k1 in range(4):
+                a1 = SLOT_ACTIONS[s1, k1]
+                if a1 < 0 or (s1 == s0 and a1 > a0):
+                    break  # equal slots: one order of their actions is enough (the lists are sorted)
                 c1 = slot_after(s1, a1, n, track)
-                if c1 < 0:
+                if c1 < 0 or (room == 0 and action_tiles(a1)[1] > 0):
                     continue
-                for a2 in range(N_ACTIONS):
-                    if s2 == s1 and a2 > a1:
-                        continue
+                for k2 in range(4):
+                    a2 = SLOT_ACTIONS[s2, k2]
+                    if a2 < 0 or (s2 == s1 and a2 > a1):
+                        break
                     c2 = slot_after(s2, a2, n, track)
                     if c2 < 0:
                         continue
@@ -687,13 +714,13 @@ def run_program(ws, n_locked, rack_jokers, joker_cap, max_jokers, both_colours, 
     for n in range(1, TOP + 1):
         for c in range(N_COLOURS):
             colour_step(ws, step, n, c, n_locked, joker_cap, max_jokers, threshold)
-            sweep_colour(ws, step, c)
+            sweep_colour(ws, step, c, max_jokers == 1)
             if joker_sweep:
                 sweep_jokers(ws, step)
             step += 1
         close_step(ws, step, n, n_locked, joker_cap, max_jokers, both_colours, threshold)
         for c in range(N_COLOURS):
-            sweep_colour(ws, step, c)
+            sweep_colour(ws, step, c, max_jokers == 1)
         if joker_sweep:
             sweep_jokers(ws, step)
         step += 1

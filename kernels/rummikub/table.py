@@ -374,3 +374,17 @@ def combo_value(table, r):
         v += table[r, CB_DESIG + i] & 15
     return v
 
+
+
+@njit_noalloc
+def solve_positions(ws, tables, sizes, racks, objective, joker_penalty, max_jokers, both_colours, results):
+    """Solve every position ``i`` (``tables[i, :sizes[i]]`` and ``racks[i]``) after the initial
+    meld, into ``results[i]`` (the objective; 0 or less: no play): ``rummysim bench``'s solver
+    throughput. Returns the number of positions whose solve overflowed the arena."""
+    overflows = 0
+    for i in range(tables.shape[0]):
+        best, _ = best_arrangement(ws, tables[i], sizes[i], racks[i], objective, joker_penalty, max_jokers,
+                                   both_colours, False, 0, 0)
+        results[i] = max(best, 0)
+        overflows += ws.meta[2]
+    return overflows
