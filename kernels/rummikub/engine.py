@@ -25,16 +25,16 @@ from rummysim.kernels.common.trace import record, record_cards
 from rummysim.kernels.rummikub.layout import (
     CB_DESIG, CB_FROM, CB_KEY, CB_KIND, CB_LEN, CB_LO, CB_RACK, CB_SIZE, CB_TILE, END_OUT, END_STOCK,
     END_TURN_CAP, G_CAPPED, G_CAPPED_HANDS, G_FIRST_DEALER, G_HANDS, G_TIED, G_TOTAL, G_TURNS, G_WINNER,
-    H_DEALER, H_DRAWS, H_OUT_SEAT, H_PENALTIES, H_REASON, H_RETRIEVED, H_SCORE, H_TURNS, INVALID_PENALTY_DRAW3,
+    H_DEALER, H_DRAWS, H_OUT_SEAT, H_PENALTIES, H_UNPROVEN, H_REASON, H_RETRIEVED, H_SCORE, H_TURNS, INVALID_PENALTY_DRAW3,
     JOKER, KIND_GROUP, KIND_RUN, MAX_COMBOS, MAX_SEATS, O_FIRST_TILE, O_MELDED, O_N, O_N_COMBOS, O_POOL,
     O_RACK_SIZE, O_SEAT, O_SIZE, O_TOTAL, O_TURN, PENALTY_DRAW, POOL, R_HAND_CAP, R_N_PLAYERS, R_TURN_CAP,
     RACK_START, RK_DIRECTION, RK_INVALID_TURN, RK_JOKER_PENALTY, RK_MANIPULATE_INITIAL, RK_ROUNDS, S_DIR,
-    S_DRAWS, S_FIRST, S_FIRST_TILE, S_MELDED, S_N, S_N_COMBOS, S_PASSES, S_PENALTIES, S_POOL_POS, S_RETRIEVED,
+    S_DRAWS, S_FIRST, S_FIRST_TILE, S_MELDED, S_N, S_N_COMBOS, S_PASSES, S_PENALTIES, S_POOL_POS, S_RETRIEVED, S_UNPROVEN,
     S_ROUND, S_ROUND_SCORE, S_SIZE, S_TOTAL, S_TOVER, S_TPOS, S_TURN, T_ATTEMPT, T_COMBO, T_DECK, T_DRAW_STOCK,
     T_FIRST_TILE, T_GAME_END, T_GAME_START, T_HAND_END, T_HAND_START, T_INITIAL, T_PASS, T_PENALTY, T_SCORE,
     T_TABLE, T_TILE, T_TURN_START, TILE_IDS,
 )
-from rummysim.kernels.rummikub.solver import new_solver
+from rummysim.kernels.rummikub.solver import M_OVERFLOW, new_solver
 from rummysim.kernels.rummikub.table import combo_jokers, combo_value, copy_table, mark_rack, rack_value
 from rummysim.strategies.rummikub.dispatch import RkView, choose_blunder, choose_initial, choose_play
 
@@ -181,6 +181,7 @@ def start_round(g):
     st[S_DRAWS] = 0
     st[S_RETRIEVED] = 0
     st[S_PENALTIES] = 0
+    st[S_UNPROVEN] = 0
     for s in range(MAX_SEATS):
         st[S_MELDED + s] = 0
         st[S_ROUND_SCORE + s] = 0
@@ -359,12 +360,14 @@ def initial_turn(g, seat):
     sid = g.lineup[seat]
     observe(g, seat)
     rows = choose_initial(sid, g.params[seat], view_of(g, seat), g.ws, g.rngs[seat])
+    st[S_UNPROVEN] += g.ws.meta[M_OVERFLOW]
     if rows == 0:
         return False
     lay_initial(g, seat, rows)
     if g.rules[RK_MANIPULATE_INITIAL] != 0 and rack_count(g.racks[seat]) > 0:
         observe(g, seat)
         more = choose_play(sid, g.params[seat], view_of(g, seat), g.ws, g.rngs[seat])
+        st[S_UNPROVEN] += g.ws.meta[M_OVERFLOW]
         if more > 0:
             copy_table(g.new, g.ws.out, more)
             lay_table(g, seat, more)
@@ -378,6 +381,7 @@ def later_turn(g, seat):
     """A turn after the initial meld: a play of the whole table, or none. Returns True if it played."""
     observe(g, seat)
     rows = choose_play(g.lineup[seat], g.params[seat], view_of(g, seat), g.ws, g.rngs[seat])
+    g.st[S_UNPROVEN] += g.ws.meta[M_OVERFLOW]
     if rows == 0:
         return False
     copy_table(g.new, g.ws.out, rows)
@@ -504,6 +508,7 @@ def store_round_row(row, st, n, reason, out_seat, turns):
     row[H_DRAWS] = st[S_DRAWS]
     row[H_RETRIEVED] = st[S_RETRIEVED]
     row[H_PENALTIES] = st[S_PENALTIES]
+    row[H_UNPROVEN] = st[S_UNPROVEN]
     for s in range(n):
         row[H_SCORE + s] = st[S_ROUND_SCORE + s]
 

@@ -94,6 +94,7 @@ S_DIR = 9
 S_DRAWS = 10  # tiles drawn this round (hand-row counter)
 S_RETRIEVED = 11  # jokers freed this round
 S_PENALTIES = 12
+S_UNPROVEN = 13  # decisions whose solve was cut by the solver's beam (not proven best)
 S_MELDED = 16  # + seat: 1 once the initial meld is made
 S_TOTAL = 24  # + seat
 S_ROUND_SCORE = 32  # + seat
@@ -104,6 +105,7 @@ S_SIZE = 48
 H_DRAWS = H_CALLS
 H_RETRIEVED = H_FLOATS
 H_PENALTIES = H_DEEP_TAKES
+H_UNPROVEN = 7  # the slot before H_SCORE, unused by the other games
 
 # ---- observation (public information and the seat's own situation, C-INFO-1)
 O_SEAT = 0

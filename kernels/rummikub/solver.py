@@ -41,7 +41,9 @@ from rummysim.kernels.rummikub.layout import (
     N_COLOURS, REQUIRED, TOP,
 )
 
-ARENA = 1 << 18  # states over all steps of one solve
+ARENA = 1 << 19  # states over all steps of one solve
+BEAM = 6144  # most states a step keeps: past it only the best this many go on, and the answer is
+# no longer proven best (M_OVERFLOW); the tests and benchmarks check that their positions stay below
 HASH_BITS = 17
 HASH_SIZE = 1 << HASH_BITS
 STEPS = 5 * TOP  # four colour steps and a closing step per number
@@ -103,14 +105,14 @@ M_SIZE = 8
 Solver = namedtuple(
     "Solver",
     "keys vals par dec start hstamp hidx meta free rack wts rest lk path slot_code slot_run run_col run_lo "
-    "run_len run_tiles lk_tiles lk_lo lk_hi lk_group gsel out",
+    "run_len run_tiles lk_tiles lk_lo lk_hi lk_group gsel out sel",
 )
 """The solver's workspace, made once by ``new_solver`` and reused for every solve.
 
 Inputs the caller fills: ``free`` and ``rack`` [colour, number] counts, ``wts`` [colour, number]
 weights, ``lk`` the locked items (``LK_*`` rows). The arena (``keys vals par dec``, ``start`` per
 step), the hash table (``hstamp hidx``) and ``meta`` are the program's; ``path`` to ``gsel`` are
-the replay's; ``out`` receives the final table (``CB_*`` rows)."""
+the replay's; ``out`` receives the final table (``CB_*`` rows); ``sel`` is the beam's scratch."""
 
 
 @njit
@@ -142,6 +144,7 @@ def new_solver():
         np.zeros((MAX_LOCKED, 5), dtype=np.int64),
         np.zeros(N_COLOURS, dtype=np.int64),
         np.zeros((MAX_COMBOS, CB_SIZE), dtype=np.int64),
+        np.zeros(HASH_SIZE // 2, dtype=np.int64),
     )
 
 
@@ -361,6 +364,74 @@ def runs_can_go_on(ws, x0, x1, x2, n, c, jokers_left):
     if short > ws.free[c, n + 1] + ws.rack[c, n + 1] + jokers_left:
         return False
     return single == 0 or single <= ws.free[c, n + 2] + ws.rack[c, n + 2] + jokers_left
+
+
+@njit_noalloc
+def kth_largest(a, n, k):
+    """The ``k``-th largest (1-based) of ``a[:n]``, which it reorders (iterative quickselect)."""
+    lo = 0
+    hi = n - 1
+    target = k - 1
+    while lo < hi:
+        pivot = a[(lo + hi) // 2]
+        i = lo
+        j = hi
+        while i <= j:
+            while a[i] > pivot:
+                i += 1
+            while a[j] < pivot:
+                j -= 1
+            if i <= j:
+                a[i], a[j] = a[j], a[i]
+                i += 1
+                j -= 1
+        if target <= j:
+            hi = j
+        elif target >= i:
+            lo = i
+        else:
+            break
+    return a[target]
+
+
+@njit_noalloc
+def settle_step(ws, step):
+    """Compact this step's live states to the front of its arena range, dropping the DEAD ones and,
+    past ``BEAM`` live states, all but the ``BEAM`` best (the answer is then not proven best:
+    ``M_OVERFLOW``)."""
+    meta = ws.meta
+    a = ws.start[step]
+    b = meta[M_TOP]
+    alive = 0
+    for i in range(a, b):
+        if ws.vals[i] != DEAD:
+            ws.sel[alive] = ws.vals[i]
+            alive += 1
+    cut = DEAD
+    ties = 0
+    if alive > BEAM:
+        cut = kth_largest(ws.sel, alive, BEAM)
+        above = 0
+        for i in range(a, b):
+            if ws.vals[i] != DEAD and ws.vals[i] > cut:
+                above += 1
+        ties = BEAM - above
+        meta[M_OVERFLOW] = 1
+    j = a
+    for i in range(a, b):
+        v = ws.vals[i]
+        if v == DEAD or v < cut:
+            continue
+        if alive > BEAM and v == cut:
+            if ties == 0:
+                continue
+            ties -= 1
+        ws.keys[j] = ws.keys[i]
+        ws.vals[j] = v
+        ws.par[j] = ws.par[i]
+        ws.dec[j] = ws.dec[i]
+        j += 1
+    meta[M_TOP] = j
 
 
 @njit_noalloc
@@ -717,12 +788,14 @@ def run_program(ws, n_locked, rack_jokers, joker_cap, max_jokers, both_colours, 
             sweep_colour(ws, step, c, max_jokers == 1)
             if joker_sweep:
                 sweep_jokers(ws, step)
+            settle_step(ws, step)
             step += 1
         close_step(ws, step, n, n_locked, joker_cap, max_jokers, both_colours, threshold)
         for c in range(N_COLOURS):
             sweep_colour(ws, step, c, max_jokers == 1)
         if joker_sweep:
             sweep_jokers(ws, step)
+        settle_step(ws, step)
         step += 1
     ws.start[step] = meta[M_TOP]
     best = NO_SOLUTION

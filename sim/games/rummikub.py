@@ -19,9 +19,11 @@ _INVALID = {"reject": LK.INVALID_REJECT, "penalty_draw3": LK.INVALID_PENALTY_DRA
 #: and the engine's turn cap.
 REASONS = {R.END_OUT: "out", R.END_STOCK: "passes", R.END_TURN_CAP: "turn_cap"}
 
-#: Per-round counters: tiles drawn, jokers freed from the table (RKUB-JOKER-3) and penalty turns
-#: (RKUB-TIME-1), in the hand-row slots the other games use for calls, floats and deep takes.
-COUNTERS = (("draws", LK.H_DRAWS), ("jokers_freed", LK.H_RETRIEVED), ("penalties", LK.H_PENALTIES))
+#: Per-round counters: tiles drawn, jokers freed from the table (RKUB-JOKER-3), penalty turns
+#: (RKUB-TIME-1), in the hand-row slots the other games use for calls, floats and deep takes, and
+#: the decisions whose solve the solver's beam cut (not proven best), in the row's spare slot.
+COUNTERS = (("draws", LK.H_DRAWS), ("jokers_freed", LK.H_RETRIEVED), ("penalties", LK.H_PENALTIES),
+            ("unproven_solves", LK.H_UNPROVEN))
 
 
 def encode_rummikub(rules: Rules, n_players: int) -> np.ndarray:
@@ -39,8 +41,9 @@ def encode_rummikub(rules: Rules, n_players: int) -> np.ndarray:
 
 
 def counters_rummikub(flags: Mapping[str, object]) -> frozenset[str]:
-    """Draws and freed jokers always; penalty turns only with ``rkub_invalid_turn = penalty_draw3``."""
-    out = {"draws", "jokers_freed"}
+    """Draws, freed jokers and unproven solves always; penalty turns only with
+    ``rkub_invalid_turn = penalty_draw3``."""
+    out = {"draws", "jokers_freed", "unproven_solves"}
     if flags.get("rkub_invalid_turn") == "penalty_draw3":
         out.add("penalties")
     return frozenset(out)
