@@ -12,9 +12,13 @@ scipy is needed only here and is imported on first use.
 
 from __future__ import annotations
 
+import os
+import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 
 import numpy as np
@@ -36,14 +40,15 @@ class Option:
     locked: int
 
 
-def _loose_templates() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every loose combination a final table needs, once: runs of 3 to 5 tiles (a longer run is
-    two of them side by side, each still valid, so nothing is lost) and groups of 3-4, with up to
-    two jokers in any places. Returns the natural tiles each takes (rows over ``NATURALS``), its
+@lru_cache(maxsize=2)
+def _loose_templates(longest_run: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every loose combination a final table needs, once: runs of 3 to ``longest_run`` tiles (5 is
+    enough: a longer run is two of them side by side, each still valid) and groups of 3-4, with up
+    to two jokers in any places. Returns the natural tiles each takes (rows over ``NATURALS``), its
     jokers and its value (the numbers its tiles stand for)."""
     rows, jokers, values = [], [], []
     for c in range(4):
-        for length in (3, 4, 5):
+        for length in range(3, longest_run + 1):
             for lo in range(1, 15 - length):
                 numbers = range(lo, lo + length)
                 for k in (0, 1, 2):
@@ -69,12 +74,25 @@ def _loose_templates() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.array(rows), np.array(jokers), np.array(values)
 
 
-_TEMPLATES = _loose_templates()
+@contextmanager
+def _quiet() -> Iterator[None]:
+    """Silence standard output at the file-descriptor level: some HiGHS builds print debugging lines
+    from C++ while solving, which would break ``rummysim bench --json``."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    with open(os.devnull, "w") as null:
+        os.dup2(null.fileno(), 1)
+        try:
+            yield
+        finally:
+            os.dup2(saved, 1)
+            os.close(saved)
 
 
-def _loose_options(available: np.ndarray, jokers: int, max_jokers: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _loose_options(available: np.ndarray, jokers: int, max_jokers: int,
+                   longest_run: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The templates whose natural tiles are all available and whose jokers are allowed."""
-    takes, holes, values = _TEMPLATES
+    takes, holes, values = _loose_templates(longest_run)
     keep = (takes @ (1 - available) == 0) & (holes <= min(jokers, max_jokers))
     return takes[keep], holes[keep], values[keep]
 
@@ -136,10 +154,12 @@ def reference_best(
     initial: bool = False,
     threshold: int = 30,
     single_combo: bool = False,
+    longest_run: int = 5,
 ) -> int:
     """The best objective: the summed ``weights`` (a joker: ``joker_weight``) of the rack tiles
     (ids, 64 = joker) a valid final table takes; 0 if none (or, with ``initial``, if no initial
-    meld reaches ``threshold``; the table is then ignored)."""
+    meld reaches ``threshold``; the table is then ignored). ``longest_run`` 13 lists every run
+    length, as the plain formulation would (same answers, more columns: ``rummysim bench``)."""
     from scipy.optimize import Bounds, LinearConstraint, milp
 
     rack_count = Counter(t for t in rack if t != JOKER_ID)
@@ -150,7 +170,7 @@ def reference_best(
     table_jokers = sum(c.tiles.count(JOKER_ID) for c in locked)
     jokers = min(2, rack_jokers + table_jokers)
     available = np.array([1.0 if rack_count[t] + loose_table[t] > 0 else 0.0 for t in NATURALS])
-    takes, holes, values = _loose_options(available, jokers, max_jokers)
+    takes, holes, values = _loose_options(available, jokers, max_jokers, longest_run)
     options: list[Option] = []
     for i, combo in enumerate(locked):
         if combo.kind == "run":
@@ -193,7 +213,8 @@ def reference_best(
     upper = np.full(n, 2.0)
     upper[m:] = 1
     upper[-1] = rack_jokers
-    result = milp(-gain, constraints=rows, integrality=np.ones(n), bounds=Bounds(0, upper))
+    with _quiet():
+        result = milp(-gain, constraints=rows, integrality=np.ones(n), bounds=Bounds(0, upper))
     if result.status != 0:
         return 0
     return int(round(-result.fun - w @ t_vec))
