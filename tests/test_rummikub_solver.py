@@ -86,6 +86,15 @@ def test_T34_no_tile_leaves_a_joker_combination():
     assert play.count == 2 and ["b6", "b7", "b8"] in play.table
 
 
+def test_R_rk2_no_table_tile_moves_into_a_joker_combination():
+    """Decision R-rk2: with one joker per combination the rack joker could only be placed by moving
+    b5 from the full group onto the locked b2 J* b4; that move is not allowed. Without the lock
+    (b3 natural) the same rearrangement places it."""
+    one = rules(rkub_max_jokers_per_combo=1)
+    assert best_play(["b2 J* b4", "b5 k5 r5 o5"], "J*", rules=one).count == 0
+    assert best_play(["b2 b3 b4", "b5 k5 r5 o5"], "J*", rules=one).count == 1
+
+
 def test_three_run_slots_per_colour_are_needed_with_a_joker():
     """The issue's case: two full runs r1..r13 on the table and a rack joker: the joker fits."""
     full = " ".join(f"r{n}" for n in range(1, 14))
