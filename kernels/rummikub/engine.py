@@ -320,7 +320,8 @@ def draw_or_pass(g, seat):
 @njit_noalloc
 def penalty_turn(g, seat):
     """RKUB-TIME-1 ``penalty_draw3``: the table the seat tried (the old table and one rack tile on its
-    own, which is no combination) is undone, and it draws 3 tiles (or what is left)."""
+    own, which is no combination) is undone, and it draws 3 tiles (or what is left). Only while the
+    pool has tiles (R-rk9)."""
     st = g.st
     rack = g.racks[seat]
     tile = 0
@@ -395,8 +396,8 @@ def play_turn(g, seat):
     st = g.st
     record(g.trace, st, T_TURN_START, seat, st[S_TURN], pool_left(st), 0, 0, 0, 0)
     st[S_TURN] += 1
-    if g.rules[RK_INVALID_TURN] == INVALID_PENALTY_DRAW3 and choose_blunder(g.lineup[seat], g.params[seat],
-                                                                           g.rngs[seat]):
+    if (g.rules[RK_INVALID_TURN] == INVALID_PENALTY_DRAW3 and pool_left(st) > 0
+            and choose_blunder(g.lineup[seat], g.params[seat], g.rngs[seat])):
         penalty_turn(g, seat)
         return 0
     if st[S_MELDED + seat] == 0:

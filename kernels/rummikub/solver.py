@@ -538,6 +538,20 @@ def group_close(ws, i, key, joker_keep, joker_add, max_jokers, both_colours):
 
 
 @njit_noalloc
+def closed_colour(ws, p, key, value, shift, s0, s1, s2):
+    """The one way on for a state when colour ``c`` has no tile and no joker at this number and no
+    locked item needs it: runs of 3 or more end, shorter ones die, empty slots stay empty."""
+    decision = 0
+    for s, code in enumerate((s0, s1, s2)):
+        length = code & 3
+        if length == 1 or length == 2:
+            return
+        if length == 3:
+            decision |= A_END << (3 * s)
+    insert(ws, with_field(key, shift, COLOUR_BITS, 0), value, p, decision)
+
+
+@njit_noalloc
 def colour_step(ws, step, n, c, n_locked, joker_cap, max_jokers, threshold):
     """Colour ``c`` at number ``n``: extend, start and end its runs, leave tiles for groups, feed
     the locked items; every state of the previous step to the states of this one."""
@@ -567,6 +581,9 @@ def colour_step(ws, step, n, c, n_locked, joker_cap, max_jokers, threshold):
         s2 = field(key, shift + 6, 3)
         used = field(key, USED_BIT, 2)
         room = joker_cap - used
+        if avail == 0 and room == 0 and n_items == 0:
+            closed_colour(ws, p, key, value, shift, s0, s1, s2)
+            continue
         for k0 in range(4):
             a0 = SLOT_ACTIONS[s0, k0]
             if a0 < 0:
