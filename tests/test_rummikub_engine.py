@@ -18,6 +18,7 @@ from polars.testing import assert_frame_equal
 
 from rummysim.checks import traced_game
 from rummysim.kernels.rummikub import layout as L
+from rummysim.kernels.rummikub.solver import M_STAMP
 from rummysim.kernels.rummikub.engine import new_context, new_workspace, play_turn, score_round, seed_game, start_round
 from rummysim.rules import Rules
 from rummysim.rummikub import JOKER_ID, Combo
@@ -305,6 +306,8 @@ def twin_contexts(seed: int, turns: int):
     b.pool[int(a.st[L.S_POOL_POS]):] = shuffled[k:]
     for arr in b.ws:
         arr[...] = rng.integers(0, 50, size=arr.shape).astype(arr.dtype)
+    # the solver's own bookkeeping: its step counter is past every stamp in its hash table
+    b.ws.meta[M_STAMP] = b.ws.hstamp.max()
     return a, b, seat
 
 

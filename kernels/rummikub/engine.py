@@ -360,6 +360,7 @@ def initial_turn(g, seat):
     st = g.st
     sid = g.lineup[seat]
     observe(g, seat)
+    g.ws.meta[M_OVERFLOW] = 0  # a decision may not solve at all (pre-test, a random draw)
     rows = choose_initial(sid, g.params[seat], view_of(g, seat), g.ws, g.rngs[seat])
     st[S_UNPROVEN] += g.ws.meta[M_OVERFLOW]
     if rows == 0:
@@ -367,6 +368,7 @@ def initial_turn(g, seat):
     lay_initial(g, seat, rows)
     if g.rules[RK_MANIPULATE_INITIAL] != 0 and rack_count(g.racks[seat]) > 0:
         observe(g, seat)
+        g.ws.meta[M_OVERFLOW] = 0
         more = choose_play(sid, g.params[seat], view_of(g, seat), g.ws, g.rngs[seat])
         st[S_UNPROVEN] += g.ws.meta[M_OVERFLOW]
         if more > 0:
@@ -381,6 +383,7 @@ def initial_turn(g, seat):
 def later_turn(g, seat):
     """A turn after the initial meld: a play of the whole table, or none. Returns True if it played."""
     observe(g, seat)
+    g.ws.meta[M_OVERFLOW] = 0
     rows = choose_play(g.lineup[seat], g.params[seat], view_of(g, seat), g.ws, g.rngs[seat])
     g.st[S_UNPROVEN] += g.ws.meta[M_OVERFLOW]
     if rows == 0:
