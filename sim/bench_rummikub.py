@@ -12,6 +12,7 @@ positions all solved. Without scipy the section says so instead of giving figure
 
 from __future__ import annotations
 
+import importlib.util
 import statistics
 import time
 from collections import Counter
@@ -141,9 +142,7 @@ def _group(name: str, positions: list[Position], milp_positions: int, repetition
 
 def solver_reference(games: int, milp_positions: int, repetitions: int, log: Log) -> dict:
     """The Rummikub solver section of the suite (see the module docstring)."""
-    try:
-        import scipy  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("scipy") is None:
         return {"available": False, "reason": "scipy is not installed (pip install scipy) for the integer program"}
     Rules(game="rummikub").check(4)
     log(f"Rummikub solver: positions of {games} greedy games, the integer program on up to {milp_positions} of each kind")

@@ -144,7 +144,7 @@ class Play:
 
 @lru_cache(maxsize=1)
 def _workspace():
-    from rummysim.kernels.rummikub.solver import new_solver
+    from rummysim.kernels.rummikub.state import new_solver
 
     return new_solver()
 
@@ -197,7 +197,7 @@ def solve_table(combos: Sequence[Combo], rack: Sequence[int], objective: str = "
                 rules: Rules | None = None) -> Arrangement:
     """``best_play`` on parsed combinations and rack tile ids (64 = joker), answered as table rows."""
     from rummysim.kernels.rummikub import layout as L
-    from rummysim.kernels.rummikub.solver import M_FREED
+    from rummysim.kernels.rummikub.state import M_FREED
     from rummysim.kernels.rummikub.table import best_arrangement, copy_table, mark_rack
 
     rules = rules or Rules(game="rummikub")

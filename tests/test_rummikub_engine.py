@@ -18,7 +18,7 @@ from polars.testing import assert_frame_equal
 
 from rummysim.checks import traced_game
 from rummysim.kernels.rummikub import layout as L
-from rummysim.kernels.rummikub.solver import M_STAMP
+from rummysim.kernels.rummikub.state import M_STAMP
 from rummysim.kernels.rummikub.engine import new_context, new_workspace, play_turn, score_round, seed_game, start_round
 from rummysim.rules import Rules
 from rummysim.rummikub import JOKER_ID, Combo

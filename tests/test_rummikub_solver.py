@@ -13,7 +13,7 @@ import pytest
 
 from rummysim.errors import InputError
 from rummysim.kernels.rummikub import layout as L
-from rummysim.kernels.rummikub.solver import M_OVERFLOW
+from rummysim.kernels.rummikub.state import M_OVERFLOW
 from rummysim.rules import Rules
 from rummysim.rummikub import JOKER_ID, _workspace, best_play, parse_combo, solve_table
 from tests.rummikub_positions import check_arrangement, random_position, upper_bound

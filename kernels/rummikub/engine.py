@@ -34,7 +34,7 @@ from rummysim.kernels.rummikub.layout import (
     T_FIRST_TILE, T_GAME_END, T_GAME_START, T_HAND_END, T_HAND_START, T_INITIAL, T_PASS, T_PENALTY, T_SCORE,
     T_TABLE, T_TILE, T_TURN_START, TILE_IDS,
 )
-from rummysim.kernels.rummikub.solver import M_OVERFLOW, new_solver
+from rummysim.kernels.rummikub.state import M_OVERFLOW, new_solver
 from rummysim.kernels.rummikub.table import combo_jokers, combo_value, copy_table, mark_rack, rack_value
 from rummysim.strategies.rummikub.dispatch import RkView, choose_blunder, choose_initial, choose_play
 

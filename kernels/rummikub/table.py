@@ -17,7 +17,8 @@ from rummysim.kernels.rummikub.layout import (
     KIND_RUN, LK_HI, LK_JOKERS, LK_KEY, LK_KIND, LK_LO, LK_MASK, LK_MIN, LK_SIZE, LK_SOURCE, LK_TILE,
     MAX_LOCKED, N_COLOURS, OBJ_VALUE, REQUIRED, TILE_IDS, TOP,
 )
-from rummysim.kernels.rummikub.solver import NO_SOLUTION, solve
+from rummysim.kernels.rummikub.solver import solve
+from rummysim.kernels.rummikub.state import M_OVERFLOW, NO_SOLUTION
 
 NOTHING = 0  # objective of placing nothing
 
@@ -29,15 +30,6 @@ def combo_jokers(table, r):
         if table[r, CB_TILE + i] == JOKER:
             k += 1
     return k
-
-
-@njit_noalloc
-def clear_inputs(ws):
-    for c in range(N_COLOURS):
-        for n in range(TOP + 3):
-            ws.free[c, n] = 0
-            ws.rack[c, n] = 0
-            ws.wts[c, n] = 0
 
 
 @njit_noalloc
@@ -269,7 +261,6 @@ def best_arrangement(ws, table, n_combos, rack, objective, joker_penalty, max_jo
     can be placed (with ``initial``: when no initial meld reaches ``threshold``). With ``initial``
     the table is not touched and the play is new combinations from the rack alone (RKUB-INIT-30).
     """
-    clear_inputs(ws)
     set_weights(ws, objective)
     return arrangement(ws, table, n_combos, rack, joker_weight_of(objective, joker_penalty), max_jokers,
                        both_colours, initial, initial_rule, threshold)
@@ -386,5 +377,5 @@ def solve_positions(ws, tables, sizes, racks, objective, joker_penalty, max_joke
         best, _ = best_arrangement(ws, tables[i], sizes[i], racks[i], objective, joker_penalty, max_jokers,
                                    both_colours, False, 0, 0)
         results[i] = max(best, 0)
-        overflows += ws.meta[2]
+        overflows += ws.meta[M_OVERFLOW]
     return overflows
