@@ -136,7 +136,8 @@ def test_tables_show_every_section_and_unavailable_cases(quick):
     console = Console(file=io.StringIO(), width=200)
     print_results(console, result)
     text = console.file.getvalue()
-    for needle in ("throughput", "strategies", "validator reference", "start-up", "end to end", "targets of issue 8",
+    for needle in ("throughput", "strategies", "validator reference", "Rummikub solver", "start-up", "end to end",
+                   "targets of issues 8 and 17",
                    "MISSED" if any(t["met"] is False for t in result["targets"]) else "met"):
         assert needle in text
     for row in result["throughput"]:
