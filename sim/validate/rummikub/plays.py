@@ -126,8 +126,9 @@ class PlayChecks(Replayer):
         self.i = at
 
     def _flag_all(self, problems: list[Problem]) -> None:
+        """Flag each problem, naming the seat and turn whose block it is in."""
         for p in problems:
-            self.flag(p.rule, p.message)
+            self.flag(p.rule, f"seat {self.cur}, turn {self.turns - 1}: {p.message}")
 
     def _check_rack_count(self, b: Block, combos: list[Combo]) -> None:
         counted = sum(rack_tiles(combos).values())
@@ -161,9 +162,10 @@ class PlayChecks(Replayer):
                                       f"worth {value}")
         problem = initial_value_problem(combos, self.cfg.table.initial_rule)
         if problem is not None:
-            self.flag(problem.rule, problem.message)
+            self._flag_all([problem])
         self._take_from_rack(rack_tiles(combos), "INITIAL")
         self.turn_table = self.turn_table + combos
+        self.table = self.turn_table  # the initial meld is on the table until the TABLE block
         self.initial_turn = True
         self.phase = P_AFTER_INITIAL
 
@@ -192,7 +194,7 @@ class PlayChecks(Replayer):
         kept = kept_problems(old, new, self.racks[seat])
         if kept:
             self._flag_all(kept[:-1])
-            self.fail(kept[-1].rule, kept[-1].message)
+            self.fail(kept[-1].rule, f"seat {seat}, turn {self.turns - 1}: {kept[-1].message}")
         self._flag_all(table_problems(old, new, self.cfg.table, self.initial_turn))
         self._take_from_rack(rack_tiles(new), "TABLE")
         self.table = new

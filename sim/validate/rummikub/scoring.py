@@ -88,11 +88,14 @@ class Scoring(Replayer):
         other = 55 - penalty  # the other value VKUB-JOKER25 allows (30 <-> 25)
         self.other_values = [rack_value(r, other) for r in self.racks]
         self.exp_values = values
+        self.jokers_held = any(r[JOKER] for r in self.racks)
         if self.out_seat >= 0:
             self.exp_scores = out_scores(values, self.out_seat)
+            self.other_scores = out_scores(self.other_values, self.out_seat)
             self.score_rule = "RKUB-SCORE-1"
         else:
             self.exp_scores = pool_end_scores(values)
+            self.other_scores = pool_end_scores(self.other_values)
             self.score_rule = "RKUB-END-2"
 
     def check_conservation(self) -> None:
@@ -120,15 +123,13 @@ class Scoring(Replayer):
             self.flag("TRACE-FORMAT", f"SCORE column 4 is {unused}; Rummikub writes 0")
         want = self.exp_values[seat]
         if value != want:
-            jokers = self.racks[seat][JOKER]
-            rule = ("VKUB-JOKER25" if jokers and value == self.other_values[seat]
-                    else self.score_rule)
-            self.flag(rule, f"seat {seat} rack_value {value}, expected {want} (joker "
-                            f"{self.cfg.joker_penalty})")
+            self.flag(self._joker_or(value == self.other_values[seat]),
+                      f"seat {seat} rack_value {value}, expected {want} (joker "
+                      f"{self.cfg.joker_penalty})")
         if score != self.exp_scores[seat]:
-            self.flag(self.score_rule, f"seat {seat} round_score {score}, expected "
-                                       f"{self.exp_scores[seat]} (rack values "
-                                       f"{self.exp_values})")
+            self.flag(self._joker_or(score == self.other_scores[seat]),
+                      f"seat {seat} round_score {score}, expected {self.exp_scores[seat]} "
+                      f"(rack values {self.exp_values}, joker {self.cfg.joker_penalty})")
         if total != self.trace_totals[seat] + score:
             self.flag("C-SCORE-3", f"seat {seat} total_after {total} != previous total "
                                    f"{self.trace_totals[seat]} + round_score {score}")
@@ -138,6 +139,10 @@ class Scoring(Replayer):
         if self.score_seat == self.n:
             self.rounds_played += 1
             self._decide_game_end()
+
+    def _joker_or(self, other_penalty_fits: bool) -> str:
+        """VKUB-JOKER25 when the trace's number is right for the other joker penalty."""
+        return "VKUB-JOKER25" if self.jokers_held and other_penalty_fits else self.score_rule
 
     def _decide_game_end(self) -> None:
         """RKUB-GAME-1: ``rkub_rounds`` rounds, the highest total wins, a shared highest total is
