@@ -6,7 +6,8 @@ and lay-offs with the meld id and cards, jokers with their designation such as `
 discard, the pile after the turn), rummy calls, out-of-turn melds, floating, reshuffles, lay-offs
 after someone went out (V500-ADDOPP), the scores at each hand end (with bonuses, or Standard Rummy's
 deadwood and collection) and the game end.  5000 Rummy adds its wild cards, face-up cards, joins,
-trades and the rest of its records (``rum5000.py``).
+trades and the rest of its records (``rum5000.py``).  Rummikub (game code 3) has racks and a
+whole table instead of hands and melds, so its traces go to their own decoder (``rummikub.py``).
 
 It is pure decoding: it does not check rules (see ``rummysim.validate``, whose common modules give
 it the record kinds and card names) and it never raises on a malformed trace; records it cannot
@@ -26,7 +27,14 @@ import numpy as np
 from rummysim.replay.common import Decoder, GameText
 from rummysim.replay.rum500 import Rum500Records, Rum500Text, StandardRummyText
 from rummysim.replay.rum5000 import Rum5000Records, Rum5000Text
-from rummysim.validate.trace import GAME_CODE_500, GAME_CODE_5000, GAME_CODE_STANDARD
+from rummysim.replay.rummikub import format_trace as format_rummikub
+from rummysim.validate.trace import (
+    GAME_CODE_500,
+    GAME_CODE_5000,
+    GAME_CODE_RUMMIKUB,
+    GAME_CODE_STANDARD,
+    GAME_START,
+)
 
 __all__ = ["format_trace"]
 
@@ -48,6 +56,8 @@ def format_trace(trace: np.ndarray, plain: bool = False) -> str:
         rows: list[list[int]] = np.asarray(trace).reshape(-1, 8).tolist()
     except Exception as exc:  # never raise
         return f"(cannot read trace: {exc})\n"
+    if rows and rows[0][0] == GAME_START and rows[0][5] == GAME_CODE_RUMMIKUB:
+        return format_rummikub(rows, plain)
     return TraceDecoder(rows, plain, GAME_TEXTS).run()
 
 
