@@ -272,3 +272,35 @@ def test_an_unchanged_locked_combination_keeps_its_from():
     locked = table_rows(b)[0]
     assert b.array()[locked, 6] == 0
     bad(mutate(b, locked, 6, -1), "RKUB-JOKER-2", f)
+
+
+# ============================================================================================
+# Block layout (docs/trace-format.md "Records")
+# ============================================================================================
+
+
+@pytest.mark.parametrize("what,col,val", [
+    ("combo", 1, 5),  # COMBO index out of order
+    ("combo", 2, 3),  # kind 3: neither group nor run
+    ("tile", 1, 0),  # a TILE of another combination
+    ("tile", 2, 14),  # not a tile id
+    ("tile", 4, 2),  # from_rack 2
+    ("tile", 3, 17),  # a natural tile standing for another tile
+])
+def test_combination_block_layout(what, col, val):
+    b = t34_table()
+    b.play(1, "b5 b6 J* b8 b9", "o10 o11 o12", "k11 k12 k13")
+    b, f = done(b)
+    combos = table_rows(b)
+    row = combos[1] + (1 if what == "tile" else 0)  # o10 o11 o12, or its first tile
+    bad(mutate(b, row, col, val), "TRACE-FORMAT", f)
+
+
+def test_group_lo_is_0_and_a_block_is_complete():
+    b = t33_table()
+    b.play(1, "r10 r11 r12", "r3 k3 o3", "k11 k12 k13", "k8 k9 J*")
+    b, f = done(b)
+    group = table_rows(b)[1]
+    bad(mutate(b, group, 4, 3), "TRACE-FORMAT", f)
+    bad(mutate(b, rows_of(b, 130)[-1], 2, 5), "TRACE-FORMAT", f)  # 5 combinations announced
+    bad(mutate(b, group, 5, 4), "TRACE-FORMAT", f)  # 4 tiles announced, 3 given
