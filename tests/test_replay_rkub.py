@@ -23,7 +23,8 @@ def t33_played() -> str:
 def test_game_code_3_goes_to_the_rummikub_decoder():
     b = capped(opened().draw())
     assert format_trace(b.array()) == format_rummikub(b.array())
-    assert format_trace(b.array()).startswith("Game 7 · Rummikub · 2 players · 1 round · clockwise")
+    header = "Game 7 · Rummikub · 2 players · 1 round · clockwise"
+    assert format_trace(b.array()).startswith(header)
 
 
 def test_deal_lines():

@@ -253,9 +253,10 @@ class RummikubReplayer(TurnChecks, PlayChecks, Scoring):
         s, then 13 tiles from position n + 13 s; the pool is drawn from position 14 n)."""
         counts = Counter(self.pool)
         if counts != PACK:
+            missing = sorted(tile_name(t) for t in (PACK - counts).elements())
+            extra = sorted(tile_name(t) for t in (counts - PACK).elements())
             self.fail("RKUB-SET-1", "the pool is not 2 x 52 numbered tiles and 2 jokers: missing "
-                                    f"{sorted(tile_name(t) for t in (PACK - counts).elements())}"
-                                    f", extra {sorted(tile_name(t) for t in (counts - PACK).elements())}")
+                                    f"{missing}, extra {extra}")
         n = self.n
         pool = self.pool
         self.racks = [Counter([pool[s]] + pool[n + 13 * s:n + 13 * s + 13]) for s in range(n)]
