@@ -1,6 +1,6 @@
 """Checking helpers and scenario traces of the Rummikub checker's tests
-(tests/test_validate_rkub*.py), built with ``tests/tracebuild_rkub.BK``.  RULES.md §10 T-32..T-36 are written out here with the
-tiles marked "chosen here" where the scenario leaves them open.
+(tests/test_validate_rkub*.py), built with ``tests/tracebuild_rkub.BK``.  RULES.md §10 T-32..T-36
+are written out here with the tiles marked "chosen here" where the scenario leaves them open.
 """
 
 from __future__ import annotations
