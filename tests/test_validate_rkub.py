@@ -22,7 +22,6 @@ from tests.scenarios_rkub import (
     F,
     bad,
     capped,
-    check,
     delete,
     insert,
     mutate,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.scenarios_rkub import F, bad, capped, mutate, ok, opened, rows_of, t33_table, t34_table
+from tests.scenarios_rkub import F, bad, capped, mutate, ok, rows_of, t33_table, t34_table
 from tests.tracebuild_rkub import BK
 
 pytestmark = pytest.mark.usefixtures("paranoid_validator")
