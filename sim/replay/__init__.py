@@ -28,8 +28,14 @@ import numpy as np
 from rummysim.replay.common import Decoder, GameText
 from rummysim.replay.rum500 import Rum500Records, Rum500Text, StandardRummyText
 from rummysim.replay.rum5000 import Rum5000Records, Rum5000Text
-from rummysim.replay.rummikub import RummikubDecoder, is_rummikub
-from rummysim.validate.trace import GAME_CODE_500, GAME_CODE_5000, GAME_CODE_STANDARD
+from rummysim.replay.rummikub import format_trace as format_rummikub
+from rummysim.validate.trace import (
+    GAME_CODE_500,
+    GAME_CODE_5000,
+    GAME_CODE_RUMMIKUB,
+    GAME_CODE_STANDARD,
+    GAME_START,
+)
 
 __all__ = ["format_trace"]
 
@@ -51,8 +57,8 @@ def format_trace(trace: np.ndarray, plain: bool = False) -> str:
         rows: list[list[int]] = np.asarray(trace).reshape(-1, 8).tolist()
     except Exception as exc:  # never raise
         return f"(cannot read trace: {exc})\n"
-    if is_rummikub(rows):
-        return RummikubDecoder(rows).run()  # tiles are written as text either way
+    if rows and rows[0][0] == GAME_START and rows[0][5] == GAME_CODE_RUMMIKUB:
+        return format_rummikub(rows, plain)
     return TraceDecoder(rows, plain, GAME_TEXTS).run()
 
 
