@@ -117,6 +117,8 @@ TARGETS = (
     Target("rkub_solves_jokers", "Rummikub solves/s per core, positions with jokers", 2_000, "solves/s", True),
     Target("rkub_ratio_no_jokers", "Rummikub solver / integer program, no jokers", 1000, "x", True),
     Target("rkub_ratio_jokers", "Rummikub solver / integer program, with jokers", 100, "x", True),
+    Target("rkub_package_ratio_no_jokers", "Rummikub solver / the rummikub-solver package, no jokers", 1000, "x", True),
+    Target("rkub_package_ratio_jokers", "Rummikub solver / the rummikub-solver package, with jokers", 100, "x", True),
 )
 RUMMIKUB_REFERENCE = Case("rummikub", 4, "greedy")  # the games target
 
@@ -406,6 +408,8 @@ def _target_values(result: dict) -> dict[str, tuple[float | None, str | None]]:
         "rkub_solves_jokers": (with_j and with_j["solver_solves_per_s"], None),
         "rkub_ratio_no_jokers": (no_j and no_j["ratio"], None),
         "rkub_ratio_jokers": (with_j and with_j["ratio"], None),
+        "rkub_package_ratio_no_jokers": (no_j and no_j["package_ratio"], None),
+        "rkub_package_ratio_jokers": (with_j and with_j["package_ratio"], None),
         "hands_per_s_per_core": (ref and ref["one_thread"]["hands_per_s"], None),
         "million_games_s": (e2e["million_games_s"], how),
         "thread_scaling": (ref and ref["scaling"], on),

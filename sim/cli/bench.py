@@ -75,14 +75,18 @@ def _print_rummikub(console: Console, r: dict) -> None:
         return
     table = Table(title=f"Rummikub solver on the positions of {r['games']} greedy 4-player games (1 thread)")
     for col in ("positions", "count", "table tiles", "rack tiles", "solver solves/s", "beam cuts", "on",
-                "IP runs 3-5 /s", "ratio", "IP runs 3-13 /s", "ratio", "same answers"):
+                "IP runs 3-5 /s", "ratio", "IP runs 3-13 /s", "ratio", "same answers", "package /s", "ratio"):
         table.add_column(col, justify="left" if col == "positions" else "right")
     for g in r["groups"]:
         table.add_row(g["positions"], str(g["count"]), _num(g["mean_table_tiles"], 1), _num(g["mean_rack_tiles"], 1),
                       _num(g["solver_solves_per_s"]), str(g["solver_beam_cuts"]), str(g["milp_positions"]),
                       _num(g["milp_solves_per_s"], 1), f"{g['ratio']:,.0f}x", _num(g["plain_milp_solves_per_s"], 1),
-                      f"{g['plain_ratio']:,.0f}x", str(g["same_answers"]))
+                      f"{g['plain_ratio']:,.0f}x", str(g["same_answers"]),
+                      _num(g["package_solves_per_s"], 1), "-" if g["package_ratio"] is None else f"{g['package_ratio']:,.0f}x")
     console.print(table)
+    if any(g["package_solves_per_s"] is None for g in r["groups"]):
+        console.print('  package: the public rummikub-solver package is not installed '
+                      '(pip install "rummikub-solver[highs]")', markup=False)
 
 
 def _print_startup(console: Console, s: dict) -> None:
