@@ -132,7 +132,9 @@ def parse_combo(items: str | Iterable[str]) -> Combo:
 class Play:
     """``best_play``'s answer: the rack tiles placed, how many and their value (a joker at its rack
     penalty), the jokers freed from table combinations, the solver's objective, and the whole table
-    after the play (each combination as tile texts, jokers with their designations)."""
+    after the play (each combination as tile texts, jokers with their designations), and whether
+    the answer is proven best (``False`` only if a position outgrew the solver's workspace: the play
+    is then valid and the best found)."""
 
     placed: list[str]
     count: int
@@ -140,13 +142,16 @@ class Play:
     freed_jokers: int
     objective: int
     table: list[list[str]]
+    proven: bool = True
 
 
 @lru_cache(maxsize=1)
-def _workspace():
-    from rummysim.kernels.rummikub.state import new_solver
+def _workspace(widest: bool = False):
+    """The solver's workspace: the games' beam (``state.BEAM`` states per step), or with ``widest``
+    the most the hash table holds, for ``best_play``'s exact answers."""
+    from rummysim.kernels.rummikub.state import BEAM, WIDEST_BEAM, new_solver
 
-    return new_solver()
+    return new_solver(WIDEST_BEAM if widest else BEAM)
 
 
 def _table_array(combos: Sequence[Combo]) -> np.ndarray:
@@ -191,13 +196,14 @@ class Arrangement:
     table: np.ndarray
     rows: int
     freed_jokers: int
+    proven: bool = True
 
 
 def solve_table(combos: Sequence[Combo], rack: Sequence[int], objective: str = "count", initial: bool = False,
                 rules: Rules | None = None) -> Arrangement:
     """``best_play`` on parsed combinations and rack tile ids (64 = joker), answered as table rows."""
     from rummysim.kernels.rummikub import layout as L
-    from rummysim.kernels.rummikub.state import M_FREED
+    from rummysim.kernels.rummikub.state import M_FREED, M_OVERFLOW
     from rummysim.kernels.rummikub.table import best_arrangement, copy_table, mark_rack
 
     rules = rules or Rules(game="rummikub")
@@ -209,13 +215,14 @@ def solve_table(combos: Sequence[Combo], rack: Sequence[int], objective: str = "
     counts = np.zeros(L.TILE_IDS, dtype=np.int64)
     for t in rack:
         counts[t] += 1
-    ws = _workspace()
+    ws = _workspace(widest=True)
     best, rows = best_arrangement(
         ws, grid, len(combos), counts, OBJECTIVES[objective], rules.rkub_joker_penalty,
         rules.rkub_max_jokers_per_combo, rules.rkub_group_joker_release == "both_colours", bool(initial),
         L.INIT_SINGLE_COMBO if rules.rkub_initial_rule == "single_combo" else L.INIT_TOTAL, L.INITIAL_MIN)
+    proven = ws.meta[M_OVERFLOW] == 0
     if best <= 0 or rows == 0:
-        return Arrangement(max(int(best), 0), grid, len(combos), 0)
+        return Arrangement(max(int(best), 0), grid, len(combos), 0, proven)
     new = np.zeros_like(grid)
     if initial:
         copy_table(new, grid, len(combos))
@@ -227,7 +234,7 @@ def solve_table(combos: Sequence[Combo], rack: Sequence[int], objective: str = "
     if initial:
         new[:len(combos), L.CB_RACK:L.CB_RACK + L.MAX_IN_COMBO] = 0
         new[:len(combos), L.CB_FROM] = -1
-    return Arrangement(int(best), new, int(rows), 0 if initial else int(ws.meta[M_FREED]))
+    return Arrangement(int(best), new, int(rows), 0 if initial else int(ws.meta[M_FREED]), proven)
 
 
 def best_play(
@@ -260,12 +267,12 @@ def best_play(
     _check_counts(combos, rack_tiles)
     result = solve_table(combos, [t.id for t in rack_tiles], objective, initial, rules)
     if result.objective <= 0:
-        return Play([], 0, 0, 0, result.objective, [c.text() for c in combos])
+        return Play([], 0, 0, 0, result.objective, [c.text() for c in combos], result.proven)
     new, rows = result.table, result.rows
     penalty = (rules or Rules(game="rummikub")).rkub_joker_penalty
     placed = [int(new[r, L.CB_TILE + i]) for r in range(rows) for i in range(new[r, L.CB_LEN])
               if new[r, L.CB_RACK + i] == 1]
     value = sum(penalty if t == JOKER_ID else t & 15 for t in placed)
     return Play(sorted(tile_text(t) for t in placed), len(placed), value, result.freed_jokers, result.objective,
-                _combos_of(new, rows))
+                _combos_of(new, rows), result.proven)
 

@@ -39,8 +39,8 @@ from rummysim.kernels.rummikub.layout import (
     REQUIRED, TOP,
 )
 from rummysim.kernels.rummikub.state import (
-    A_END, ARENA, BEAM, COLOUR_BITS, DEAD, FREED_BIT, HASH_SIZE, L_FREE, L_JOK, L_NAT, L_NONE, LOCK_GROUP_BIT,
-    LOCK_RUN_BIT, M_BEST, M_FREED, M_JOKER_WEIGHT, M_LOWER, M_OVERFLOW, M_STAMP, M_STEP_START, M_TOP,
+    A_END, ARENA, COLOUR_BITS, DEAD, FREED_BIT, HASH_SIZE, L_FREE, L_JOK, L_NAT, L_NONE, LOCK_GROUP_BIT,
+    LOCK_RUN_BIT, M_BEAM, M_BEST, M_FREED, M_JOKER_WEIGHT, M_LOWER, M_OVERFLOW, M_STAMP, M_STEP_START, M_TOP,
     N1_BIT, N2_BIT, NO_SOLUTION, SLOT_ACTIONS, SWEEP_MIN, USED_BIT, VALUE_BIT, action_tiles, field, item_at,
     slot_after, sort3, with_field, HASH_BITS,
 )
@@ -230,11 +230,12 @@ def kth_largest(a, n, k):
 @njit_noalloc
 def settle_step(ws, step):
     """Compact this step's live states to the front of its arena range, dropping the DEAD ones and,
-    past ``BEAM`` live states, all but the ``BEAM`` best (the answer is then not proven best:
+    past ``meta[M_BEAM]`` live states, all but that many best (the answer is then not proven best:
     ``M_OVERFLOW``)."""
     meta = ws.meta
     a = ws.start[step]
     b = meta[M_TOP]
+    beam = meta[M_BEAM]
     alive = 0
     for i in range(a, b):
         if ws.vals[i] != DEAD:
@@ -242,20 +243,20 @@ def settle_step(ws, step):
             alive += 1
     cut = DEAD
     ties = 0
-    if alive > BEAM:
-        cut = kth_largest(ws.sel, alive, BEAM)
+    if alive > beam:
+        cut = kth_largest(ws.sel, alive, beam)
         above = 0
         for i in range(a, b):
             if ws.vals[i] != DEAD and ws.vals[i] > cut:
                 above += 1
-        ties = BEAM - above
+        ties = beam - above
         meta[M_OVERFLOW] = 1
     j = a
     for i in range(a, b):
         v = ws.vals[i]
         if v == DEAD or v < cut:
             continue
-        if alive > BEAM and v == cut:
+        if alive > beam and v == cut:
             if ties == 0:
                 continue
             ties -= 1

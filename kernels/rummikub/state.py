@@ -19,10 +19,12 @@ from rummysim.kernels.rummikub.layout import (
 )
 
 ARENA = 1 << 19  # states over all steps of one solve
-BEAM = 6144  # most states a step keeps: past it only the best this many go on, and the answer is
-# no longer proven best (M_OVERFLOW); the tests and benchmarks check that their positions stay below
+BEAM = 6144  # most states a step keeps in games: past it only the best this many go on, and the
+# answer is no longer proven best (M_OVERFLOW); the tests and benchmarks check that their positions
+# stay below. best_play widens it to WIDEST_BEAM (M_BEAM), where only the hash table's size limits it.
 HASH_BITS = 17
 HASH_SIZE = 1 << HASH_BITS
+WIDEST_BEAM = HASH_SIZE // 2  # a step never holds more live states (the hash table's limit)
 STEPS = 5 * TOP  # four colour steps and a closing step per number
 MAX_RUNS = 3 * N_COLOURS * TOP
 NO_SOLUTION = -(1 << 60)
@@ -77,7 +79,8 @@ M_STEP_START = 4
 M_FREED = 5  # jokers the best arrangement frees
 M_JOKER_WEIGHT = 6
 M_LOWER = 7  # a value the best arrangement reaches for sure (states that cannot are dropped)
-M_SIZE = 8
+M_BEAM = 8  # most live states a step keeps (BEAM in games)
+M_SIZE = 9
 
 Solver = namedtuple(
     "Solver",
@@ -93,8 +96,8 @@ the replay's; ``out`` receives the final table (``CB_*`` rows); ``sel`` is the b
 
 
 @njit
-def new_solver():
-    return Solver(
+def new_solver(beam=BEAM):
+    ws = Solver(
         np.zeros(ARENA, dtype=np.int64),
         np.zeros(ARENA, dtype=np.int64),
         np.zeros(ARENA, dtype=np.int32),
@@ -121,8 +124,10 @@ def new_solver():
         np.zeros((MAX_LOCKED, 5), dtype=np.int64),
         np.zeros(N_COLOURS, dtype=np.int64),
         np.zeros((MAX_COMBOS, CB_SIZE), dtype=np.int64),
-        np.zeros(HASH_SIZE // 2, dtype=np.int64),
+        np.zeros(WIDEST_BEAM, dtype=np.int64),
     )
+    ws.meta[M_BEAM] = min(beam, WIDEST_BEAM)
+    return ws
 
 
 # ----------------------------------------------------------------------------- key fields
