@@ -146,16 +146,19 @@ def _package_rate(positions: list[Position]) -> float | None:
     from rummikub_solver import MILPSolver, RuleSet, SolverMode
 
     logging.getLogger("rummikub_solver").setLevel(logging.ERROR)
-    ruleset = RuleSet(solver_backend=MILPSolver.HIGHS)
-    tile = _tile_of(ruleset)
-    t0 = time.perf_counter()
-    for table, rack in positions:
-        state = ruleset.new_game()
-        state.initial = False
-        state.add_table(*[tile(t) for combo in table for t in combo.tiles])
-        state.add_rack(*[tile(t) for t in rack])
-        ruleset.solve(state, SolverMode.TILE_COUNT)
-    return len(positions) / (time.perf_counter() - t0)
+    from rummysim.rummikub_reference import quiet_stdout
+
+    with quiet_stdout():  # HiGHS prints a banner from C++, which would break ``bench --json``
+        ruleset = RuleSet(solver_backend=MILPSolver.HIGHS)
+        tile = _tile_of(ruleset)
+        t0 = time.perf_counter()
+        for table, rack in positions:
+            state = ruleset.new_game()
+            state.initial = False
+            state.add_table(*[tile(t) for combo in table for t in combo.tiles])
+            state.add_rack(*[tile(t) for t in rack])
+            ruleset.solve(state, SolverMode.TILE_COUNT)
+        return len(positions) / (time.perf_counter() - t0)
 
 
 def _group(name: str, positions: list[Position], milp_positions: int, repetitions: int) -> dict:

@@ -75,7 +75,7 @@ def _loose_templates(longest_run: int) -> tuple[np.ndarray, np.ndarray, np.ndarr
 
 
 @contextmanager
-def _quiet() -> Iterator[None]:
+def quiet_stdout() -> Iterator[None]:
     """Silence standard output at the file-descriptor level: some HiGHS builds print debugging lines
     from C++ while solving, which would break ``rummysim bench --json``."""
     sys.stdout.flush()
@@ -213,7 +213,7 @@ def reference_best(
     upper = np.full(n, 2.0)
     upper[m:] = 1
     upper[-1] = rack_jokers
-    with _quiet():
+    with quiet_stdout():
         result = milp(-gain, constraints=rows, integrality=np.ones(n), bounds=Bounds(0, upper))
     if result.status != 0:
         return 0
