@@ -82,7 +82,7 @@ def opening_reachable(p1, p2, jok, need, end, table, scope, stack, budget):
 @njit_inline
 def _level(tables, sizes, d, table):
     """The table copy of search depth d, with ``table``'s values and rules."""
-    return Table(tables[d], sizes[d], table.vals, table.ace_low, table.rules, table.team)
+    return Table(tables[d], sizes[d], table.vals, table.ace_low, table.rules, table.team, table.gambit)
 
 
 @njit

@@ -24,6 +24,7 @@ from rummysim.kernels.rum500.layout import (
     A_TYPE,
     A_VALUE,
     ACT_STOP,
+    GB_EFFECT,
     JOKER,
     MAX_CAND,
     OB_MY_JOKERS,
@@ -58,7 +59,7 @@ def best_by_value(cand, n):
 def _any_play(p1, jok, table, scratch, targets, joker_ok):
     """``has_any_play`` against a fixed table whose ``layoff_targets`` are known."""
     rules = table.rules
-    if not bit_tests_exact(rules[R_MAX_POS], table.team, rules[R_PARTNERSHIP]):
+    if not bit_tests_exact(rules[R_MAX_POS], table.team, rules[R_PARTNERSHIP], table.gambit):
         return has_any_play(p1, jok, table, scratch)
     return play_exists_on(p1, jok, targets, joker_ok, rules[R_MAX_POS], rules[R_MIN_RUN])
 
@@ -212,7 +213,7 @@ def opponents_table(table, seat):
     """The table as the seat's opponents may lay off on it: under V500-PARTNER-1 ``team_only``
     only their own team's melds, else every meld."""
     team = 1 - seat % 2 if table.team >= 0 else -1
-    return Table(table.melds, table.n_melds, table.vals, table.ace_low, table.rules, team)
+    return Table(table.melds, table.n_melds, table.vals, table.ace_low, table.rules, team, table.gambit & GB_EFFECT)
 
 
 @njit_noalloc

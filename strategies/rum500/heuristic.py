@@ -64,6 +64,7 @@ from rummysim.kernels.rum500.layout import (
     MK_KIND,
     MK_LEN,
     MK_LO,
+    OB_EFFECT,
     OB_HAND_SIZE,
     OB_MY_JOKERS,
     OB_N,
@@ -78,9 +79,12 @@ from rummysim.kernels.rum500.layout import (
     R_MAX_POS,
 )
 from rummysim.kernels.rum500.melds import card_playable, pos_card, run_lane
+from rummysim.strategies.rum500.gambit import gambit_best
 from rummysim.strategies.rum500.greedy import best_by_value, card_usefulness, opponents_table, playout, take_gain
 from rummysim.strategies.ids import (
+    H_BLOCK,
     H_DEADWOOD_WEIGHT,
+    H_DOUBLE_MIN,
     H_FEED_WEIGHT,
     H_FUTURE,
     H_HOLD_MELDS,
@@ -413,7 +417,10 @@ def time_to_lay(params, obs, mine, table, scratch):
 
 @njit
 def heuristic_play(params, view, cand, ncand, scratch):
-    i = best_by_value(cand, ncand)
+    if view.obs[OB_EFFECT] != 0:  # Dealer's gambit: doubling and blocking (strategies.rum500.gambit)
+        i = gambit_best(cand, ncand, view.obs, params[H_DOUBLE_MIN], params[H_BLOCK])
+    else:
+        i = best_by_value(cand, ncand)
     if i < 0:
         return 0
     stop_allowed = cand[0, A_TYPE] == ACT_STOP
