@@ -13,7 +13,7 @@ from rummysim.kernels.common.planes import bit, card_id, has_card, remove_mask
 from rummysim.kernels.common.trace import record
 from rummysim.kernels.rum500.layout import (
     ACT_LAYOFF, ACT_MELD_SET, AG_DEALER_WILD, AG_DOUBLE_DEALER, AG_DOUBLE_HAND, A_GAMBIT, DJ_USED,
-    SOURCE_DEALER, SOURCE_HAND, ST_DJ, ST_GONE_JOKERS, T_DOUBLE, A_KEY, A_LEN, A_LO, A_MASK, A_MELD, A_NCARDS, A_NJOK, A_SIDE, A_TYPE,
+    SOURCE_DEALER, SOURCE_HAND, GB_EFFECT, ST_DJ, ST_GONE_JOKERS, T_DOUBLE, A_KEY, A_LEN, A_LO, A_MASK, A_MELD, A_NCARDS, A_NJOK, A_SIDE, A_TYPE,
     A_VALUE, JOKER, KIND_RUN, KIND_SET, MAX_MELDS, MAX_SEATS, MK_CARD, MK_CREATOR, MK_KEY, MK_KIND,
     MK_DOUBLE, MK_LEN, MK_LO, MK_NJOK, MK_OWNER, MK_SIZE, MK_SUITS, PARTNER_PERSIAN, PLAY_LAYOFF_ONLY, R_PARTNERSHIP, SIDE_LOW, ST_JOKERS,
     ST_LONG_RUN, ST_MUST_CARD, ST_NEW_ONLY, ST_N_MELDS, ST_PLACED, ST_PLACED_VALUE, ST_SIZE, T_CARD,
@@ -175,7 +175,10 @@ def table_after(table, act):
     shadow_st[ST_N_MELDS] = n_melds
     shadow_st[ST_MUST_CARD] = -1
     apply_play(shadow_st, shadow_hands, after, table.rules, 0, act, 0, None, T_LAYOFF)
-    return Table(after, shadow_st[ST_N_MELDS], table.vals, table.ace_low, table.rules, table.team, table.gambit)
+    gambit = table.gambit
+    if act[A_GAMBIT] == AG_DEALER_WILD or act[A_GAMBIT] == AG_DOUBLE_DEALER:
+        gambit &= GB_EFFECT  # V500-GAMBIT-7: the dealer's joker goes down once
+    return Table(after, shadow_st[ST_N_MELDS], table.vals, table.ace_low, table.rules, table.team, gambit)
 
 
 @njit_noalloc

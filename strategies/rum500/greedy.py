@@ -19,6 +19,9 @@ from rummysim.kernels.common._jit import njit_inline, njit_noalloc
 from rummysim.kernels.common.planes import RANK_IN_EACH_SUIT, U1, bit, has_card, popcount, rank_of, suit_of
 from rummysim.kernels.rum500.cards import mask_value
 from rummysim.kernels.rum500.layout import (
+    AG_DEALER_WILD,
+    AG_DOUBLE_DEALER,
+    A_GAMBIT,
     A_MASK,
     A_NJOK,
     A_TYPE,
@@ -39,6 +42,7 @@ from rummysim.kernels.rum500.layout import (
 from rummysim.kernels.rum500.melds import (
     Table,
     bit_tests_exact, card_playable, enumerate_plays, has_any_play, layoff_targets, play_exists_on, run_lane,
+    without_dealers_joker,
 )
 from rummysim.strategies.ids import GREEDY_DEADWOOD_WEIGHT, GREEDY_MIN_GAIN, GREEDY_TEAM_FEED
 
@@ -84,6 +88,8 @@ def playout_on(p1, jok, must, table, scratch, targets, joker_ok):
         jok -= scratch[i, A_NJOK]
         used_jok += scratch[i, A_NJOK]
         must = -1
+        if scratch[i, A_GAMBIT] == AG_DEALER_WILD or scratch[i, A_GAMBIT] == AG_DOUBLE_DEALER:
+            table = without_dealers_joker(table)  # V500-GAMBIT-7: the dealer's joker goes down once
     return points, used, used_jok
 
 
