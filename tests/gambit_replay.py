@@ -96,9 +96,11 @@ def _take(h: HandState, seat: int, card: int, i: int, what: str) -> None:
 
 
 def replay(trace: np.ndarray, gambit_jokers: int = 2, upchoice: bool = False, winner_deals: bool = False,
-           stats: ReplayStats | None = None) -> ReplayStats:
-    """Replay one game's trace; raises GambitViolation at the first record that breaks a rule."""
+           first_meld_min: int = 0, stats: ReplayStats | None = None) -> ReplayStats:
+    """Replay one game's trace; raises GambitViolation at the first record that breaks a rule.
+    With ``first_meld_min`` V500-OPEN30 is checked too (doubled melds count double)."""
     stats = stats or ReplayStats()
+    opening = Opening(first_meld_min)
     n = 0
     h: HandState | None = None
     deck: list[int] = []
@@ -110,6 +112,12 @@ def replay(trace: np.ndarray, gambit_jokers: int = 2, upchoice: bool = False, wi
     while i < len(trace):
         r = [int(x) for x in trace[i]]
         kind = r[0]
+        if kind in (L.T_TURN_START, L.T_OUT_OF_TURN, L.T_DISCARD, L.T_HAND_END, L.T_FLOAT, L.T_ADDOPP_LAYOFF):
+            opening.close(i)
+        if kind in (L.T_TURN_START, L.T_OUT_OF_TURN):
+            opening.open_unit(r[1])
+        if kind == L.T_HAND_START:
+            opening.new_hand()
         if kind == L.T_GAME_START:
             n = r[1]
             if r[7] != 1:
@@ -224,6 +232,8 @@ def replay(trace: np.ndarray, gambit_jokers: int = 2, upchoice: bool = False, wi
                     _take(h, seat, card, i, "card")
                 cards.append((card, owner, pos))
             h.melds[m].cards.extend(cards)
+            if kind != L.T_ADDOPP_LAYOFF:
+                opening.add(sum(face_value(c, low=(h.melds[m].kind == L.KIND_RUN and p == 1)) for c, _, p in cards))
             if h.duty >= 0 and seat == h.seat and not h.in_out_of_turn:
                 if h.duty not in [c for c, _, _ in cards]:
                     _fail(i, "C-TURN-4", "the first play does not contain the selected card")
@@ -238,6 +248,7 @@ def replay(trace: np.ndarray, gambit_jokers: int = 2, upchoice: bool = False, wi
             _use_joker(h, seat, source, i, "double")
             h.melds[m].doubled = True
             h.doublers += 1
+            opening.add(sum(face_value(c, low=(h.melds[m].kind == L.KIND_RUN and p == 1)) for c, _, p in h.melds[m].cards))
             stats.doubles += 1
         elif kind == L.T_BLOCK:
             seat = r[1]
@@ -284,6 +295,37 @@ def replay(trace: np.ndarray, gambit_jokers: int = 2, upchoice: bool = False, wi
                 _fail(i, "C-CARD", f"{h.cards_in_play()} cards in play, expected {expected} (conservation)")
         i += 1
     return stats
+
+
+@dataclass
+class Opening:
+    """V500-OPEN30 per hand: a seat's first turn (or out-of-turn window) that puts cards down puts
+    down at least ``minimum`` points, a doubled meld counting twice."""
+
+    minimum: int
+    opened: set[int] = field(default_factory=set)
+    seat: int = -1
+    placed: int = 0
+    any_card: bool = False  # a joker meld may be worth 0 and still puts cards down
+
+    def new_hand(self) -> None:
+        self.opened = set()
+        self.seat = -1
+
+    def open_unit(self, seat: int) -> None:
+        self.seat, self.placed, self.any_card = seat, 0, False
+
+    def add(self, points: int) -> None:
+        if self.seat >= 0:
+            self.placed += points
+            self.any_card = True
+
+    def close(self, i: int) -> None:
+        if self.seat >= 0 and self.any_card and self.seat not in self.opened:
+            if self.minimum and self.placed < self.minimum:
+                _fail(i, "V500-OPEN30", f"seat {self.seat} opened with {self.placed} points")
+            self.opened.add(self.seat)
+        self.seat = -1
 
 
 def _hand_end_index(trace: np.ndarray, i: int) -> int:

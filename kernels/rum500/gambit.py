@@ -25,7 +25,7 @@ from rummysim.kernels.rum500.layout import (
     ACT_BLOCK, A_NJOK, A_TYPE, DJ_BLOCKED, DJ_READY, DJ_USED, EFFECT_NONE, EFFECT_SPLIT, JOKER,
     MAX_CAND, PLAY_ALL, PLAY_NEW_ONLY, R_GAMBIT, R_NEW_MELD_ONLY, SOURCE_DEALER,
     SOURCE_HAND, ST_DEALER, ST_DJ, ST_EFFECT, ST_GONE_JOKERS, ST_JOKERS, ST_MUST_CARD, ST_OUT_MASK,
-    ST_PILE_LEN, ST_PLACED_VALUE, ST_SEAT, T_BLOCK, T_DEALERS_JOKER, T_NOMINATE, T_SPLIT,
+    ST_PILE_LEN, ST_PLACED, ST_PLACED_VALUE, ST_SEAT, T_BLOCK, T_DEALERS_JOKER, T_NOMINATE, T_SPLIT,
 )
 from rummysim.kernels.rum500.opening import must_play_possible
 from rummysim.kernels.rum500.view import observe_public, seat_view, table_of
@@ -153,8 +153,7 @@ def block_allowed(st, hands, rules, seat):
     if seat == st[ST_DEALER] or seat != st[ST_SEAT] or st[ST_JOKERS + seat] == 0 or st[ST_MUST_CARD] >= 0:
         return False
     need = opening_need(st, rules, seat)
-    placed = st[ST_PLACED_VALUE]
-    if not (need <= 0 or placed == 0 or placed >= need):
+    if not (need <= 0 or st[ST_PLACED] == 0 or st[ST_PLACED_VALUE] >= need):
         return False
     end = turn_end(st, rules)
     return finish_ok(hands[seat, 0], st[ST_JOKERS + seat] - 1, TurnEnd(end.forb, end.forb_joker, False))

@@ -159,7 +159,8 @@ def play_candidates(st, hands, table, seat, scope, cand, stack, budget):
     jok = st[ST_JOKERS + seat]
     end = turn_end(st, rules)
     n = 0
-    opening_done = need <= 0 or placed == 0 or placed >= need
+    # nothing down yet (by cards: under Dealer's gambit a joker meld may be worth 0), or the opening met
+    opening_done = need <= 0 or st[ST_PLACED] == 0 or placed >= need
     # C-LEGAL-1: stopping needs a card that may be discarded (out-of-turn windows discard nothing)
     can_end = finish_ok(p1, jok, end) or scope == PLAY_NEW_ONLY
     if must < 0 and opening_done and can_end:
