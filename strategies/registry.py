@@ -130,7 +130,8 @@ STRATEGIES: dict[str, StrategyInfo] = {
             "random",
             ids.RANDOM,
             "A uniformly random legal choice at every decision point (draws, melds, lay-offs, "
-            "joker designations, stopping, discards).",
+            "joker designations, stopping, discards; under Dealer's gambit also the nomination, "
+            "doubling, the split point, the dealer's joker and blocking).",
         ),
         StrategyInfo(
             "greedy",
@@ -138,7 +139,10 @@ STRATEGIES: dict[str, StrategyInfo] = {
             "Melds and lays off all it can (highest value first); takes from the pile when its "
             "greedy play-out gains points; discards the least useful card of highest value. In 5000 "
             "Rummy it also trades for wild cards and joins sequences when that puts points down, "
-            "calls every rummy that gains points, and swaps for the upcard when that helps.",
+            "calls every rummy that gains points, and swaps for the upcard when that helps. Under "
+            "Dealer's gambit it nominates by its nominate parameter, doubles melds worth double_min "
+            "or more, splits a take when its take test gains by it, and blocks the dealer's joker of "
+            "an opponent not behind it (strategies/rum500/gambit.py).",
             (
                 _param("deadwood_weight", 1.0, "weight of taken cards it cannot use, in the take test"),
                 _param("min_gain", 0.0, "a pile take must gain more than this many points"),

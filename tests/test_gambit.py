@@ -423,3 +423,69 @@ def test_dealers_gambit_determinism_threads_and_chunks():
         other = simulate(**args, threads=threads, chunk_size=chunk)
         assert_frame_equal(base.games, other.games)
         assert_frame_equal(base.hands, other.hands)
+
+
+# ----------------------------------------------------------------------------- information (C-INFO-1)
+
+
+def gambit_twins(seed: int, effect: int):
+    """Two 3-player gambit states, the same from seat 1's side (its hand, the pile, the table, the
+    public gambit state), different in the hidden cards (the other hands and the stock)."""
+    import random
+
+    deck = [16 * s + r for s in range(4) for r in range(1, 14)]
+    rng = random.Random(seed)
+    rng.shuffle(deck)
+    mine = deck[:8] + [L.JOKER]
+    pile, hidden = deck[8:14], deck[14:]
+    from tests.cardtext import name
+
+    out = []
+    for variant in range(2):
+        other = hidden[:]
+        random.Random(seed * 5 + variant).shuffle(other)
+        hands = {1: " ".join(name(c) for c in mine), 0: " ".join(name(c) for c in other[:7]),
+                 2: " ".join(name(c) for c in other[7:14])}
+        k = make_state(3, hands, pile=" ".join(name(c) for c in pile), stock=" ".join(name(c) for c in other[14:]),
+                       seat=1, rules=GAMBIT)
+        k.set_gambit(effect, dealer=0)
+        k.st[L.ST_TOTAL:L.ST_TOTAL + 3] = [40, 10, 90]
+        out.append(k)
+    return out
+
+
+def gambit_decisions(k, strategy: str) -> list[int]:
+    from rummysim.kernels.rum500.view import observe
+    from rummysim.strategies.registry import STRATEGIES
+    from rummysim.strategies.rum500.dispatch import ALL_STRATEGIES, choose_play, choose_split
+
+    info = STRATEGIES[strategy]
+    rng = np.array([99, 0, 0, 0], dtype=np.uint64)
+    obs = np.zeros(L.OB_SIZE, dtype=np.int64)
+    mine = np.zeros(2, dtype=np.uint64)
+    observe(k.st, k.hands, k.rules, 1, obs, mine)
+    view = k.view(obs, mine)
+    cand = np.zeros((L.MAX_CAND, L.A_SIZE), dtype=np.int64)
+    scratch = np.zeros((L.MAX_CAND, L.A_SIZE), dtype=np.int64)
+    n = play_candidates(k.st, k.hands, k.table(1), 1, L.PLAY_ALL, cand, k.stack, k.budget)
+    if block_allowed(k.st, k.hands, k.rules, 1):
+        from rummysim.kernels.rum500.gambit import add_block
+
+        n = add_block(cand, n)
+    out = [int(choose_play(ALL_STRATEGIES, info.id, info.default_params(), view, cand, n, rng, scratch))]
+    opts = np.zeros(L.MAX_PACK + 2, dtype=np.int64)
+    opts[0] = -1
+    opts[1:4] = [5, 4, 3]  # split points for a take from pile index 1 (only information matters here)
+    out.append(int(choose_split(ALL_STRATEGIES, info.id, info.default_params(), view, 1, opts, 4, rng, scratch)))
+    return out
+
+
+@pytest.mark.parametrize("strategy", ["random", "greedy", "heuristic", "cautious", "digger", "rollout"])
+@pytest.mark.parametrize("seed", range(6))
+def test_C_INFO_1_gambit_joker_choices_ignore_hidden_cards(strategy, seed):
+    """Doubling, blocking, the dealer's joker and the split point depend only on what the seat may
+    know (C-INFO-1): two worlds that differ in hidden cards give the same choices."""
+    effect = (L.EFFECT_WILD, L.EFFECT_DOUBLE, L.EFFECT_SPLIT)[seed % 3]
+    a, b = gambit_twins(seed, effect)
+    assert not np.array_equal(a.hands[[0, 2]], b.hands[[0, 2]])
+    assert gambit_decisions(a, strategy) == gambit_decisions(b, strategy)
