@@ -221,7 +221,7 @@ def card_worth(params, c, hand, melds, n_melds, rules, vals, unseen, unseen_joke
 def hand_worth(params, p1, p2, jok, forbid, forbid_joker, table, outlook):
     """(Summed card worths of a hand after discarding its least worthy card it may discard, that
     least worth) -- the least worth is 0 when nothing may be discarded."""
-    melds, n_melds, vals, _, rules, _ = table
+    melds, n_melds, vals, _, rules, _, _ = table
     unseen, unseen_jokers, n_unseen, draws = outlook
     total = 0.0
     worst = 1e300
@@ -292,7 +292,7 @@ def draw_gain(params, p1, jok, worst, table, scratch, outlook):
     """What drawing each unseen card would add to the holding (p1, jok), summed: one that melds
     at once scores its value, another replaces the least worthy card (worth ``worst``) when it is
     worth more."""
-    melds, n_melds, vals, _, rules, _ = table
+    melds, n_melds, vals, _, rules, _, _ = table
     unseen, unseen_jokers, n_unseen, draws = outlook
     gain = 0.0
     for plane in range(2):
