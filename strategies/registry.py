@@ -87,7 +87,7 @@ HEURISTIC_PARAMS: tuple[tuple[int, str, str], ...] = (
 GREEDY_POINT = dict(deadwood_weight=1.0, min_gain=0.0, max_take=0.0, future=0.0, later_weight=0.0,
                     hold_melds=0.0, risk_stock=0.0, risk_opp_cards=0.0, feed_weight=0.0,
                     useful_weight=100.0, value_weight=1.0, horizon=0.5, team_play=1.0,
-                    nominate=1.0, double_min=15.0, block=1.0)
+                    nominate=1.0, double_min=15.0, block=0.0)
 """The heuristic's point that plays exactly like greedy."""
 
 # Holding thresholds and take calibration (min_gain, deadwood_weight) were chosen from a few
@@ -141,8 +141,8 @@ STRATEGIES: dict[str, StrategyInfo] = {
             "Rummy it also trades for wild cards and joins sequences when that puts points down, "
             "calls every rummy that gains points, and swaps for the upcard when that helps. Under "
             "Dealer's gambit it nominates by its nominate parameter, doubles melds worth double_min "
-            "or more, splits a take when its take test gains by it, and blocks the dealer's joker of "
-            "an opponent not behind it (strategies/rum500/gambit.py).",
+            "or more, splits a take when its take test gains by it, and with block=1 blocks the "
+            "dealer's joker of an opponent not behind it (strategies/rum500/gambit.py).",
             (
                 _param("deadwood_weight", 1.0, "weight of taken cards it cannot use, in the take test"),
                 _param("min_gain", 0.0, "a pile take must gain more than this many points"),
@@ -150,7 +150,7 @@ STRATEGIES: dict[str, StrategyInfo] = {
                       "could lay off on the table (0 = team play off)"),
                 _param("nominate", 1.0, "Dealer's gambit: the effect it names as dealer, 0 wild, 1 double, 2 split"),
                 _param("double_min", 15.0, "Dealer's gambit (double): doubles a new meld worth at least this many points"),
-                _param("block", 1.0, "Dealer's gambit: 1 = blocks the dealer's joker when the dealer is an "
+                _param("block", 0.0, "Dealer's gambit: 1 = blocks the dealer's joker when the dealer is an "
                       "opponent not behind it; 0 = never"),
             ),
         ),

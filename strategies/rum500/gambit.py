@@ -10,7 +10,8 @@ point of a take, and the joker plays of greedy and the heuristic family.
 * **Blocking** (V500-GAMBIT-8): with ``block`` = 1 the seat blocks the dealer's joker as soon as
   it may when the dealer is an opponent whose total is not below its own. The dealer's joker is
   an extra joker that never counts against the dealer; the price is one of the seat's jokers,
-  worth 0 in hand.
+  worth 0 in hand but a wild card, a doubler or a split. The default is 0 (never): blocking so
+  cost a greedy seat points in 3-player games, where the third player gains as much from it.
 * **The dealer's joker** (V500-GAMBIT-7) is played like any joker: a play that puts a joker down
   uses it first (the engine's canonical choice), and greedy ranks plays by value as always.
 * **Splitting** (V500-GAMBIT-6): greedy's take test for the whole take and for each split point;
@@ -33,7 +34,7 @@ from rummysim.strategies.rum500.greedy import playout
 
 DEFAULT_NOMINATE = 1.0  # double: see docs/rules-decisions.md (the nomination experiment)
 DEFAULT_DOUBLE_MIN = 15.0
-DEFAULT_BLOCK = 1.0
+DEFAULT_BLOCK = 0.0  # blocking cost greedy points in 3-player games (docs/rules-decisions.md E63)
 DEFAULT_DEADWOOD_WEIGHT = 1.0
 
 
