@@ -40,6 +40,11 @@ CASES = [
     ("5000-rummy", 2, "greedy", 40, "games"),
     ("5000-rummy", 3, "greedy,random,greedy", 30, "games"),
     ("5000-rummy", 3, "heuristic,cautious,greedy", 10, "games"),
+    ("dealers-gambit", 3, "greedy", 200, "games"),
+    ("dealers-gambit", 2, "random", 200, "games"),
+    ("dealers-gambit", 4, "greedy,random,greedy,random", 100, "games"),
+    ("dealers-gambit", 3, "random,greedy,random", 2000, "hands"),
+    ("dealers-gambit", 3, "heuristic,digger,greedy", 20, "games"),
 ]
 
 DIGESTS = {
@@ -61,6 +66,12 @@ DIGESTS = {
     '5000-rummy-2p-greedy-games': ('5266b895b3dbbc4cdf4022fd975b2108', '1bba2e8133491289e68d016f32832648'),
     '5000-rummy-3p-greedy,random,greedy-games': ('0a0155114a8dc112b54c04d18fe0cf0a', '869b18915f8bd30c9b03da0f3eadacfe'),
     '5000-rummy-3p-heuristic,cautious,greedy-games': ('43e060e5d0cc7f7424cb5361c7476111', '752a6f9edf6d1d26a60eb33691926247'),
+    # Dealer's gambit (issue 16), recorded when it was added
+    'dealers-gambit-3p-greedy-games': ('b14ffb91b099478a3be5b6b39501b81f', 'aa3fd09a10573cf467ecbba4ff50e213'),
+    'dealers-gambit-2p-random-games': ('7fefe4a986de21364de5be73ab674296', '2ba2b9884b60632b902f38e7907aa71f'),
+    'dealers-gambit-4p-greedy,random,greedy,random-games': ('f352b7af98c63f6ea7def4c97d4924ac', '37d195a8a71d9d1e8de2b4841b883ace'),
+    'dealers-gambit-3p-random,greedy,random-hands': ('-', '72fb8054e4c147133722f3bbd6ae8b16'),
+    'dealers-gambit-3p-heuristic,digger,greedy-games': ('dd9833f68a9945a08dcc6723619ee560', '1517a7055115e54bee7f85a4c1ede6ee'),
 }
 
 
