@@ -5,7 +5,7 @@ state arrays described in ``kernels.rum500.layout``; the rules arrive as an int6
 The game is split by concern: ``deal`` (streams, pack, deal), ``turn`` (draw, plays, discard),
 ``windows`` (rummy calls and out-of-turn windows), ``opening`` (legality and the V500-OPEN30
 search), ``table`` (melds and lay-offs), ``duties`` and ``view`` (what the seat owes and sees),
-``scoring``; this module holds the game context and plays hands and games. Each decision is
+``gambit`` (Dealer's gambit: the dealer's joker, the nomination, splits, blocks), ``scoring``; this module holds the game context and plays hands and games. Each decision is
 delegated to ``strategies.dispatch`` with an observation that holds only what the seat may know
 (C-INFO-1): its own hand, the table, the pile, hand sizes, the stock size and the scores.
 

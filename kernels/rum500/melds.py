@@ -16,7 +16,9 @@ with a held natural card when there is one, otherwise with a joker. Every legal 
 is therefore reachable up to the choice of which copy or joker fills a slot. The same function,
 restricted to actions containing one card, decides whether a discard-pile take or a rummy call is
 legal (R500-DRAW-5, V500-RUMMY-2, C-LEGAL-1), so legality and the actions offered afterwards
-always agree.
+always agree. Under Dealer's gambit (``Table.gambit``) the enumeration follows the hand's joker
+effect: wild jokers (and the dealer's joker for the dealer), or non-wild jokers with doubled
+variants of new melds; doubled melds are sealed (V500-GAMBIT-4/5/7).
 """
 
 from __future__ import annotations
