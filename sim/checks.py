@@ -17,6 +17,7 @@ from rummysim.kernels.common import layout as C
 from rummysim.limits import check_game_index, check_range, check_seed
 from rummysim.rules import Rules
 from rummysim.simulation import RunConfig, prepare
+from rummysim.validate.trace import GAME_BONUS
 
 TRACE_ROWS = 400_000
 
@@ -102,7 +103,9 @@ def _kernel_row_matches_trace(seed: int, g: int, trace: np.ndarray, row: np.ndar
     if end[0] != C.T_GAME_END or end[1] != row[R.G_WINNER] or end[2] != row[R.G_HANDS] or end[4] != row[R.G_TIED]:
         problems.append(ReportedViolation(seed, g, len(trace) - 1, "KERNEL-ROW", "kernel game row differs from the trace's GAME_END"))
     scores = trace[trace[:, 0] == C.T_SCORE]
-    finals = scores[-n:, 3] if len(scores) >= n else np.zeros(n)
+    finals = scores[-n:, 3].copy() if len(scores) >= n else np.zeros(n)
+    for team, _bonus, total in trace[trace[:, 0] == GAME_BONUS][:, 1:4]:
+        finals[team::2] = total  # V500-PERSIAN-5: the game bonus after the last SCORE records
     if not np.array_equal(finals, row[R.G_TOTAL : R.G_TOTAL + n]):
         problems.append(ReportedViolation(seed, g, len(trace) - 1, "C-SCORE-3", "kernel totals differ from the trace's last SCORE records"))
     return problems

@@ -76,8 +76,8 @@ HEURISTIC_PARAMS: tuple[tuple[int, str, str], ...] = (
      "with future=1: the seat expects at most this many more draws per card held by the opponent "
      "closest to going out (and at most its share of the stock)"),
     (ids.H_TEAM_PLAY, "team_play",
-     "partnership play: 1 = the partner is not an opponent (its hand size raises no risk, and feed "
-     "tests use the opponents' lay-off rights); 0 = every other seat is treated as an opponent"),
+     "partnership play: 1 = the feed test uses the opponents' lay-off rights (under team_only a card "
+     "only the team's own melds take feeds no one); 0 = the seat's own rights, as without teams"),
     (ids.H_NOMINATE, "nominate", "Dealer's gambit: the effect it names as dealer, 0 wild, 1 double, 2 split"),
     (ids.H_DOUBLE_MIN, "double_min", "Dealer's gambit (double): doubles a new meld worth at least this many points"),
     (ids.H_BLOCK, "block",

@@ -106,7 +106,7 @@ def test_one_games_checker_imports_nothing_of_the_others(own, other):
 def test_record_kinds_in_their_ranges():
     common = [T.GAME_START, T.HAND_START, T.DECK, T.TURN_START, T.DRAW_STOCK, T.TAKE_PILE,
               T.NO_DRAW, T.MELD, T.CARD, T.LAYOFF, T.DISCARD, T.FLOAT, T.HAND_END, T.SCORE,
-              T.GAME_END]
+              T.TEAM_SCORE, T.GAME_BONUS, T.GAME_END]
     rum500 = [T.RESTOCK, T.RESHUFFLE, T.START_PILE, T.OUT_OF_TURN, T.ADDOPP_LAYOFF]
     rum5000 = [T.FACE_UP, T.TAKE_ALL, T.EXCHANGE, T.JOIN, T.TRADE]
     assert all(k in T.COMMON_KINDS for k in common)

@@ -69,11 +69,10 @@ def test_V5K_every_variation_value_greedy(flag):
 
 @pytest.mark.parametrize(
     ("flag", "rule_id"),
-    [("r5k_persian=true", "V5K-9"), ("r5k_doubling=true", "V5K-13"), ("r5k_limit_poker=true", "V5K-14"),
-     ("r5k_payoff=game_point", "V5K-1")],
+    [("r5k_doubling=true", "V5K-13"), ("r5k_limit_poker=true", "V5K-14"), ("r5k_payoff=game_point", "V5K-1")],
 )
 def test_V5K_variations_not_played_yet_are_refused_by_rule_id(flag, rule_id):
-    players = 4 if "persian" in flag else 2
+    players = 2
     with pytest.raises(UnsupportedRuleError) as info:
         prepare("5000-rummy", players, "random", [flag])
     assert rule_id in str(info.value)

@@ -247,12 +247,16 @@ class B:
         if c in self.hands[seat]:
             self.hands[seat].remove(c)
 
+    def value_of(self, card: int, run_pos: int | None = None) -> int:
+        """The value of ``card`` (a builder for another variation overrides it)."""
+        return value(card, self.flags, run_pos)
+
     def _cards(self, seat, mid, cards, kind, credit=True):
         for c, p in cards:
             self.rows.append([21, seat, mid, c, p, 0, 0, 0])
             self._remove(seat, c)
             if credit:
-                self.credit[seat] += value(c, self.flags, p if kind == 1 else None)
+                self.credit[seat] += self.value_of(c, p if kind == 1 else None)
 
     @staticmethod
     def _run_positions(cards):
@@ -337,7 +341,7 @@ class B:
         self.rows.append([40, reason, out, self.turns, 0, 0, 0, 0])
         f = self.flags
         n = self.n
-        raw = [sum(value(c, f) for c in self.hands[s]) for s in range(n)]
+        raw = [sum(self.value_of(c) for c in self.hands[s]) for s in range(n)]
         bon = [0] * n
         if self.std:  # RSTD-SCORE-1
             tvs = [0] * n

@@ -14,7 +14,7 @@ from rummysim.kernels.common.planes import bit
 from rummysim.kernels.rum500.duties import mark_opened, opening_need, reset_turn, take_end
 from rummysim.kernels.rum500.layout import (
     ACT_STOP, A_MELD, A_TYPE, CALL_LAYOFF, CALL_PILE, JOKER, MAX_CAND, MAX_PACK, MK_CREATOR, NOBODY,
-    PARTNER_NONE, PLAY_ALL, PLAY_LAYOFF_ONLY, PLAY_NEW_ONLY, R_CALL, R_PARTNERSHIP, ST_IDLE, ST_JOKERS, ST_N,
+    PARTNER_NONE, PLAY_ALL, PLAY_LAYOFF_ONLY, PLAY_NEW_ONLY, R_CALL, R_PARTNERSHIP, R_TEAM_ONLY, ST_IDLE, ST_JOKERS, ST_N,
     ST_PILE_LEN, ST_PLACED, T_ADDOPP_LAYOFF,
 )
 from rummysim.kernels.rum500.melds import card_playable, enumerate_plays
@@ -26,11 +26,12 @@ from rummysim.strategies.rum500.dispatch import choose_call, choose_play
 
 
 @njit_noalloc
-def public_claims(g, public):
-    """Pile cards any player may claim after a discard, judged without hand cards (V500-RUMMY-2/5/6)."""
+def public_claims(g, public, seat):
+    """Pile cards ``seat`` may claim after a discard, judged without hand cards (V500-RUMMY-2/5/6)
+    on the melds it may lay off on (seat -1: any meld, the claims of every seat together)."""
     st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget, family = g
     top = st[ST_PILE_LEN] - 1
-    table = table_of(g, -1)  # a superset of every caller's claims; call_options asks per caller
+    table = table_of(g, seat)
     n = 0
     if rules[R_CALL] != CALL_PILE:
         if layoff_target_exists(np.int64(pile[top]), table, scratch):
@@ -93,7 +94,7 @@ def rummy_window(g, stack, discarder):
     to call wins. Returns (caller, k) or (-1, -1)."""
     st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget, family = g
     public = np.empty(MAX_PACK, dtype=np.int64)
-    npublic = public_claims(g, public)
+    npublic = public_claims(g, public, -1)
     if npublic == 0:
         return -1, -1
     n = st[ST_N]
@@ -102,6 +103,8 @@ def rummy_window(g, stack, discarder):
         caller = (discarder + i) % n
         if teams and caller % 2 == discarder % 2:
             continue  # no call on a partner's discard (docs/rules-decisions.md)
+        if rules[R_TEAM_ONLY] != 0:  # V500-PARTNER-1: the caller's own lay-off rights
+            npublic = public_claims(g, public, caller)
         nopt = call_options(g, stack, caller, public, npublic, opts)
         if nopt <= 1:
             continue

@@ -5,7 +5,8 @@ the upcard, or the first player's START_PILE with V500-UPCHOICE), each turn (who
 and lay-offs with the meld id and cards, jokers with their designation such as ``🃏(7♥)``, the
 discard, the pile after the turn), rummy calls, out-of-turn melds, floating, reshuffles, lay-offs
 after someone went out (V500-ADDOPP), the scores at each hand end (with bonuses, or Standard Rummy's
-deadwood and collection) and the game end.  5000 Rummy adds its wild cards, face-up cards, joins,
+deadwood and collection; in partnership games the team scores and Persian rummy's game bonus) and
+the game end (a team's win or a draw in partnership games).  5000 Rummy adds its wild cards, face-up cards, joins,
 trades and the rest of its records (``rum5000.py``).
 
 It is pure decoding: it does not check rules (see ``rummysim.validate``, whose common modules give

@@ -26,6 +26,7 @@ from rummysim.validate.trace import (
     DISCARD,
     DRAW_STOCK,
     FLOAT,
+    GAME_BONUS,
     GAME_CODE_500,
     GAME_END,
     GAME_START,
@@ -41,6 +42,7 @@ from rummysim.validate.trace import (
     SEQUENCE,
     SET,
     TAKE_PILE,
+    TEAM_SCORE,
     TURN_START,
     WILD_GROUP,
 )
@@ -155,6 +157,7 @@ class Decoder:
         self.out: list[str] = []
         self.i = 0  # index of the record being decoded
         self.n = 0
+        self.partnership = 0  # GAME_START column 6: 0 none, else seats s and s+2 are a team
         self.dealer = 0
         self.deal = 0
         self.pack: list[int] = []
@@ -175,7 +178,8 @@ class Decoder:
             TURN_START: self.turn_start, DRAW_STOCK: self.draw_stock, TAKE_PILE: self.take_pile,
             NO_DRAW: self.no_draw, MELD: self.meld, LAYOFF: self.layoff, CARD: self.card,
             DISCARD: self.discard, FLOAT: self.float_, HAND_END: self.hand_end,
-            SCORE: self.score, GAME_END: self.game_end,
+            SCORE: self.score, TEAM_SCORE: self.team_score, GAME_BONUS: self.game_bonus,
+            GAME_END: self.game_end,
         }
 
     def w(self, line: str) -> None:
@@ -237,10 +241,17 @@ class Decoder:
     def game_start(self, row: list[int]) -> None:
         self.n = max(0, min(row[1], 8))
         self.dealer = row[2]
+        self.partnership = row[6]
         self.text = self.texts.get(row[5], self.texts[GAME_CODE_500])
-        target = f" · target {row[4]}" if self.text.shows_target else ""
+        target = f" · target {row[4]}" if self.text.shows_target and row[4] else ""
+        teams = f" · teams {self.team_name(0)} v {self.team_name(1)}" if self.partnership else ""
         self.w(f"Game {row[3]} · {self.text.title}{row[1]} players · first dealer P{row[2]}"
-               f"{target}")
+               f"{target}{teams}")
+
+    @staticmethod
+    def team_name(team: int) -> str:
+        """``team 0 (P0+P2)``: partners sit opposite, the team of seat s is s mod 2."""
+        return f"team {team} (P{team}+P{team + 2})"
 
     def hand_start(self, row: list[int]) -> None:
         self.dealer, self.pack_size, self.deal = row[2], row[3], row[4]
@@ -413,11 +424,24 @@ class Decoder:
         self.w(self.text.score_line(row))
         self.totals_line.append(f"P{row[1]} {row[3]}")
 
+    def team_score(self, row: list[int]) -> None:
+        team, hs, tot = row[1:4]
+        self.w(f"    {self.team_name(team)}  score {hs:>+5}  total {tot:>5}")
+
+    def game_bonus(self, row: list[int]) -> None:
+        team, bonus, tot = row[1:4]
+        self.w(f"  {self.team_name(team)} has the higher total: game bonus {bonus:+} · total "
+               f"{tot}")
+
     def game_end(self, row: list[int]) -> None:
         winner, n_hands, capped, tied = row[1:5]
         self.w("")
         if capped:
             self.w(f"Game over: hand cap reached after {n_hands} hands, no winner")
+        elif self.partnership and winner >= 0:
+            self.w(f"Game over after {n_hands} hands: {self.team_name(winner)} wins")
+        elif self.partnership and tied > 0:
+            self.w(f"Game over after {n_hands} hands: draw, the team totals are equal")
         elif winner >= 0:
             self.w(f"Game over after {n_hands} hands: P{winner} wins")
         elif self.text.names_ties and tied > 0:

@@ -2,7 +2,8 @@
 
 It imports nothing from the kernels or the strategies (a second opinion, not a copy).  The common
 modules read what every game shares: ``trace`` (record kinds, trace rows, result types, the record
-loop), ``cards`` (card ids and names) and ``flags`` (the RULES.md §8.6 flag tables); each game has
+loop), ``cards`` (card ids and names), ``flags`` (the RULES.md §8.6 flag tables) and ``teams``
+(partnership play: teams of seats, team scores and totals); each game has
 its checker, :mod:`rummysim.validate.rum500` (500 Rum and Standard Rummy) and
 :mod:`rummysim.validate.rum5000` (5000 Rummy), with the same ``validate_trace(trace, flags)``.
 

@@ -59,9 +59,9 @@ RUM500_FLAGS: FlagSpecs = {
     "r500_next_dealer": (STR, "left", {"left", "winner"}),  # V500-WINNERDEALS
     "r500_dealers_gambit": (BOOL, False, {False}),  # V500-GAMBIT: not implemented
     "r500_gambit_jokers": (INT, 2, {2}),
-    "r500_partnership": (BOOL, False, {False}),  # V500-PARTNER: not implemented
-    "r500_partner_layoff": (STR, "any", {"any"}),
-    "r500_persian": (BOOL, False, {False}),  # V500-PERSIAN: not implemented
+    "r500_partnership": (BOOL, False, {False, True}),  # V500-PARTNER
+    "r500_partner_layoff": (STR, "any", {"any", "team_only"}),  # V500-PARTNER-1
+    "r500_persian": (BOOL, False, {False, True}),  # V500-PERSIAN
 }
 
 # Standard Rummy (§7)
@@ -80,7 +80,7 @@ RUM5000_FLAGS: FlagSpecs = {
     "r5k_going_out": (STR, "any", {"any", "unmeldable_discard", "meld_all"}),  # V5K-5/6
     "r5k_michigan": (BOOL, False, {False, True}),  # V5K-7
     "r5k_polish": (BOOL, False, {False, True}),  # V5K-8
-    "r5k_persian": (BOOL, False, {False}),  # V5K-9: not checked
+    "r5k_persian": (BOOL, False, {False, True}),  # V5K-9
     "r5k_first_turn": (STR, "upcard", {"upcard", "extra_card", "exchange_upcard"}),  # V5K-10/11
     "r5k_money_cards": (BOOL, False, {False, True}),  # V5K-12
     "r5k_doubling": (BOOL, False, {False}),  # V5K-13 [STAKES]: a fold ends a hand; not traced

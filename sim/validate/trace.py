@@ -1,7 +1,7 @@
 """The validator's reading of a kernel trace (docs/trace-format.md), shared by every game's checker.
 
 It declares, once for the validator, the record kinds (the common ones, 1..63, and each game's own
-range), the GAME_START game codes and the MELD kinds; reads a trace array into rows of plain ints;
+range), the GAME_START game and partnership codes and the MELD kinds; reads a trace array into rows of plain ints;
 defines the result types :class:`Violation` and :class:`ValidationResult`; and holds
 :class:`Replayer`, the record loop every game's replayer runs (dispatch by record kind, the
 unused-columns check, stopping a game after a fatal violation and going on with the next one).
@@ -38,6 +38,8 @@ DISCARD = 30
 FLOAT = 31
 HAND_END = 40
 SCORE = 41
+TEAM_SCORE = 42  # partnerships (V500-PARTNER-2, V5K-9)
+GAME_BONUS = 43  # V500-PERSIAN-5
 GAME_END = 50
 
 RESTOCK = 64  # 500 Rum's range
@@ -77,6 +79,8 @@ RECORD_NAMES: dict[int, str] = {
     FLOAT: "FLOAT",
     HAND_END: "HAND_END",
     SCORE: "SCORE",
+    TEAM_SCORE: "TEAM_SCORE",
+    GAME_BONUS: "GAME_BONUS",
     GAME_END: "GAME_END",
 }
 
@@ -84,6 +88,12 @@ RECORD_NAMES: dict[int, str] = {
 GAME_CODE_500 = 0
 GAME_CODE_STANDARD = 1
 GAME_CODE_5000 = 2
+
+# GAME_START column 6: the partnership code
+PARTNERS_NONE = 0
+PARTNERS_500 = 1  # V500-PARTNER
+PARTNERS_PERSIAN = 2  # V500-PERSIAN
+PARTNERS_PERSIAN_5000 = 3  # V5K-9
 
 # MELD column 3: 500 Rum / Standard Rummy set and run; 5000 Rummy group, sequence, wild-card group
 SET, RUN, GROUP, SEQUENCE, WILD_GROUP = 0, 1, 2, 3, 4

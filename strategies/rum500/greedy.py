@@ -193,15 +193,20 @@ def _near_positions(pos):
 
 
 @njit_noalloc
+def discard_cost(mine, vals, c):
+    """What throwing card c costs greedy: 100 per partner card in hand, less its value; a joker is
+    always kept."""
+    if c == JOKER:
+        return 1 << 40
+    return card_usefulness(mine[0], c) * 100 - vals[c]
+
+
+@njit_noalloc
 def greedy_discard(mine, vals, opts, nopt):
     best = 0
     best_score = 1 << 62
     for i in range(nopt):
-        c = opts[i]
-        if c == JOKER:
-            score = 1 << 40  # a joker is always useful
-        else:
-            score = card_usefulness(mine[0], c) * 100 - vals[c]
+        score = discard_cost(mine, vals, opts[i])
         if score < best_score:
             best = i
             best_score = score
@@ -235,12 +240,9 @@ def greedy_team_discard(params, view, opts, nopt, scratch):
     best_score = 1 << 62
     for i in range(nopt):
         c = opts[i]
-        if c == JOKER:
-            score = 1 << 40  # a joker is always useful
-        else:
-            score = card_usefulness(mine[0], c) * 100 - vals[c]
-            if card_playable(c, bit(c), 0, opp, PLAY_LAYOFF_ONLY, scratch):
-                score += feed
+        score = discard_cost(mine, vals, c)
+        if c != JOKER and card_playable(c, bit(c), 0, opp, PLAY_LAYOFF_ONLY, scratch):
+            score += feed
         if score < best_score:
             best = i
             best_score = score

@@ -22,7 +22,8 @@ Decisions, in terms of the engine's four decision points:
   cards or an opponent holds at most ``risk_opp_cards`` cards.
 * **Discard.** The card with the lowest ``useful_weight * partners - value_weight * value +
   feed_weight * feeds`` (partners: held cards of its rank or within two ranks in its suit; feeds:
-  1 if the card could be laid off on a table meld, or, with V500-RUMMY ``pile``, would give the
+  1 if the card could be laid off on a table meld (in partnership play with ``team_play``, on a
+  meld the opponents may lay off on: V500-PARTNER-1), or, with V500-RUMMY ``pile``, would give the
   others a rummy claim they do not have now; this matters when melds are held back, since a
   seat that lays off everything it can has no such card left). Jokers are kept.
 
@@ -310,23 +311,14 @@ def draw_gain(params, p1, jok, worst, table, scratch, outlook):
 
 
 @njit
-def is_opponent(params, obs, s):
-    """Seat s plays against this seat: any other seat, except, in partnership play with
-    ``team_play``, the partner (V500-PARTNER: partners are seats s and s + 2)."""
-    me = obs[OB_SEAT]
-    if s == me:
-        return False
-    return not (obs[OB_TEAMS] != 0 and params[H_TEAM_PLAY] > 0 and s % 2 == me % 2)
-
-
-@njit
 def draws_left(params, obs):
     """Cards the seat may still draw this hand: its share of the stock, and no more than
     ``horizon`` turns per card of the opponent closest to going out."""
     share = obs[OB_STOCK] / obs[OB_N]
+    me = obs[OB_SEAT]
     closest = 1 << 30
-    for s in range(obs[OB_N]):
-        if is_opponent(params, obs, s):
+    for s in range(obs[OB_N]):  # a partner going out ends the hand too (V500-PARTNER-2)
+        if s != me:
             closest = min(closest, obs[OB_HAND_SIZE + s])
     return min(share, params[H_HORIZON] * closest)
 
@@ -389,10 +381,12 @@ def heuristic_call(params, view, opts, nopt, scratch):
 
 
 @njit
-def opponent_close(params, obs, limit):
-    """Some opponent holds at most ``limit`` cards (0 when it has gone out or floats)."""
+def opponent_close(obs, limit):
+    """Some other seat holds at most ``limit`` cards (0 when it has gone out or floats); a partner
+    counts too, since any player going out ends the hand (V500-PARTNER-2)."""
+    me = obs[OB_SEAT]
     for s in range(obs[OB_N]):
-        if is_opponent(params, obs, s) and obs[OB_HAND_SIZE + s] <= limit:
+        if s != me and obs[OB_HAND_SIZE + s] <= limit:
             return True
     return False
 
@@ -410,7 +404,7 @@ def time_to_lay(params, obs, mine, table, scratch):
     """Held melds go down once the risk of being caught with them grows, or to go out."""
     if obs[OB_STOCK] <= params[H_RISK_STOCK]:
         return True
-    if opponent_close(params, obs, params[H_RISK_OPP_CARDS]):
+    if opponent_close(obs, params[H_RISK_OPP_CARDS]):
         return True
     return can_go_out(obs, mine, table, scratch)
 

@@ -32,9 +32,20 @@ modules of :mod:`rummysim.validate` (trace reading and record kinds, cards, flag
 ``game``: ``500-rum`` (GAME_START column 5 = 0) and ``standard-rummy`` (column 5 = 1, flags
 ``std_going_out``, ``std_game_hands``, ``std_end_of_stock``; every ``r500_`` flag must then hold its
 default).  500 Rum: every §8.6 ``r500_`` flag and value except V500-GAMBIT
-(``r500_dealers_gambit``, ``r500_gambit_jokers``), V500-PARTNER (``r500_partnership``,
-``r500_partner_layoff``) and V500-PERSIAN (``r500_persian``), which must hold their defaults, as
-must every ``r5k_`` and ``rkub_`` flag.
+(``r500_dealers_gambit``, ``r500_gambit_jokers``), which must hold their defaults, as must every
+``r5k_`` and ``rkub_`` flag.  V500-PERSIAN implies V500-PARTNER; under Persian the value flags
+(V500-PERSIAN-6), ``r500_must_go_out_to_win`` and ``r500_tie_rule`` must hold their defaults, and
+``r500_target`` and ``r500_jokers_per_deck`` are ignored (R500-SETUP-3: Persian's pack replaces
+them; two deals, no target).
+
+Partnerships (docs/trace-format.md "Partnerships"): team of seat s = s mod 2; ``team_only``
+lay-offs only on melds created by the seat or its partner (also a rummy call's, and the
+V500-UNPLAYABLE test), never ADDOPP lay-offs; no rummy call on a partner's discard (reported as
+``V500-PARTNER``); V500-ADDOPP per team; SCORE ``total_after`` the team total and the TEAM_SCORE
+records (V500-PARTNER-2); the game end per team (V500-PARTNER-3, R500-END-2, V500-TIE,
+V500-MUSTOUT), GAME_END naming the team.  Persian rummy: the 56-card pack (V500-PERSIAN-1), joker
+sets (V500-PERSIAN-2), doubled sets of four (V500-PERSIAN-3), +25 for going out (V500-PERSIAN-4),
+exactly two deals with GAME_BONUS and draws (V500-PERSIAN-5), face values (V500-PERSIAN-6).
 
 Rule IDs used in violations are RULES.md IDs, plus:
 
@@ -64,6 +75,9 @@ Readings where RULES.md and the trace spec are silent (see the report for docs/r
   values an ace by its run as it stands after that group; V500-CORNER credits an ace by its run
   at hand end;
 * four aces: four natural aces in one set, all credited to one seat, score 25 each (E19);
+* partnerships: the eligibility of a rummy call (V500-RUMMY-2/5/6) uses the caller's own lay-off
+  rights under ``team_only``; under V500-OPEN30 a Persian set of four laid at once counts its
+  doubled value (the more lenient reading);
 * V500-ADDOPP: ``hand_value`` is 0 for every seat whether or not someone went out; the 2-player
   stock-out bonus uses the hand values even with ``r500_stock_out_hand_penalty=false``; a
   turn-cap end under ``continue_discarding`` is scored like ``by_player_count``;

@@ -1,5 +1,6 @@
 """The 500 Rum / Standard Rummy checker's flags: RULES.md §8.6 values read into a :class:`Config`,
-presets and implied settings filled in (RULES.md §3 preamble), and the card values they give."""
+presets and implied settings filled in (RULES.md §3 preamble; V500-PERSIAN implies V500-PARTNER),
+the partnership combinations it reads, and the card values they give."""
 
 from __future__ import annotations
 
@@ -65,6 +66,9 @@ class Config:
     oot: bool
     upchoice: bool
     winner_deals: bool
+    partnership: bool  # V500-PARTNER (implied by V500-PERSIAN)
+    team_only: bool  # V500-PARTNER-1 r500_partner_layoff = team_only
+    persian: bool  # V500-PERSIAN
     std_hands: int
     max_turns: int
     max_hands: int
@@ -185,6 +189,40 @@ def _apply_presets(read: _Read) -> None:
             )
     if vals["r500_score_divisor"] == 5:  # V500-DIV5: default target 100
         imply("r500_target", 100)
+    if vals["r500_persian"]:  # V500-PERSIAN implies V500-PARTNER
+        imply("r500_partnership", True)
+    _check_partnership(read)
+
+
+# V500-PERSIAN-6 (R500-SCORE-2's face values; trace spec: the value flags keep their defaults) and
+# V500-PERSIAN-5 (two deals won on totals): flags that must hold their defaults under Persian.
+_PERSIAN_FIXED = (
+    "r500_card_values", "r500_ace_value", "r500_ace_low_value", "r500_four_aces_100",
+    "r500_score_divisor", "r500_must_go_out_to_win", "r500_tie_rule",
+)
+
+
+def _check_partnership(read: _Read) -> None:
+    """V500-PARTNER / V500-PERSIAN flag combinations the checker reads."""
+    vals = read.vals
+    if vals["r500_partner_layoff"] != "any" and not vals["r500_partnership"]:
+        raise ValueError("flag r500_partner_layoff: team_only needs r500_partnership=true "
+                         "(V500-PARTNER-1)")
+    if not vals["r500_persian"]:
+        return
+    if not vals["r500_partnership"]:
+        raise ValueError("flag r500_partnership: false, but r500_persian=true implies it "
+                         "(V500-PERSIAN)")
+    for name in _PERSIAN_FIXED:
+        default = RUM500_FLAGS[name][1]
+        if vals[name] != default:
+            raise ValueError(f"flag {name}: value {vals[name]!r} is not checked with "
+                             f"r500_persian=true (Persian fixes it at {default!r})")
+    if vals["r500_num_decks"] == 2:
+        raise ValueError("flag r500_num_decks: 2, but Persian rummy uses one deck "
+                         "(V500-PERSIAN-1)")
+    if vals["r500_dealers_gambit"]:
+        raise ValueError("flag r500_dealers_gambit: true cannot be combined with r500_persian")
 
 
 def _ace_low_value(vals: Mapping[str, Any]) -> int:
@@ -256,6 +294,9 @@ def parse_flags(flags: Mapping[str, object] | None) -> Config:
         oot=bool(vals["r500_meld_out_of_turn"]),
         upchoice=vals["r500_upcard_mode"] == "first_player_choice",
         winner_deals=vals["r500_next_dealer"] == "winner",
+        partnership=bool(vals["r500_partnership"]),
+        team_only=vals["r500_partner_layoff"] == "team_only",
+        persian=bool(vals["r500_persian"]),
         std_hands=std_vals["std_game_hands"],
         max_turns=engine["max_turns_per_hand"],
         max_hands=engine["max_hands_per_game"],
@@ -285,5 +326,6 @@ def value_table(cfg: Config) -> tuple[list[int], int, int]:
         else:  # all5
             v = 5
         vals[card] = v // d
-    vals[JOKER] = 15 // d  # a joker is 15 whatever it represents
+    # a joker is 15 whatever it represents; in Persian rummy 20 (V500-PERSIAN-2)
+    vals[JOKER] = (20 if cfg.persian else 15) // d
     return vals, cfg.ace_low_value // d, 25 // d

@@ -19,6 +19,7 @@ from rummysim.validate.rum500.phases import (
     P_TURN,
 )
 from rummysim.validate.rum500.table import fits_table, new_meld_with
+from rummysim.validate.teams import partner_of
 from rummysim.validate.trace import Replayer
 
 
@@ -52,6 +53,10 @@ class DrawChecks(Replayer):
                            "discard that does not end the hand, before any out-of-turn meld)")
             if seat == self.win_discarder and self.rummy_open:
                 self.flag("V500-RUMMY-4", f"seat {seat} calls Rummy on its own discard")
+            elif self.teams and self.rummy_open and seat == partner_of(self.win_discarder):
+                # trace spec (partnerships): only the discarder's two opponents may call
+                self.flag("V500-PARTNER", f"seat {seat} calls Rummy on the discard of its "
+                                          f"partner, seat {self.win_discarder}")
             self.saved_next = self.next_seat
             self.call_layoff = self.call_mode == "layoff_only"
         elif seat != self.next_seat:
@@ -257,12 +262,15 @@ class DrawChecks(Replayer):
         c = pile[k]
         cfg = self.cfg
         mode = self.call_mode
+        persian = self.persian
+        owners = self.lay_owners(self.cur)  # the caller's own lay-off rights (V500-PARTNER-1)
         if mode in ("top_only", "layoff_only"):
             rule = "V500-RUMMY-5" if mode == "top_only" else "V500-RUMMY-6"
             if k != len(pile) - 1:
                 self.flag(rule, f"{mode} call claims pile[{k}] ({card_name(c)}); only the card "
                                  "just discarded is eligible")
-            elif not fits_table(self.melds, c, cfg.corner, self.max_pos):
+            elif not fits_table(self.melds, c, cfg.corner, self.max_pos, persian=persian,
+                                owners=owners):
                 self.flag(rule, f"{mode} call on {card_name(c)}, which cannot be laid off on any "
                                  "table meld")
             return
@@ -271,9 +279,9 @@ class DrawChecks(Replayer):
         rest = pile[k + 1:]
         nat = Counter(x for x in rest if x != JOKER)
         jokers = len(rest) - sum(nat.values())
-        if fits_table(self.melds, c, cfg.corner, self.max_pos, nat, jokers):
+        if fits_table(self.melds, c, cfg.corner, self.max_pos, nat, jokers, persian, owners):
             return
-        if new_meld_with(c, nat, jokers, cfg.corner, self.max_pos, cfg.min_new_run):
+        if new_meld_with(c, nat, jokers, cfg.corner, self.max_pos, cfg.min_new_run, persian):
             return
         self.flag(
             "V500-RUMMY-2",

@@ -9,6 +9,7 @@ from rummysim.validate.trace import (
     DISCARD,
     DRAW_STOCK,
     FLOAT,
+    GAME_BONUS,
     GAME_END,
     GAME_START,
     HAND_END,
@@ -21,13 +22,14 @@ from rummysim.validate.trace import (
     SCORE,
     START_PILE,
     TAKE_PILE,
+    TEAM_SCORE,
     TURN_START,
 )
 
 # Number of meaningful columns after column 0; the rest must be 0 ("unused columns are 0").
 # DECK and RESTOCK are special (unused card slots are -1) and are checked separately.
 USED_COLS: dict[int, int] = {
-    GAME_START: 5,
+    GAME_START: 6,
     HAND_START: 5,
     TURN_START: 5,
     RESHUFFLE: 2,
@@ -44,7 +46,9 @@ USED_COLS: dict[int, int] = {
     FLOAT: 1,
     HAND_END: 3,
     SCORE: 6,
-    GAME_END: 3,
+    TEAM_SCORE: 3,
+    GAME_BONUS: 3,
+    GAME_END: 4,
 }
 
 # Records counted in ValidationResult.actions_checked.
@@ -59,6 +63,8 @@ ACTION_KINDS = frozenset(
         DISCARD,
         HAND_END,
         SCORE,
+        TEAM_SCORE,
+        GAME_BONUS,
         RESHUFFLE,
         START_PILE,
         OUT_OF_TURN,
@@ -85,6 +91,8 @@ P_RESTOCK = 13  # after RESHUFFLE: RESTOCK records
 P_DRAW2 = 14  # V500-BOATHOUSE: the second DRAW_STOCK of a two-card stock draw
 P_FLOAT = 15  # the seat has 0 cards and floats: FLOAT
 P_OOT = 16  # after OUT_OF_TURN: that seat's MELD groups
+P_TEAM_SCORE = 17  # partnerships: the two TEAM_SCORE records after the SCORE records
+P_GAME_BONUS = 18  # V500-PERSIAN-5: the higher team's GAME_BONUS before GAME_END
 
 PHASE_NAMES = {
     P_GAME_START: "GAME_START expected",
@@ -104,6 +112,8 @@ PHASE_NAMES = {
     P_DRAW2: "second card of a two-card stock draw",
     P_FLOAT: "FLOAT expected",
     P_OOT: "out-of-turn melds",
+    P_TEAM_SCORE: "reading TEAM_SCORE records",
+    P_GAME_BONUS: "GAME_BONUS expected",
 }
 
 # Standard Rummy: the §7 counterpart of a rule of the shared machinery.

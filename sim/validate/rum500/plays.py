@@ -1,13 +1,15 @@
 """500 Rum / Standard Rummy melds and lay-offs: MELD, LAYOFF, ADDOPP_LAYOFF and their CARD records
 checked against R500-MELD-*, V500-RUN4, V500-CORNER, V500-OPEN30 (RSTD-MELD-1/2 in Standard Rummy),
-and the bookkeeping after each group: the duty to meld a taken card (R500-DRAW-3, C-TURN-4,
-V500-NEWMELD), V500-7STRAIGHT, discard restrictions, going out."""
+the partnership lay-off rights (V500-PARTNER-1, V500-ADDOPP-2 with teams) and Persian rummy's joker
+sets (V500-PERSIAN-2), and the bookkeeping after each group: the duty to meld a taken card
+(R500-DRAW-3, C-TURN-4, V500-NEWMELD), V500-7STRAIGHT, discard restrictions, going out."""
 
 from __future__ import annotations
 
 from rummysim.validate.cards import JOKER, RANKS, SUITS, VALID_CARD, card_name, run_rank
 from rummysim.validate.rum500.phases import P_CARDS, P_OOT, P_OUT, P_PLAY
-from rummysim.validate.rum500.table import Meld
+from rummysim.validate.rum500.table import JOKER_SET_KEY, Meld
+from rummysim.validate.teams import opponents_of
 from rummysim.validate.trace import LAYOFF, MELD, Replayer
 
 
@@ -29,8 +31,10 @@ class PlayChecks(Replayer):
             self.fail("TRACE-FORMAT", f"MELD kind {kind} (0 set, 1 run)")
         if not 1 <= n_cards <= 108:
             self.fail("TRACE-FORMAT", f"MELD n_cards {n_cards}")
-        if kind == 0 and not 1 <= key <= 13:
-            self.fail("TRACE-FORMAT", f"set key (rank) {key} outside 1..13")
+        joker_set = kind == 0 and key == JOKER_SET_KEY and self.persian
+        if kind == 0 and not 1 <= key <= 13 and not joker_set:
+            self.fail("TRACE-FORMAT", f"set key (rank) {key} outside 1..13 (0, a joker set, "
+                                      "only in Persian rummy)")
         if kind == 1 and not 0 <= key <= 3:
             self.fail("TRACE-FORMAT", f"run key (suit) {key} outside 0..3")
         if kind == 0 and lo != 0:
@@ -49,6 +53,14 @@ class PlayChecks(Replayer):
         meld_id, n_cards = row[2], row[3]
         if self.call_layoff and (self.first_play_done or n_cards != 1):
             self.flag("V500-RUMMY-6", "a layoff_only caller lays off exactly the one claimed card")
+        owners = self.lay_owners(self.cur)
+        if owners is not None and 0 <= meld_id < len(self.melds):
+            owner = self.melds[meld_id].owner
+            if owner not in owners:
+                self.flag("V500-PARTNER-1",
+                          f"seat {self.cur} lays off on meld {meld_id} of opponent seat {owner}; "
+                          "r500_partner_layoff=team_only allows only its own and its partner's "
+                          "melds")
         self._start_layoff(meld_id, n_cards, "turn", row[4])
 
     def _start_layoff(self, meld_id: int, n_cards: int, ctx: str, run_lo: int) -> None:
@@ -79,6 +91,9 @@ class PlayChecks(Replayer):
         dist = (seat - out) % n
         if dist == 0:
             self.flag("V500-ADDOPP-2", f"seat {seat} went out and cannot lay off afterwards")
+        elif self.teams and seat not in opponents_of(out):
+            self.flag("V500-ADDOPP-2", f"seat {seat} is the partner of seat {out}, who went out: "
+                                       "only the two opponents lay off deadwood")
         elif dist < self.addopp_last:
             self.flag("V500-ADDOPP-2",
                        f"seat {seat} lays off after a seat later in clockwise order from the "
@@ -144,7 +159,16 @@ class PlayChecks(Replayer):
         cards = self.group_cards
         n = len(cards)
         cfg = self.cfg
-        if kind == 0:  # set: R500-MELD-1/2/6, RSTD-MELD-1
+        if self.persian:
+            self._check_persian_meld(kind, key, cards)
+        if kind == 0 and key == JOKER_SET_KEY:  # V500-PERSIAN-2: a joker set (3 or 4 jokers)
+            if n < 3 or n > 4:
+                self.flag("R500-MELD-1", f"joker set of {n} cards (3 or 4 jokers)")
+            for _c, pos in cards:
+                if pos != 0:
+                    self.flag("TRACE-FORMAT", f"set CARD with pos {pos} (must be 0)")
+            m = Meld(0, key, 0, 0, n, 0, self.group_seat)
+        elif kind == 0:  # set: R500-MELD-1/2/6, RSTD-MELD-1
             if n < 3 or n > 4:
                 self.flag("R500-MELD-1", f"set of {n} cards (a set has 3 or 4 cards)")
             suits = 0
@@ -228,6 +252,18 @@ class PlayChecks(Replayer):
         m.placed = [[seat, c, pos] for c, pos in cards]
         self.melds.append(m)
 
+    def _check_persian_meld(self, kind: int, key: int, cards: list[tuple[int, int]]) -> None:
+        """V500-PERSIAN-2: jokers only in joker sets, joker sets only of jokers."""
+        jokers = sum(1 for c, _ in cards if c == JOKER)
+        if kind == 0 and key == JOKER_SET_KEY:
+            if jokers < len(cards):
+                naturals = [card_name(c) for c, _ in cards if c != JOKER]
+                self.flag("V500-PERSIAN-2", f"natural card(s) {naturals} in a joker set")
+        elif jokers:
+            what = f"a set of {RANKS[key - 1]}s" if kind == 0 else f"a {SUITS[key]} run"
+            self.flag("V500-PERSIAN-2", f"joker in {what}: jokers are not wild, they are melded "
+                                        "only as a set of 3 or 4 jokers")
+
     def _lay_rule(self, kind: int) -> str:
         if self.std:
             return "RSTD-MELD-1" if kind == 0 else "RSTD-MELD-2"
@@ -239,7 +275,14 @@ class PlayChecks(Replayer):
         cards = self.group_cards
         n = len(cards)
         lay_rule = self._lay_rule(kind)
-        if kind == 0:  # set: R500-MELD-8 (max 4), R500-MELD-2
+        if self.persian:
+            self._check_persian_meld(kind, key, cards)
+        if kind == 0 and key == JOKER_SET_KEY:  # V500-PERSIAN-2: a 4th joker on a joker set
+            if m.count + n > 4:
+                self.flag(lay_rule, f"lay-off of {n} card(s) makes joker set {meld_id} "
+                                    f"{m.count + n} cards (max 4)")
+            m.count += n
+        elif kind == 0:  # set: R500-MELD-8 (max 4), R500-MELD-2
             if m.count + n > 4:
                 self.flag(
                     lay_rule,
@@ -373,8 +416,15 @@ class PlayChecks(Replayer):
                 total += self.ace_low
             else:
                 total += vals[c]
+        if self._doubled(m) and self.group[0] == MELD:
+            total *= 2  # the more lenient reading: a set of four counts as it scores
         self.open_acc += total
         self.open_any = True
+
+    def _doubled(self, m: Meld) -> bool:
+        """V500-PERSIAN-3 (AMB-21): a set MELD of four cards (a natural rank or four jokers)
+        scores double; a set completed later, and every run, scores normally."""
+        return self.persian and m.kind == 0 and m.laid == 4
 
     def _check_open(self, seat: int) -> None:
         """V500-OPEN30: the first turn / window / call in which a seat puts cards on the table

@@ -25,9 +25,11 @@ from rummysim.validate.rum500.phases import (
     P_HAND_START,
     P_NODRAW,
     P_OOT,
+    P_GAME_BONUS,
     P_OUT,
     P_PLAY,
     P_START_PILE,
+    P_TEAM_SCORE,
     P_TURN,
     PHASE_NAMES,
     STD_RULES,
@@ -37,6 +39,7 @@ from rummysim.validate.rum500.plays import PlayChecks
 from rummysim.validate.rum500.scoring import Scoring
 from rummysim.validate.rum500.table import Meld
 from rummysim.validate.rum500.turns import TurnEnd
+from rummysim.validate.teams import TEAM_SEATS, TeamLedger, partner_of
 from rummysim.validate.trace import (
     ADDOPP_LAYOFF,
     CARD,
@@ -45,6 +48,7 @@ from rummysim.validate.trace import (
     DRAW_STOCK,
     FLOAT,
     GAME_CODE_500,
+    GAME_BONUS,
     GAME_CODE_STANDARD,
     GAME_END,
     GAME_START,
@@ -54,12 +58,16 @@ from rummysim.validate.trace import (
     MELD,
     NO_DRAW,
     OUT_OF_TURN,
+    PARTNERS_500,
+    PARTNERS_NONE,
+    PARTNERS_PERSIAN,
     RECORD_NAMES,
     RESHUFFLE,
     RESTOCK,
     SCORE,
     START_PILE,
     TAKE_PILE,
+    TEAM_SCORE,
     TURN_START,
     Violation,
 )
@@ -79,6 +87,9 @@ class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
         super().__init__(rows, cfg)
         self.cfg: Config = cfg
         self.std = cfg.game == "std"
+        self.teams = cfg.partnership  # V500-PARTNER (and V500-PERSIAN)
+        self.persian = cfg.persian
+        self.ledger = TeamLedger("V500-PARTNER-2")
         self.vals, self.ace_low, self.four_ace_value = value_table(cfg)
         self.max_pos = 13 if self.std else 14  # RSTD-MELD-2: aces low only
         self.call_mode = cfg.call_rummy
@@ -87,6 +98,7 @@ class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
         self.tied = False
         self.exp_winner = -1
         self.exp_capped = 0
+        self.exp_mask = 0  # GAME_END column 4: the seats sharing a Persian draw
         self.goer_won = False
         self.end_due = 0
         self.end_ok: set[int] = set()
@@ -123,6 +135,8 @@ class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
             FLOAT: self._float,
             HAND_END: self._hand_end,
             SCORE: self._score,
+            TEAM_SCORE: self._team_score,
+            GAME_BONUS: self._game_bonus,
             GAME_END: self._game_end,
         }
         self.before_record = self._end_oot_melds
@@ -182,6 +196,10 @@ class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
             rule = "V500-BOATHOUSE"
             msg = (f"{name} after one DRAW_STOCK: a stock draw takes "
                    f"{self.cfg.draw_count} cards (r500_stock_draw_count)")
+        elif ph == P_TEAM_SCORE:
+            rule = "V500-PARTNER-2"
+            msg = (f"{name} where the TEAM_SCORE record of team {self.team_seen} is expected "
+                   "(after a partnership hand's SCORE records)")
         elif ph == P_START_PILE:
             rule = "V500-UPCHOICE"
             msg = f"{name} before the first player started the discard pile (START_PILE)"
@@ -209,9 +227,11 @@ class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
             rule = self._end_rule(self.end_due)
             msg = (f"hand must end here ({self._end_text(self.end_due)}) but {name} "
                    "follows")
-        elif ph == P_GAME_OVER and kind == HAND_START:
+        elif ph in (P_GAME_OVER, P_GAME_BONUS) and kind == HAND_START:
             rule = "ENGINE-HAND-CAP" if self.exp_capped else self._winner_rule()
-            msg = f"game must end (winner seat {self.exp_winner}) but another hand is dealt"
+            msg = f"game must end (winner {self._winner_text()}) but another hand is dealt"
+            if self.persian and not self.exp_capped:
+                msg = "a third deal: a Persian rummy game is exactly two deals"
         else:
             msg = f"unexpected {name} record ({PHASE_NAMES.get(ph, ph)})"
         self.fail(rule, msg)
@@ -264,12 +284,19 @@ class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
             self.fail("R500-SETUP-1", f"{n} players; 500 Rum is for 2-8 players")
         if not 0 <= first_dealer < n:
             self.fail("TRACE-FORMAT", f"first_dealer {first_dealer} is not a seat")
-        if not self.std and target != cfg.target:
+        self._check_partnership_start(row)
+        if self.persian:
+            if target != 0:
+                self.flag("V500-PERSIAN-5", f"GAME_START target {target}; a Persian game is two "
+                                            "deals (target column 0)")
+        elif not self.std and target != cfg.target:
             self.flag("V500-TARGET", f"GAME_START target {target} but r500_target={cfg.target}")
         self.n = n
         self.first_dealer = first_dealer
         if self.std:
             decks, jokers = 1, 0  # RSTD-SETUP-1: one 52-card deck, no jokers
+        elif self.persian:
+            decks, jokers = 1, 4  # V500-PERSIAN-1: 52 cards and 4 jokers
         else:
             # R500-SETUP-2 / V500-DECKS: 1 deck for 2-4 players, 2 for 5-8 unless set explicitly
             decks = (1 if n <= 4 else 2) if cfg.decks_mode == "auto" else cfg.decks_mode
@@ -288,10 +315,30 @@ class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
         self.idle_limit = n if cfg.idle_turns == "n" else cfg.idle_turns
         self.true_totals = [0] * n  # totals recomputed by the checker (R500-SCORE-3)
         self.trace_totals = [0] * n  # totals as the trace states them
+        self.ledger = TeamLedger("V500-PARTNER-2")  # team totals (V500-PARTNER-2)
         self.hands_played = 0
         self.dealer = first_dealer
         self.phase = P_HAND_START
 
+
+    def _check_partnership_start(self, row: list[int]) -> None:
+        """GAME_START column 6 (the partnership code) and the four seats of V500-PARTNER."""
+        code = row[6]
+        exp = PARTNERS_PERSIAN if self.persian else PARTNERS_500 if self.teams else PARTNERS_NONE
+        if code != exp:
+            self.flag("TRACE-FORMAT", f"GAME_START partnership code {code}, but the flags give "
+                                      f"{exp} (0 none, 1 Partnership 500 rum, 2 Persian rummy)")
+        if self.teams and row[1] != TEAM_SEATS:
+            rule = "V500-PERSIAN" if self.persian else "V500-PARTNER"
+            self.fail(rule, f"{row[1]} players; partnership play needs exactly 4 (two teams of "
+                            "partners seated opposite)")
+
+    def lay_owners(self, seat: int) -> frozenset[int] | None:
+        """Seats whose melds ``seat`` may lay off on: V500-PARTNER-1 ``team_only`` gives its own
+        and its partner's; None: any meld."""
+        if self.cfg.team_only:
+            return frozenset((seat, partner_of(seat)))
+        return None
 
     # ---- hand setup ---------------------------------------------------------------------
 
@@ -309,7 +356,9 @@ class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
             self.fail(rule, f"dealer {dealer}, expected seat {self.dealer}")
         if pack_size != self.exp_pack_size:
             rule = "R500-SETUP-2"
-            if pack_size - self.exp_pack_size in (-4, -2, -1, 1, 2, 4):
+            if self.persian:
+                rule = "V500-PERSIAN-1"
+            elif pack_size - self.exp_pack_size in (-4, -2, -1, 1, 2, 4):
                 rule = "R500-SETUP-3"
             self.flag(rule, f"pack_size {pack_size}, expected {self.exp_pack_size}")
         if deal != self.exp_deal:
@@ -358,6 +407,8 @@ class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
         if counts != self.exp_pack:
             diff_nat = any(counts.get(c, 0) != self.exp_pack.get(c, 0) for c in NATURAL_IDS)
             rule = "R500-SETUP-2" if diff_nat else "R500-SETUP-3"
+            if self.persian:
+                rule = "V500-PERSIAN-1"
             missing = self.exp_pack - counts
             extra = counts - self.exp_pack
             self.flag(

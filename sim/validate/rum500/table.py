@@ -1,5 +1,6 @@
 """Table melds of a 500 Rum / Standard Rummy replay and the "could this card be played?" tests
-(V500-RUMMY-2/5/6 call eligibility, V500-UNPLAYABLE-1)."""
+(V500-RUMMY-2/5/6 call eligibility, V500-UNPLAYABLE-1), with the partnership lay-off rights
+(V500-PARTNER-1) and Persian rummy's joker sets (V500-PERSIAN-2)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from rummysim.validate.cards import JOKER, run_rank
 class Meld:
     """A meld on the table.  Runs: positions lo..hi, all occupied (R500-MELD-3)."""
 
-    __slots__ = ("kind", "key", "lo", "hi", "count", "suits", "owner", "placed")
+    __slots__ = ("kind", "key", "lo", "hi", "count", "suits", "owner", "laid", "placed")
 
     def __init__(self, kind: int, key: int, lo: int, hi: int, count: int, suits: int,
                  owner: int) -> None:
@@ -21,16 +22,21 @@ class Meld:
         self.hi = hi
         self.count = count
         self.suits = suits  # set: bit mask of the natural suits present (R500-MELD-2)
-        self.owner = owner  # seat of the MELD record (V500-ADDOPP-2)
+        self.owner = owner  # seat of the MELD record (V500-ADDOPP-2, V500-PARTNER-1)
+        self.laid = count  # cards of the MELD record (V500-PERSIAN-3: a set of four laid at once)
         self.placed: list[list[int]] = []  # [credited seat (-1: nobody), card, pos]
 
 
-def fits_set(m: Meld, c: int) -> bool:
-    """Can card ``c`` alone be laid off on set ``m`` (R500-MELD-1/2/8)?"""
+JOKER_SET_KEY = 0  # V500-PERSIAN-2: a set MELD with key 0 is a joker set (trace spec)
+
+
+def fits_set(m: Meld, c: int, persian: bool = False) -> bool:
+    """Can card ``c`` alone be laid off on set ``m`` (R500-MELD-1/2/8; Persian rummy: a joker
+    only on a joker set, V500-PERSIAN-2)?"""
     if m.count >= 4:
         return False
     if c == JOKER:
-        return True
+        return not persian or m.key == JOKER_SET_KEY
     return (c & 15) == m.key and not (m.suits >> (c >> 4)) & 1
 
 
@@ -67,11 +73,22 @@ def fits_run(m: Meld, c: int, nat: Mapping[int, int], jokers: int, corner: bool,
 
 
 def fits_table(melds: list[Meld], c: int, corner: bool, max_pos: int,
-                nat: Mapping[int, int] | None = None, jokers: int = 0) -> bool:
+                nat: Mapping[int, int] | None = None, jokers: int = 0, persian: bool = False,
+                owners: frozenset[int] | None = None) -> bool:
+    """Can ``c`` be laid off on a table meld (helped by ``nat`` / ``jokers`` as in
+    :func:`fits_run`)?  ``owners``: only melds created by these seats (V500-PARTNER-1
+    ``team_only``); ``persian``: jokers are not wild (V500-PERSIAN-2)."""
     nat = nat or {}
+    if persian:
+        if c == JOKER:
+            return any(m.kind == 0 and fits_set(m, c, True)
+                       and (owners is None or m.owner in owners) for m in melds)
+        jokers = 0
     for m in melds:
+        if owners is not None and m.owner not in owners:
+            continue
         if m.kind == 0:
-            if fits_set(m, c):
+            if fits_set(m, c, persian):
                 return True
         elif fits_run(m, c, nat, jokers, corner, max_pos):
             return True
@@ -79,9 +96,14 @@ def fits_table(melds: list[Meld], c: int, corner: bool, max_pos: int,
 
 
 def new_meld_with(c: int, nat: Mapping[int, int], jokers: int, corner: bool, max_pos: int,
-                   min_run: int) -> bool:
+                   min_run: int, persian: bool = False) -> bool:
     """Is there a new set or run holding ``c`` and otherwise only helper cards (``nat`` naturals,
-    ``jokers`` jokers)?  Runs need ``min_run`` cards (V500-RUN4)."""
+    ``jokers`` jokers)?  Runs need ``min_run`` cards (V500-RUN4).  ``persian``: a joker only in a
+    joker set, naturals without jokers (V500-PERSIAN-2)."""
+    if persian:
+        if c == JOKER:
+            return jokers >= 2
+        jokers = 0
     # sets (R500-MELD-1/2): distinct natural suits, jokers for the rank
     if c == JOKER:
         if jokers >= 2:

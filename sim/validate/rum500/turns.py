@@ -144,7 +144,8 @@ class TurnEnd(Replayer):
             if (
                 cfg.unplayable
                 and not self.std
-                and fits_table(self.melds, card, cfg.corner, self.max_pos)
+                and fits_table(self.melds, card, cfg.corner, self.max_pos, persian=self.persian,
+                               owners=self.lay_owners(seat))  # the seat's own lay-off rights
             ):
                 # V500-UNPLAYABLE-1: a playable last card stays on the pile; the player floats
                 self._check_duty_at_turn_end()

@@ -1,7 +1,7 @@
 """Independent rules checker for 5000 Rummy traces (game code 2).
 
 :func:`validate_trace` replays a trace record by record against RULES.md §4 (base rules), §5
-(variations V5K-2..8, V5K-10..12), §8 (tables), §9 (AMB-28..37) and the "5000 Rummy" section of
+(variations V5K-2..12), §8 (tables), §9 (AMB-28..37) and the "5000 Rummy" section of
 docs/trace-format.md.  Like the 500 Rum checker (:mod:`rummysim.validate.rum500`) it was written
 from those two documents alone, as a second opinion on the engine; the two share only the common
 modules of :mod:`rummysim.validate` (trace reading and record kinds, cards, flag tables, the record
@@ -9,9 +9,17 @@ loop).
 
 Flags: ``r5k_target`` (auto or a positive int), ``r5k_must_go_out_to_win``, ``r5k_rummy``,
 ``r5k_going_out``, ``r5k_michigan``, ``r5k_polish``, ``r5k_first_turn``, ``r5k_money_cards`` and
-``r5k_payoff`` (a stakes flag, V5K-1: play is unchanged, so every value is accepted), plus the
-engine caps.  V5K-9 Persian 5000 and the stakes layers V5K-13/14 are not checked: those flags, and
-every flag of another game, must hold their defaults, otherwise ``ValueError`` names the flag.
+``r5k_payoff`` (a stakes flag, V5K-1: play is unchanged, so every value is accepted),
+``r5k_persian`` (V5K-9, below), plus the engine caps.  The stakes layers V5K-13/14 are not checked:
+those flags, and every flag of another game, must hold their defaults, otherwise ``ValueError``
+names the flag.
+
+Persian 5000 (docs/trace-format.md "Persian 5000"): 4 seats, team of seat s = s mod 2; a
+partnership's melds are its own for R5K-SEQ-4/6 (JOIN without cards), R5K-GROUP-2 counts per
+partnership, no rummy call by the partner of the seat whose turn just ended (reported as
+``V5K-9``), Michigan per team (the two opponents pay), SCORE ``total_after`` the team total and the
+TEAM_SCORE records, the game end per team (target 2000 by default, V5K-2 per team, a tie: winner
+-1 and every seat in the tie mask).
 
 Rule IDs in violations are RULES.md IDs plus ``C-CARD-CONSERVATION`` (a card is not where the trace
 moves it from; every one of the 104 cards is in exactly one place: stock, pile, a hand, a meld

@@ -1,8 +1,8 @@
 """The 5000 Rummy checker's flags: RULES.md §8.6 values read into a :class:`Config`.
 
-``r5k_payoff`` is a stakes flag (V5K-1: play is unchanged), so every value is accepted; V5K-9
-Persian 5000 and the stakes layers V5K-13/14 are not checked: those flags, and every flag of
-another game, must hold their defaults.
+``r5k_payoff`` is a stakes flag (V5K-1: play is unchanged), so every value is accepted; the
+stakes layers V5K-13/14 are not checked: those flags, and every flag of another game, must hold
+their defaults.  ``r5k_persian`` (V5K-9) is checked.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ class Config:
     polish: bool
     first_turn: str
     money: bool
+    persian: bool  # V5K-9
     max_turns: int
     max_hands: int
 
@@ -92,13 +93,16 @@ def parse_flags(flags: Mapping[str, object] | None) -> Config:
         polish=bool(vals["r5k_polish"]),
         first_turn=vals["r5k_first_turn"],
         money=bool(vals["r5k_money_cards"]),
+        persian=bool(vals["r5k_persian"]),
         max_turns=engine["max_turns_per_hand"],
         max_hands=engine["max_hands_per_game"],
     )
 
 
 def target_for(cfg: Config, n: int) -> int:
-    """R5K-GAME-1: auto = 5000 / 3000 / 2000 for 2 / 3 / 4-5 players."""
+    """R5K-GAME-1: auto = 5000 / 3000 / 2000 for 2 / 3 / 4-5 players (2000 in Persian 5000)."""
     if cfg.target != "auto":
         return cfg.target
+    if cfg.persian:
+        return 2000  # V5K-9
     return 5000 if n == 2 else 3000 if n == 3 else 2000

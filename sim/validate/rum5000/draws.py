@@ -23,6 +23,7 @@ from rummysim.validate.rum5000.phases import (
     P_TURN,
 )
 from rummysim.validate.rum5000.table import addable, placeable_with
+from rummysim.validate.teams import partner_of
 from rummysim.validate.trace import Replayer
 
 
@@ -87,6 +88,10 @@ class DrawChecks(Replayer):
         elif seat == self.embargo:
             self.flag(rule, f"seat {seat} calls right after its own turn ended (its own "
                              "discard or rummy)")
+        elif self.teams and self.embargo >= 0 and seat == partner_of(self.embargo):
+            # trace spec (Persian 5000): only the discarder's two opponents may call
+            self.flag("V5K-9", f"seat {seat} calls a rummy on its partner seat {self.embargo}'s "
+                               "turn: only the two opponents may call")
 
     def _check_first_turn_draw(self, draw: int) -> None:
         """V5K-10: the first player's first turn is NO_DRAW reason 3 and a discard; V5K-11: after

@@ -21,13 +21,14 @@ from rummysim.validate.trace import (
     SCORE,
     TAKE_ALL,
     TAKE_PILE,
+    TEAM_SCORE,
     TRADE,
     TURN_START,
 )
 
 # Number of meaningful columns after column 0 (the rest must be 0); DECK is checked separately.
 USED_COLS: dict[int, int] = {
-    GAME_START: 5,
+    GAME_START: 6,
     HAND_START: 6,
     FACE_UP: 3,
     TURN_START: 5,
@@ -45,6 +46,7 @@ USED_COLS: dict[int, int] = {
     FLOAT: 1,
     HAND_END: 3,
     SCORE: 6,
+    TEAM_SCORE: 3,
     GAME_END: 4,
 }
 ACTION_KINDS = frozenset(USED_COLS) - {GAME_START, HAND_START, TURN_START, GAME_END}
@@ -64,6 +66,7 @@ P_NODRAW = 10  # NO_DRAW reason 0: HAND_END
 P_SCORE = 11
 P_GAME_OVER = 12
 P_DONE = 13
+P_TEAM_SCORE = 14  # V5K-9: the two TEAM_SCORE records after the SCORE records
 
 PHASE_NAMES = {
     P_GAME_START: "GAME_START expected",
@@ -80,6 +83,7 @@ PHASE_NAMES = {
     P_SCORE: "reading SCORE records",
     P_GAME_OVER: "GAME_END expected",
     P_DONE: "after GAME_END",
+    P_TEAM_SCORE: "reading TEAM_SCORE records",
 }
 
 END_RULES = {1: "R5K-OUT-1", 2: "R5K-STOCK-1", 3: "R5K-STOCK-1", 4: "ENGINE-TURN-CAP",

@@ -9,6 +9,7 @@ from collections import Counter
 from rummysim.validate.cards import RANKS, SUITS, card_name
 from rummysim.validate.rum5000.phases import D_DISCARD_ONLY, P_CARDS, P_PLAY
 from rummysim.validate.rum5000.table import KIND_NAMES, PACK_SIZE, Meld, rank_at
+from rummysim.validate.teams import partner_of
 from rummysim.validate.trace import GROUP, JOIN, LAYOFF, MELD, SEQUENCE, WILD_GROUP, Replayer
 
 
@@ -110,14 +111,16 @@ class PlayChecks(Replayer):
             self._finish_join(meld_id, extra[0], self.group_cards)
 
     def _check_group_rule(self, rank: int, meld_id: int, creating: bool) -> None:
-        """R5K-GROUP-2: per rank, a seat puts cards into one group only (its own, or one other
-        seat's group as an addition; a TRADE into a group counts as an addition)."""
-        mine = self.group_of[self.cur]
+        """R5K-GROUP-2: per rank, a seat (in Persian 5000 a partnership, V5K-9) puts cards into
+        one group only (its own, or one other group as an addition; a TRADE into a group counts
+        as an addition)."""
+        mine = self.group_of[self.rank_owner(self.cur)]
         prev = mine.get(rank)
         if prev is not None and (creating or prev != meld_id):
+            who = "its partnership" if self.teams else "it"
             self.flag("R5K-GROUP-2", f"seat {self.cur} puts {RANKS[rank - 1]}s into group "
-                                      f"{meld_id}, but already has cards in group {prev} of "
-                                      "that rank")
+                                      f"{meld_id}, but {who} already has cards in group {prev} "
+                                      "of that rank")
         elif prev is None:
             mine[rank] = meld_id
 
@@ -212,8 +215,11 @@ class PlayChecks(Replayer):
             m.lo, m.hi = min(valid), max(valid)
 
     def _owns_sequence(self, m: Meld, seat: int) -> bool:
-        """R5K-SEQ-4: the seat created it, or 3+ of its cards are credited to the seat."""
-        return seat in m.creators or sum(1 for s, _, _ in m.slots if s == seat) >= 3
+        """R5K-SEQ-4: the seat created it, or 3+ of its cards are credited to the seat; in
+        Persian 5000 (V5K-9) the same for the seat's partnership (either partner, cards credited
+        to the two together)."""
+        mine = {seat, partner_of(seat)} if self.teams else {seat}
+        return bool(mine & m.creators) or sum(1 for s, _, _ in m.slots if s in mine) >= 3
 
     def _finish_join(self, a: int, b: int, cards: list[tuple[int, int]]) -> None:
         """R5K-SEQ-5 (cards filling the gap, at most 13 in all) and R5K-SEQ-6 (no cards: two
@@ -232,8 +238,9 @@ class PlayChecks(Replayer):
             own = self._owns_sequence(ma, seat) and self._owns_sequence(mb, seat)
             traded = (a, ma.hi) in self.traded_ends or (b, mb.lo) in self.traded_ends
             if not (own or traded):
+                whose = "its partnership's" if self.teams else "its"
                 self.flag("R5K-SEQ-6", f"seat {seat} joins sequences {a} and {b} without "
-                                        "adding cards, but they are not both its own and it "
+                                        f"adding cards, but they are not both {whose} own and it "
                                         "traded no wild card at their ends this turn")
         ma.slots.extend([seat, c, p] for c, p in cards)
         ma.slots.extend(mb.slots)

@@ -18,6 +18,7 @@ from rummysim.validate.rum5000.draws import DrawChecks
 from rummysim.validate.rum5000.plays import PlayChecks
 from rummysim.validate.rum5000.scoring import Scoring
 from rummysim.validate.rum5000.turns import TurnEnd
+from rummysim.validate.teams import TEAM_SEATS, TeamLedger, team_of
 from rummysim.validate.rum5000.phases import (
     ACTION_KINDS,
     D_SKIP,
@@ -33,6 +34,7 @@ from rummysim.validate.rum5000.phases import (
     P_NODRAW,
     P_OUT,
     P_PLAY,
+    P_TEAM_SCORE,
     P_TURN,
     PHASE_NAMES,
     USED_COLS,
@@ -61,10 +63,13 @@ from rummysim.validate.trace import (
     LAYOFF,
     MELD,
     NO_DRAW,
+    PARTNERS_NONE,
+    PARTNERS_PERSIAN_5000,
     RECORD_NAMES,
     SCORE,
     TAKE_ALL,
     TAKE_PILE,
+    TEAM_SCORE,
     TRADE,
     TURN_START,
 )
@@ -84,6 +89,8 @@ class Rum5000Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
     def __init__(self, rows: list[list[int]], cfg: Config) -> None:
         super().__init__(rows, cfg)
         self.cfg: Config = cfg
+        self.teams = cfg.persian  # V5K-9: two partnerships
+        self.ledger = TeamLedger("V5K-9")
         self.n = 0
         self.cur = -1
         self.hands: list[list[int]] = []
@@ -110,6 +117,7 @@ class Rum5000Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
             FLOAT: self._float,
             HAND_END: self._hand_end,
             SCORE: self._score,
+            TEAM_SCORE: self._team_score,
             GAME_END: self._game_end,
         }
 
@@ -144,6 +152,9 @@ class Rum5000Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
             msg = f"FLOAT by seat {row[1]} holding {held} card(s), r5k_going_out={go}"
         elif ph == P_NODRAW:
             rule, msg = "R5K-STOCK-1", f"{name} after NO_DRAW on an empty stock; the hand ends"
+        elif ph == P_TEAM_SCORE:
+            rule, msg = "V5K-9", (f"{name} where the TEAM_SCORE record of team {self.team_seen} "
+                                  "is expected (partnership scores)")
         elif kind == EXCHANGE:
             rule, msg = "V5K-11", f"EXCHANGE {PHASE_NAMES.get(ph, ph)}: only before the first draw"
         elif ph == P_DRAW and kind in (MELD, LAYOFF, JOIN, TRADE, DISCARD):
@@ -158,7 +169,9 @@ class Rum5000Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
             msg = f"the hand must end here ({self._end_text(self.end_due)}) but {name} follows"
         elif ph == P_GAME_OVER and kind == HAND_START:
             rule = "ENGINE-HAND-CAP" if self.exp_capped else self._winner_rule()
-            msg = f"the game must end (winner seat {self.exp_winner}) but another hand is dealt"
+            who = "team" if self.teams else "seat"
+            msg = (f"the game must end (winner {who} {self.exp_winner}) but another hand is "
+                   "dealt")
         self.fail(rule, msg)
 
     def _end_text(self, reason: int) -> str:
@@ -186,6 +199,11 @@ class Rum5000Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
     def _card_ok(self, card: int) -> None:
         if not (0 <= card < 64 and NATURAL[card]):
             self.fail("TRACE-FORMAT", f"invalid card id {card} (5000 Rummy has no jokers)")
+
+    def rank_owner(self, seat: int) -> int:
+        """Whose R5K-GROUP-2 limits a seat's group plays count against: the seat, or in
+        Persian 5000 its partnership (V5K-9)."""
+        return team_of(seat) if self.teams else seat
 
     def _is_wild(self, card: int) -> bool:
         return card & 15 == self.wild
@@ -229,6 +247,13 @@ class Rum5000Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
                                        "Rummy (2)")
         if not 2 <= n <= 5:
             self.fail("R5K-SETUP-1", f"{n} players; 5000 Rummy is for 2-5 players")
+        exp_code = PARTNERS_PERSIAN_5000 if self.teams else PARTNERS_NONE
+        if row[6] != exp_code:
+            self.flag("TRACE-FORMAT", f"GAME_START partnership code {row[6]}, but the flags give "
+                                      f"{exp_code} (3: Persian 5000)")
+        if self.teams and n != TEAM_SEATS:
+            self.fail("V5K-9", f"{n} players; Persian 5000 is exactly 4 players in two "
+                               "partnerships")
         if not 0 <= first_dealer < n:
             self.fail("TRACE-FORMAT", f"first_dealer {first_dealer} is not a seat")
         self.n = n
@@ -238,6 +263,7 @@ class Rum5000Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
                                      f"(r5k_target={self.cfg.target}, {n} players)")
         self.true_totals = [0] * n  # recomputed by the checker
         self.trace_totals = [0] * n  # as the trace states them
+        self.ledger = TeamLedger("V5K-9")  # partnership totals (V5K-9)
         self.hands_played = 0
         self.dealer = first_dealer
         self.phase = P_HAND_START
@@ -344,7 +370,8 @@ class Rum5000Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
     def _start_hand_state(self) -> None:
         n = self.n
         self.melds = []
-        self.group_of: list[dict[int, int]] = [{} for _ in range(n)]  # R5K-GROUP-2
+        # R5K-GROUP-2, per seat (per partnership in Persian 5000): rank -> the group used
+        self.group_of: list[dict[int, int]] = [{} for _ in range(n)]
         self.had_turn = [False] * n  # a normal turn played this hand (R5K-OUT-2/3)
         self.turns = 0
         self.stall = 0  # R5K-DRAW-5

@@ -1,6 +1,7 @@
 """5000 Rummy hand end, scores and game end: HAND_END reasons, card conservation, the expected
-SCORE columns (R5K-SCORE-1, R5K-VAL-*, R5K-OUT-2, V5K-7 Michigan, V5K-12 money cards) and GAME_END
-(R5K-GAME-2, V5K-2, the engine hand cap)."""
+SCORE columns (R5K-SCORE-1, R5K-VAL-*, R5K-OUT-2, V5K-7 Michigan, V5K-12 money cards), Persian
+5000's team totals and TEAM_SCORE records (V5K-9) and GAME_END (R5K-GAME-2, V5K-2, V5K-9, the
+engine hand cap)."""
 
 from __future__ import annotations
 
@@ -16,9 +17,11 @@ from rummysim.validate.rum5000.phases import (
     P_NODRAW,
     P_OUT,
     P_SCORE,
+    P_TEAM_SCORE,
     P_TURN,
 )
 from rummysim.validate.rum5000.table import QH, SEVEN_H, natural_values
+from rummysim.validate.teams import ALL_SEATS_MASK, TEAMS, opponents_of, team_of
 from rummysim.validate.trace import Replayer
 
 
@@ -43,6 +46,7 @@ class Scoring(Replayer):
         self.check_conservation()
         self._expected_scores()
         self.score_seat = 0
+        self.score_rows: list[list[int]] = []  # Persian 5000: this hand's SCORE records
         self.phase = P_SCORE
 
     def _wrong_end_reason(self, reason: int) -> None:
@@ -97,8 +101,11 @@ class Scoring(Replayer):
         if out >= 0:
             self.out_part[out] = self.out_bonus
             if self.cfg.michigan:  # V5K-7: the goer collects, the others subtract nothing
-                self.mich_part[out] = sum(hv) - hv[out]
-                hv = [hv[s] if s == out else 0 for s in range(n)]
+                # V5K-9 (trace spec): in Persian 5000 only the two opponents' hands, and the
+                # partner's hand counts against the team as usual
+                payers = opponents_of(out) if self.teams else [s for s in range(n) if s != out]
+                self.mich_part[out] = sum(hv[s] for s in payers)
+                hv = [0 if s in payers else hv[s] for s in range(n)]
         if self.cfg.money:
             for s, cs in enumerate(credited):
                 qh = cs.count(QH) if wild != 12 else 0
@@ -153,7 +160,9 @@ class Scoring(Replayer):
         if hs != bonus + tv - hv:
             self.flag("R5K-SCORE-1", f"seat {seat} hand_score {hs} != bonus {bonus} + "
                                       f"table_value {tv} - hand_value {hv}")
-        if tot != self.trace_totals[seat] + hs:
+        if self.teams:
+            self.score_rows.append(row)  # total_after is the team total: see TEAM_SCORE
+        elif tot != self.trace_totals[seat] + hs:
             self.flag("C-SCORE-3", f"seat {seat} total_after {tot} != previous total "
                                     f"{self.trace_totals[seat]} + hand_score {hs}")
         self.trace_totals[seat] = tot
@@ -162,6 +171,27 @@ class Scoring(Replayer):
         if self.score_seat == self.n:
             self.hands_played += 1
             self.dealer = (self.dealer + 1) % self.n  # R5K-DEAL-3
+            if self.teams:
+                self.ledger.add_hand(self.exp_hs)
+                self.team_seen = 0
+                self.phase = P_TEAM_SCORE
+            else:
+                self._decide_game_end()
+
+    def _team_score(self, row: list[int]) -> None:
+        """V5K-9: the two TEAM_SCORE records after the SCORE records of a Persian 5000 hand."""
+        if self.phase != P_TEAM_SCORE:
+            if not self.teams:
+                self.fail("TRACE-FORMAT", "TEAM_SCORE in a game without partnerships")
+            self._unexpected(row)
+        team = row[1]
+        if team != self.team_seen:
+            self.fail("TRACE-FORMAT", f"TEAM_SCORE for team {team}, expected team "
+                                      f"{self.team_seen} (team 0, then team 1)")
+        for msg in self.ledger.check_team_score(row, self.score_rows):
+            self.flag("V5K-9", msg)
+        self.team_seen += 1
+        if self.team_seen == TEAMS:
             self._decide_game_end()
 
     def _hand_value_rule(self, seat: int, hv: int) -> str:
@@ -189,24 +219,34 @@ class Scoring(Replayer):
 
 
     def _winner_rule(self) -> str:
-        return "V5K-2" if self.cfg.must_go_out else "R5K-GAME-2"
+        if self.cfg.must_go_out:
+            return "V5K-2"
+        return "V5K-9" if self.teams else "R5K-GAME-2"
+
+    def _totals(self) -> list[int]:
+        """The recomputed totals the game end is decided on: per seat, or per partnership."""
+        return self.ledger.true_totals if self.teams else self.true_totals
 
     def _decide_game_end(self) -> None:
         """R5K-GAME-2 (highest total at or above the target wins; a shared highest total is a
-        tie), V5K-2 (only the player who went out, once at the target) and the hand cap."""
-        totals = self.true_totals
+        tie), V5K-2 (only the player who went out, once at the target) and the hand cap; in
+        Persian 5000 the same per partnership (V5K-9: winner = team number, a tie every seat)."""
+        totals = self._totals()
+        out = self.out_seat
+        goer = (team_of(out) if self.teams else out) if out >= 0 else -1
         winner, mask, over = -1, 0, False
         if self.cfg.must_go_out:
-            out = self.out_seat
-            if out >= 0 and totals[out] >= self.target:
-                winner, over = out, True
+            if goer >= 0 and totals[goer] >= self.target:
+                winner, over = goer, True
         else:
             top = max(totals)
             if top >= self.target:
                 over = True
-                leaders = [s for s in range(self.n) if totals[s] == top]
+                leaders = [s for s in range(len(totals)) if totals[s] == top]
                 if len(leaders) == 1:
                     winner = leaders[0]
+                elif self.teams:
+                    mask = ALL_SEATS_MASK
                 else:
                     mask = sum(1 << s for s in leaders)
         if over:
@@ -228,14 +268,14 @@ class Scoring(Replayer):
                 rule, why = "ENGINE-HAND-CAP", (f"hand cap is {self.cfg.max_hands}, "
                                                 f"{self.hands_played} hands played")
             self.flag(rule, f"GAME_END (winner {winner}) but the game goes on: {why} "
-                             f"(totals {self.true_totals})")
+                             f"(totals {self._totals()})")
         elif self.phase != P_GAME_OVER:
             self._unexpected(row)
         elif (winner, capped, mask) != (self.exp_winner, self.exp_capped, self.exp_mask):
             rule = "ENGINE-HAND-CAP" if self.exp_capped else self._winner_rule()
             self.flag(rule, f"GAME_END winner {winner} capped {capped} tie mask {mask}; expected "
                              f"winner {self.exp_winner} capped {self.exp_capped} tie mask "
-                             f"{self.exp_mask} (totals {self.true_totals})")
+                             f"{self.exp_mask} (totals {self._totals()})")
         if n_hands != self.hands_played:
             self.flag("TRACE-FORMAT", f"GAME_END n_hands {n_hands}, {self.hands_played} played")
         self.phase = P_DONE
