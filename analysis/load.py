@@ -162,6 +162,7 @@ class ResultFile:
     hive: dict[str, object] = field(default_factory=dict, hash=False, compare=False)
     rule_flags: frozenset[str] = frozenset()
     sides: SideMap | None = field(default=None, hash=False, compare=False)  # None: one seat per side
+    chunk: SweepChunk | None = field(default=None, hash=False, compare=False)  # a sweep's file: its games
 
     @property
     def seats(self) -> int:
@@ -218,7 +219,7 @@ def inspect_file(path: Path, root: Path | None = None) -> ResultFile:
         schema = pl.read_parquet_schema(path)
         raw = pl.read_parquet_metadata(path)
     except Exception as exc:  # polars raises ComputeError, OSError, ... for corrupt files
-        raise InputError(f"{path} is not a readable Parquet file: {_one_line(exc)}") from None
+        raise InputError(damaged_message(path, _one_line(exc))) from None
     columns = tuple(schema)
     kind = _classify(path, columns)
     meta, flags = _decode_meta(raw)
@@ -226,7 +227,89 @@ def inspect_file(path: Path, root: Path | None = None) -> ResultFile:
     return ResultFile(
         path=path, kind=kind, columns=columns, dtypes=tuple(str(t) for t in schema.values()),
         meta=meta, hive=_hive(path, root), rule_flags=frozenset(flags), sides=_file_sides(path, meta, seats),
+        chunk=_sweep_chunk(raw),
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# sweep chunks: damaged files and copies (issue 21, points 5 and 6)
+
+MANIFEST = "_run.json"  # a sweep folder's manifest (rummysim.sweeps); analysis reads only its "source"
+
+
+@dataclass(frozen=True)
+class SweepChunk:
+    """Which games of which sweep cell a file holds, from the ``sweep.*`` keys of its footer."""
+
+    sweep: str
+    cell: str
+    index: int
+    start: int
+    stop: int
+
+
+def _sweep_chunk(raw: dict[str, str]) -> SweepChunk | None:
+    try:
+        chunk = json.loads(raw["sweep.chunk"])
+        return SweepChunk(raw["sweep.hash"], raw["sweep.cell"], int(chunk["index"]), int(chunk["start"]),
+                          int(chunk["stop"]))
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def damaged_message(path: Path, reason: str) -> str:
+    """"X is not a readable Parquet file: ...", and for a chunk of a sweep the command that plays
+    it again (the sweep verifies every file when it resumes and replays the damaged ones)."""
+    text = f"{path} is not a readable Parquet file: {reason}"
+    root = sweep_root(path)
+    if root is None:
+        return text
+    source = _sweep_source(root)
+    if source is not None and Path(source).is_file():
+        return f"{text}; it is a chunk of the sweep in {root}: rerun `rummysim sweep {source} --out {root}` to replay it"
+    return (f"{text}; it is a chunk of the sweep in {root}: write the sweep file again (its text is \"toml\" in "
+            f"{root / MANIFEST}) and run `rummysim sweep FILE --out {root}` to replay it")
+
+
+def sweep_root(path: Path) -> Path | None:
+    """The sweep folder holding ``path`` (the nearest parent with a manifest), or None."""
+    for parent in Path(path).resolve().parents:
+        if (parent / MANIFEST).is_file():
+            return parent
+    return None
+
+
+def _sweep_source(root: Path) -> str | None:
+    try:
+        source = json.loads((root / MANIFEST).read_text()).get("source")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return source if isinstance(source, str) else None
+
+
+def check_no_repeats(files: Sequence[ResultFile]) -> None:
+    """Refuse, naming both files, two sweep files that hold some of the same games of a cell (a
+    copy beside the real one would count them twice)."""
+    groups: dict[tuple[str, str, str], list[ResultFile]] = {}
+    for f in files:
+        if f.chunk is not None:
+            groups.setdefault((f.kind, f.chunk.sweep, f.chunk.cell), []).append(f)
+    for group in groups.values():
+        group.sort(key=lambda f: (f.chunk.start, f.chunk.stop, str(f.path)))  # type: ignore[union-attr]
+        for a, b in zip(group, group[1:]):
+            if b.chunk.start < a.chunk.stop:  # type: ignore[union-attr]
+                first, last = b.chunk.start, min(a.chunk.stop, b.chunk.stop) - 1  # type: ignore[union-attr]
+                own = [f for f in (a, b) if _is_own_file(f)]
+                keep = f" (the sweep's own file is {own[0].path})" if len(own) == 1 else ""
+                raise InputError(f"{a.path} and {b.path} both hold games {first:,}-{last:,} of sweep cell "
+                                 f"{a.chunk.cell}: one is a copy; remove it{keep} and analyze again")
+
+
+def _is_own_file(f: ResultFile) -> bool:
+    """Whether a chunk file has the name and folder the sweep gave it (part-NNNN in cell=ID)."""
+    assert f.chunk is not None
+    m = re.fullmatch(r"part-(\d+)(\.hands)?\.parquet", f.path.name)
+    return bool(m) and int(m.group(1)) == f.chunk.index and f.path.parent.name == f"cell={f.chunk.cell}"
 
 
 def find_files(source: str | Path) -> tuple[list[Path], Path | None]:
@@ -381,7 +464,7 @@ class Dataset:
         """The first file whose rows cannot be decoded, with the reason (for error messages)."""
         for f in self.files:
             try:
-                pl.scan_parquet(f.path, glob=False).select(pl.all().null_count()).collect()
+                pl.read_parquet(f.path, glob=False)  # every page: counts may come from the footer alone
             except Exception as exc:  # noqa: BLE001 - any decoding failure names the file
                 return f.path, _one_line(exc)
         return None
@@ -501,4 +584,6 @@ def open_source(source: str | Path | Dataset | pl.DataFrame | pl.LazyFrame) -> D
     if isinstance(source, (pl.DataFrame, pl.LazyFrame)):
         return Dataset.from_frame(source)  # one seat per side; Dataset.from_frame takes a map
     files, root = find_files(source)
-    return Dataset(str(source), [inspect_file(f, root) for f in files])
+    found = [inspect_file(f, root) for f in files]
+    check_no_repeats(found)
+    return Dataset(str(source), found)

@@ -21,6 +21,7 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
 import html
 import math
 import os
@@ -36,6 +37,7 @@ from rummysim.analysis import fmt
 from rummysim.analysis import tables
 from rummysim.analysis.load import GAMES, HANDS, Dataset, open_source
 from rummysim.errors import InputError, RummysimError
+from rummysim.output import OutputTarget, output_target, write_text_atomic
 
 INSTALL_HINT = "python3 -m pip install 'rummysim[report]'"
 WIDTH = 720
@@ -456,39 +458,79 @@ def write_report(
 ) -> ReportResult:
     """Write the HTML report to ``out`` (and each chart as ``<png_dir>/<name>.png``).
 
+    Both are checked before the data is read (a device or a folder as ``out``, a ``png_dir``
+    that cannot be made or written: one ``InputError`` naming the path), and every file is
+    rendered in memory and staged before any is moved into place, so a failure (a full disk)
+    leaves none of them: no HTML without its PNGs (issue 21, point 2).
+
     Example:
         >>> write_report("runs/sweep", "sweep.html", by="r500_target")  # doctest: +SKIP
     """
-    _, vlc = _require()
-    rep = build_report(source, by, title)
-    svgs = {c.name: vlc.vegalite_to_svg(c.spec) for c in rep.charts}
-    out = Path(out)
-    _write_atomic(out, render_html(rep, svgs).encode())
-    pngs = []
-    if png_dir is not None:
-        png_dir = Path(png_dir)
-        try:
-            png_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise InputError(f"cannot create {png_dir}: {exc.strerror}") from None
-        for c in rep.charts:
-            path = png_dir / f"{c.name}.png"
-            _write_atomic(path, vlc.vegalite_to_png(c.spec, scale=scale))
-            pngs.append(path)
-    return ReportResult(out, [c.name for c in rep.charts], [t.name for t in rep.tables], pngs)
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
+    target = output_target(out)
+    made_folder = _png_folder(Path(png_dir)) if png_dir is not None else None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        _, vlc = _require()
+        rep = build_report(source, by, title)
+        svgs = {c.name: vlc.vegalite_to_svg(c.spec) for c in rep.charts}
+        page = render_html(rep, svgs).encode()
+        pngs = [] if png_dir is None else [(Path(png_dir) / f"{c.name}.png", vlc.vegalite_to_png(c.spec, scale=scale))
+                                           for c in rep.charts]
+        _publish(pngs, page, target)
+    except BaseException:
+        if made_folder is not None:
+            with contextlib.suppress(OSError):
+                made_folder.rmdir()  # only if still empty: nothing of this report in it
+        raise
+    return ReportResult(Path(out), [c.name for c in rep.charts], [t.name for t in rep.tables], [p for p, _ in pngs])
+
+
+def _png_folder(folder: Path) -> Path | None:
+    """Check (and make) the ``--png`` folder before any work; returns it if it was made here."""
+    made = None if folder.exists() else folder
+    if folder.exists() and not folder.is_dir():
+        raise InputError(f"--png {folder} is not a folder: give a folder for the chart files")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".probe.", dir=folder)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise InputError(f"--png {folder}: cannot write in {exc.filename or folder}: {exc.strerror}") from None
+    return made
+
+
+def _publish(pngs: list[tuple[Path, bytes]], page: bytes, target: OutputTarget) -> None:
+    """Stage every file, then move them into place, the HTML last: all of them or none."""
+    staged: list[tuple[str, Path]] = []
+    try:
+        for path, data in pngs:
+            staged.append((_stage(path, data), path))
+        if not target.through:
+            staged.append((_stage(target.path, page), target.path))
+        for tmp, path in staged:
+            os.replace(tmp, path)
+    except BaseException:
+        for tmp, _ in staged:
+            Path(tmp).unlink(missing_ok=True)
+        raise
+    if target.through:
+        write_text_atomic(page.decode(), target)
+
+
+def _stage(path: Path, data: bytes) -> str:
+    """``data`` in a temporary file beside ``path`` (mode 0644); its name."""
+    try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as exc:
         raise InputError(f"cannot write {path}: {exc.strerror}") from None
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fchmod(fd, 0o644)
+    except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
-        raise
+        raise InputError(f"cannot write {path}: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+    return tmp

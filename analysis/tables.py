@@ -35,9 +35,10 @@ from pathlib import Path
 
 import polars as pl
 
+from rummysim.analysis.grouped import distinct_table, group_by, join_on_keys, quantile_table
 from rummysim.analysis.load import (
     COUNTERS, FIRST_SIDE_COL, GAMES, HANDS, N_COL, PATH_COL, SIDE_MAP_COL, SIDES_COL, WIN_POS_COL, WIN_SIDE, Dataset,
-    open_source, side_seat,
+    damaged_message, open_source, side_seat,
 )
 from rummysim.analysis.stats import mean_ci, wilson, z_two_sided
 from rummysim.analysis.summary import side_strategy
@@ -124,13 +125,9 @@ def _collect(lf: pl.LazyFrame, ds: Dataset) -> pl.DataFrame:
     except (pl.exceptions.PolarsError, OSError) as exc:
         bad = ds.unreadable()
         if bad is not None:
-            raise InputError(f"{bad[0]} is not a readable Parquet file: {bad[1]}") from None
+            raise InputError(damaged_message(*bad)) from None
         message = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         raise InputError(f"cannot analyse {ds.label}: {message}") from None
-
-
-def _q(expr: pl.Expr, q: float) -> pl.Expr:
-    return expr.quantile(q, interpolation="linear")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -159,8 +156,6 @@ def _game_aggs(sides: int, names: Sequence[str]) -> list[pl.Expr]:
         pl.col("hands").sum().alias("hands_total"),
         pl.col("hands").mean().alias("hpg_mean"),
         pl.col("hands").std().alias("hpg_std"),
-        _q(pl.col("hands"), 0.5).alias("hpg_p50"),
-        _q(pl.col("hands"), 0.9).alias("hpg_p90"),
         pl.col("turns").sum().alias("turns_total"),
         pl.col("turns").mean().alias("tpg_mean"),
         pl.coalesce([pl.when(w == s).then(pl.col(c)) for s, c in enumerate(scores)]).mean().alias("winner_score_mean"),
@@ -168,7 +163,6 @@ def _game_aggs(sides: int, names: Sequence[str]) -> list[pl.Expr]:
     if "capped_hands" in names:
         aggs.append(pl.col("capped_hands").cast(pl.Int64).sum().alias("capped_hands"))
     aggs += _side_aggs(w, scores, "")
-    aggs += _lineup_aggs(names)
     return aggs
 
 
@@ -208,8 +202,6 @@ def _hand_aggs(sides: int, names: Sequence[str]) -> list[pl.Expr]:
         (o == pl.col(FIRST_SIDE_COL)).sum().alias("h_first_wins"),
         pl.col("turns").mean().alias("h_turns_mean"),
         pl.col("turns").std().alias("h_turns_std"),
-        _q(pl.col("turns"), 0.5).alias("h_turns_p50"),
-        _q(pl.col("turns"), 0.9).alias("h_turns_p90"),
         (reason == "out").mean().alias("h_ends_out"),
         reason.is_in(STOCK_REASONS).mean().alias("h_ends_stock_out"),
         reason.is_in(STALL_REASONS).mean().alias("h_ends_stall"),
@@ -219,30 +211,42 @@ def _hand_aggs(sides: int, names: Sequence[str]) -> list[pl.Expr]:
         if counter in names:
             aggs.append(pl.col(counter).mean().alias(f"h_{counter}"))
     aggs += _side_aggs(o, scores, "h_")
-    aggs += [e.alias("h_" + e.meta.output_name()) for e in _lineup_aggs(names)]
     return aggs
 
 
-def _pooled_scores(lf: pl.LazyFrame, keys: Sequence[str], sides: int, prefix: str) -> pl.LazyFrame:
+def _pooled_scores(lf: pl.LazyFrame, keys: Sequence[str], sides: int, prefix: str, ds: Dataset) -> pl.DataFrame:
     """Mean and quantiles of every side's score pooled, per group (one stacked column: this
     streams far better than exploding a list inside the aggregation)."""
     stacked = pl.concat([lf.select(*keys, pl.col(c).cast(pl.Float64).alias("_v")) for c in _side_scores(sides)])
-    v = pl.col("_v")
-    return stacked.drop_nulls("_v").group_by(keys).agg(
-        v.mean().alias(f"{prefix}score_mean"), *[_q(v, q).alias(f"{prefix}score_p{round(q * 100)}") for q in QUANTILES]
-    )
+    means = _collect(group_by(stacked.drop_nulls("_v"), keys, [pl.col("_v").mean().alias(f"{prefix}score_mean")]), ds)
+    names = [f"{prefix}score_p{round(q * 100)}" for q in QUANTILES]
+    spread = quantile_table(stacked, keys, pl.col("_v"), QUANTILES, names, lambda q: _collect(q, ds))
+    return join_on_keys(means, spread, keys)
 
 
-def _lineup_aggs(names: Sequence[str]) -> list[pl.Expr]:
+def _lineup_lists(lf: pl.LazyFrame, keys: Sequence[str], names: Sequence[str], prefix: str, ds: Dataset) -> pl.DataFrame:
     """The group's side maps (``""`` for one seat per side) and its lineups, each paired with its
     rows' map as ``lineup|map`` (no ``|`` for one seat per side), up to 64 of each."""
     side_map = pl.col(SIDE_MAP_COL)
-    aggs = [side_map.fill_null("").unique().sort().head(64).alias("sidemaps")]
+    columns = {f"{prefix}sidemaps": side_map.fill_null("")}
     if "lineup" in names:
         paired = pl.concat_str([pl.col("lineup").cast(pl.String), side_map], separator="|", ignore_nulls=True)
-        paired = pl.when(pl.col("lineup").is_not_null()).then(paired)
-        aggs.append(paired.drop_nulls().unique().sort().head(64).alias("lineups"))
-    return aggs
+        columns[f"{prefix}lineups"] = pl.when(pl.col("lineup").is_not_null()).then(paired)
+    return distinct_table(lf, keys, columns, lambda q: _collect(q, ds))
+
+
+def _grouped(lf: pl.LazyFrame, keys: Sequence[str], aggs: list[pl.Expr], ds: Dataset, prefix: str,
+             quantiles: Sequence[tuple[str, str]] = ()) -> pl.DataFrame:
+    """``aggs`` per group, with the group's lineups and the p50 and p90 of each ``(column,
+    name)`` of ``quantiles``, each a streamed query (``analysis.grouped``): none holds the rows."""
+    names = lf.collect_schema().names()
+    frame = _collect(group_by(lf, keys, aggs), ds)
+    frame = join_on_keys(frame, _lineup_lists(lf, keys, names, prefix, ds), keys)
+    for column, name in quantiles:
+        spread = quantile_table(lf, keys, pl.col(column), (0.5, 0.9), [f"{name}_p50", f"{name}_p90"],
+                                lambda q: _collect(q, ds))
+        frame = join_on_keys(frame, spread, keys)
+    return frame
 
 
 def _aggregate(ds: Dataset, by: Sequence[str]) -> list[dict]:
@@ -254,8 +258,9 @@ def _aggregate(ds: Dataset, by: Sequence[str]) -> list[dict]:
         if lf is None:
             continue
         names = lf.collect_schema().names()
-        frames.append(_collect(lf.group_by(keys).agg(aggs(ds.sides(kind), names)), ds))
-        frames.append(_collect(_pooled_scores(lf, keys, ds.sides(kind), prefix), ds))
+        spread = [("hands", "hpg")] if kind == GAMES else [("turns", "h_turns")]
+        frames.append(_grouped(lf, keys, aggs(ds.sides(kind), names), ds, prefix, spread))
+        frames.append(_pooled_scores(lf, keys, ds.sides(kind), prefix, ds))
     if not frames:
         raise InputError(f"no game or hand rows in {ds.label}")
     merged = frames[0] if len(frames) == 1 else (
@@ -668,16 +673,14 @@ def payoffs(source: Source, mode: str = "difference", by: By = None) -> pl.DataF
     if lf is None:
         raise InputError(f"payoffs need game rows; {ds.label} has only hand rows")
     sides = ds.sides(GAMES)
-    names = lf.collect_schema().names()
     lf = lf.with_columns(payoff_columns(sides, mode, score="side_score", winner=WIN_SIDE[GAMES]))
     aggs = []
     for s in range(sides):
         p = pl.col(f"payoff_{s}")
         aggs += [p.count().alias(f"n_{s}"), pl.col("settled").filter(p.is_not_null()).sum().alias(f"settled_{s}"),
                  p.mean().alias(f"m_{s}"), p.std().alias(f"sd_{s}"), p.sum().alias(f"t_{s}")]
-    aggs += _lineup_aggs(names)
     keys = _keys(by)
-    rows = _collect(lf.group_by(keys).agg(aggs), ds).sort(keys, nulls_last=True).to_dicts()
+    rows = _grouped(lf, keys, aggs, ds, "").sort(keys, nulls_last=True).to_dicts()
     out = []
     for row in rows:
         strategies, members = _strategies(row, sides), _members(row, sides)
@@ -755,10 +758,10 @@ def strategies(source: Source, by: By = None) -> pl.DataFrame:
             (1.0 / pl.col(SIDES_COL)).alias("inv"), _seat_side_score(s, sides).cast(pl.Float64).alias("score"),
         ).filter(pl.col("score").is_not_null() & pl.col("strategy").is_not_null()))
     keys = [*_keys(by), "strategy"]
-    agg = _collect(pl.concat(parts).group_by(keys).agg(
+    agg = _collect(group_by(pl.concat(parts), keys, [
         pl.len().alias("seat_games"), pl.col("win").sum().alias("wins"), pl.col("inv").mean().alias("fair"),
         pl.col("score").mean().alias("mean_score"), pl.col("score").std().alias("sd"),
-    ), ds).sort(keys, nulls_last=True)
+    ]), ds).sort(keys, nulls_last=True)
     out = []
     for row in agg.to_dicts():
         n, wins = row["seat_games"], row["wins"]
@@ -799,7 +802,7 @@ def strategy_matrix(source: Source, by: By = None) -> pl.DataFrame:
     keys = [*_keys(by), "strategy", "opponent"]
     if not parts:  # one seat: no pairs
         return _typed([], by, MATRIX_SCHEMA)
-    agg = _collect(pl.concat(parts).group_by(keys).agg(pl.len().alias("pairs"), pl.col("win").sum().alias("wins")), ds)
+    agg = _collect(group_by(pl.concat(parts), keys, [pl.len().alias("pairs"), pl.col("win").sum().alias("wins")]), ds)
     out = []
     for row in agg.sort(keys, nulls_last=True).to_dicts():
         lo, hi = wilson(row["wins"], row["pairs"])
@@ -846,7 +849,7 @@ def distribution(
         lo, hi = _collect(lf.select(pl.col("value").min().alias("lo"), pl.col("value").max().alias("hi")), ds).row(0)
         width = _nice_width(lo, hi, bins)
         lf = lf.with_columns(((pl.col("value") / width).floor() * width).alias("value"))
-    counts = _collect(lf.group_by([*keys, "value"]).agg(pl.len().alias("count")), ds)
+    counts = _collect(group_by(lf, [*keys, "value"], [pl.len().alias("count")]), ds)
     counts = counts.with_columns((pl.col("count") / pl.col("count").sum().over(keys)).alias("share"))
     return counts.sort([*keys, "value"], nulls_last=True).drop(_KEY, strict=False)
 

@@ -1,4 +1,5 @@
-"""Result files: Parquet written atomically (temporary file, then rename) with run metadata."""
+"""Result files and folders: output paths checked before any work, Parquet and text written
+atomically (temporary file, then rename) with run metadata."""
 
 from __future__ import annotations
 
@@ -79,6 +80,43 @@ def output_target(path: str | Path, option: str = "--out") -> OutputTarget:
     except OSError as exc:
         raise InputError(f"{option} {path}: cannot write in {real.parent}: {exc.strerror}") from None
     return OutputTarget(real)
+
+
+_NOT_FOLDERS = ((stat.S_ISREG, "a file"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"))
+
+
+def check_output_folder(out: str | Path, create: bool, option: str = "--out") -> None:
+    """Check, before any game is played, that a sweep can write its folder ``out`` (a symlink
+    to a folder is followed): refuse a file or a device, and report a folder that cannot be
+    created or written in one line naming the path and the cause (issue 21, points 1-2). With
+    ``create`` the folder is made and probed with a temporary file; without (a dry run) nothing
+    is written and the nearest existing folder is checked for write permission."""
+    real = Path(os.path.realpath(out))
+    try:
+        mode = os.stat(real).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        mode = None
+    except OSError as exc:
+        raise InputError(f"{option} {out}: {exc.strerror}") from None
+    if mode is not None:
+        for test, kind in _NOT_FOLDERS:
+            if test(mode):
+                raise InputError(f"{option} {out} is {kind}; a sweep writes a folder")
+    existing = next(p for p in (real, *real.parents) if p.exists())
+    if not existing.is_dir():
+        raise InputError(f"{option} {out}: cannot create it: {existing} is not a folder")
+    if not create:
+        if not os.access(existing, os.W_OK | os.X_OK):
+            raise InputError(f"{option} {out}: cannot write in {existing}: Permission denied")
+        return
+    try:
+        real.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".probe.", dir=real)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise InputError(f"{option} {out}: cannot write in {exc.filename or real}: {exc.strerror}") from None
 
 
 def write_parquet_atomic(df: pl.DataFrame, target: OutputTarget | Path, metadata: dict[str, str]) -> None:

@@ -217,7 +217,7 @@ def simulate(
     cfg = prepare(game, players, lineup, rule, rules)
     targets = _output_targets(out, hands and unit == "games")
     set_threads(threads)
-    _warm_up(cfg, seed, unit)
+    warm_up(cfg, seed, unit)
 
     t0 = time.perf_counter()
     game_parts: list[pl.DataFrame] = []
@@ -274,12 +274,13 @@ def _output_targets(out: str | Path | None, hands_file: bool) -> list[OutputTarg
     return [main, output_target(hands_path(Path(out)))]
 
 
-def _warm_up(cfg: RunConfig, seed: int, unit: str) -> None:
-    """Compile (or load from the cache) the kernels before timing, by running zero games."""
+def warm_up(cfg: RunConfig, seed: int, unit: str = "games") -> None:
+    """Compile (or load from the cache) the kernels before timing, by playing one game (or hand)
+    and dropping it: zero games call no kernel, so they would leave the compile in the timing."""
     if unit == "games":
-        play_game_chunk(cfg, seed, 0, 0, False)
+        play_game_chunk(cfg, seed, 0, 1, False)
     else:
-        cfg.spec.hands_runner()(cfg.vector, cfg.lineup, cfg.params, seed, 0, 0, np.zeros((0, R.H_SIZE), dtype=np.int32))
+        cfg.spec.hands_runner()(cfg.vector, cfg.lineup, cfg.params, seed, 0, 1, np.zeros((1, R.H_SIZE), dtype=np.int32))
 
 
 def _run_info(cfg: RunConfig, seed: int, unit: str, elapsed: float, threads: int | None) -> dict:

@@ -18,7 +18,13 @@ err_console = Console(stderr=True, highlight=False)
 
 def print_error(message: str) -> None:
     """One line ``error: MESSAGE`` on stderr (the caller picks the exit code)."""
-    err_console.print(f"error: {message}", markup=False, soft_wrap=True)
+    err_console.print(f"error: {one_line(message)}", markup=False, soft_wrap=True)
+
+
+def one_line(text: str) -> str:
+    """``text`` with its unprintable characters escaped (``\\n``, ``\\x1e``): a path or a value
+    the user gave may hold a line break, and an error stays one line."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 def print_note(message: str) -> None:

@@ -4,14 +4,16 @@ Every command module (``simulate``, ``analysis``, ``bench``, ``compare``, ``swee
 parses options, calls the API and prints; this module only attaches them, in the order ``--help``
 lists them. Every user error surfaces as one line ``error: ...`` on stderr with exit code 2 (the
 typed errors of ``rummysim.errors`` and click's usage errors alike); ``validate`` exits 1 on
-violations and an abort (Ctrl-C) exits 130.
+violations; Ctrl-C exits 130 and SIGTERM or SIGHUP 128 + the signal, each with one line.
 """
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import sys
 import threading
+from collections.abc import Iterator
 from typing import Annotated, Optional
 
 import typer
@@ -77,36 +79,54 @@ def _raise_stopped(signum: int, frame: object) -> None:
     raise Stopped(signum)
 
 
-def _stop_like_ctrl_c() -> None:
-    if threading.current_thread() is threading.main_thread():
-        for signum in (signal.SIGTERM, signal.SIGHUP):
-            signal.signal(signum, _raise_stopped)
+def _raise_interrupt(signum: int, frame: object) -> None:
+    _stop_signals.append(signum)
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def _stop_like_ctrl_c() -> Iterator[None]:
+    """Handle SIGTERM, SIGHUP (and Ctrl-C, unless the shell ignores it) for the command's run,
+    then put the previous handlers back (tests call ``main`` in their own process)."""
+    _stop_signals.clear()
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    handlers = {signum: _raise_stopped for signum in (signal.SIGTERM, signal.SIGHUP)}
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        handlers[signal.SIGINT] = _raise_interrupt
+    previous = {signum: signal.signal(signum, handler) for signum, handler in handlers.items()}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def _exit_stopped(signum: int) -> None:
-    print_error(f"stopped by {signal.Signals(signum).name}")
+    print_error("interrupted" if signum == signal.SIGINT else f"stopped by {signal.Signals(signum).name}")
     sys.exit(128 + signum)
 
 
 def main(argv: Optional[list[str]] = None) -> None:
     """Console entry point: run the app and turn every user error into one line and exit code 2;
-    SIGTERM and SIGHUP stop a command like Ctrl-C, with exit code 128 + the signal."""
-    _stop_like_ctrl_c()
-    try:
-        code = app(args=argv, prog_name="rummysim", standalone_mode=False)
-    except RummysimError as exc:
-        print_error(str(exc))
-        sys.exit(EXIT_USAGE)
-    except (typer.Abort, KeyboardInterrupt):
+    Ctrl-C, SIGTERM and SIGHUP stop a command with one line and exit code 128 + the signal."""
+    with _stop_like_ctrl_c():
+        try:
+            code = app(args=argv, prog_name="rummysim", standalone_mode=False)
+        except RummysimError as exc:
+            print_error(str(exc))
+            sys.exit(EXIT_USAGE)
+        except (typer.Abort, KeyboardInterrupt):
+            if _stop_signals:
+                _exit_stopped(_stop_signals[0])
+            print_error("aborted")
+            sys.exit(EXIT_ABORTED)
+        except TyperException as exc:  # click's usage errors (typer vendors click)
+            print_error(exc.format_message() if hasattr(exc, "format_message") else str(exc))
+            sys.exit(EXIT_USAGE)
         if _stop_signals:
             _exit_stopped(_stop_signals[0])
-        print_error("aborted")
-        sys.exit(EXIT_ABORTED)
-    except TyperException as exc:  # click's usage errors (typer vendors click)
-        print_error(exc.format_message() if hasattr(exc, "format_message") else str(exc))
-        sys.exit(EXIT_USAGE)
-    if _stop_signals:
-        _exit_stopped(_stop_signals[0])
     sys.exit(code if isinstance(code, int) else 0)
 
 

@@ -28,13 +28,15 @@ def progress_bar(
     unit: str = "",
     note: Callable[..., str] | None = None,
     resumable: bool = False,
+    eta: bool = True,
 ) -> Iterator[Optional[ProgressCallback]]:
     """A transient bar ``LABEL ━━━ done/total UNIT NOTE elapsed ETA remaining`` on stderr, or None.
 
     The callback is ``update(done, total, *extra)``; ``note(*extra)`` renders the extra values
     (e.g. the current confidence interval) after the unit. With ``resumable`` the first report is
     the work already done before this run (resumed games): the bar restarts there so the rate and
-    ETA count only what this run plays.
+    ETA count only what this run plays. ``eta=False`` leaves out the bar's own ETA (for a caller
+    whose note carries a better estimate).
     """
     if not enabled:
         yield None
@@ -42,7 +44,9 @@ def progress_bar(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TextColumn(f"{unit}{{task.fields[note]}}"),
-               TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
+               TimeElapsedColumn())
+    if eta:
+        columns += (TextColumn("ETA"), TimeRemainingColumn())
     with Progress(*columns, console=err_console, transient=True) as bar:
         task = bar.add_task(label, total=None, note="")
         waiting_for_start = [resumable]

@@ -14,11 +14,11 @@ from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from rummysim.cli.console import err_console, out_console, print_note
 from rummysim.cli.options import ProgressOpt, out_option
 from rummysim.cli.progress import progress_bar, show_progress
+from rummysim.errors import InputError
 
 
 def sweep_command(
@@ -35,22 +35,27 @@ def sweep_command(
     progress: ProgressOpt = None,
 ) -> None:
     """Play every cell of a TOML grid into a partitioned Parquet dataset (resumes if rerun)."""
-    from rummysim.sweeps import SweepPlan, load_sweep, plan_sweep, sweep
+    from rummysim.sweeps.config import load_sweep
 
-    config = load_sweep(toml)
+    config = load_sweep(toml, expand=not dry_run)
     target = out if out is not None else Path("runs") / toml.stem
     if dry_run:
-        plan = plan_sweep(config, target)
-        _print_plan(plan, target, err_console)
-        _print_cells(config, plan.cells, out_console)
+        _dry_run(config, target)
         return
+
+    from rummysim.sweeps import SweepPlan, sweep
+
+    shown: list[SweepPlan] = []
 
     def show(plan: SweepPlan) -> None:
         _print_plan(plan, target, err_console)
+        shown.append(plan)
 
     try:
-        with progress_bar("sweep", show_progress(progress), unit="games", resumable=True) as update:
-            path = sweep(config, target, scheduler=scheduler, cluster=cluster, threads=threads, progress=update,
+        with progress_bar("sweep", show_progress(progress), unit="games", resumable=True, note=_time_left,
+                          eta=False) as update:
+            report = None if update is None else lambda done, total: update(done, total, shown[0].est_seconds)
+            path = sweep(config, target, scheduler=scheduler, cluster=cluster, threads=threads, progress=report,
                          on_plan=show)
     except KeyboardInterrupt:
         print_note("interrupted: the finished files are kept; rerun the same command to resume")
@@ -63,21 +68,66 @@ def register(app: typer.Typer) -> None:
     app.command("sweep")(sweep_command)
 
 
+def _time_left(seconds: float | None = None) -> str:
+    """The progress bar's note: the sweep's own estimate, corrected as chunks finish."""
+    from rummysim.sweeps.plan import duration
+
+    return "" if seconds is None else f", about {duration(seconds)} left"
+
+
 def _print_plan(plan, target: Path, console: Console) -> None:
     console.print(f"sweep {plan.config.source} -> {target}", markup=False, soft_wrap=True)
     for line in plan.describe():
         console.print("  " + line, markup=False, soft_wrap=True)
 
 
-def _print_cells(config, cells: int, console: Console) -> None:
-    """The dry run's table: every cell with its game, players, lineup, overrides and seed."""
-    table = Table(title=f"{cells} cells")
-    for col in ("cell", "game", "players", "lineup", "overrides", "seed"):
-        table.add_column(col)
-    for cell in config.cells:
+def _dry_run(config, target: Path) -> None:
+    """The plan's sizes at once (from the grid alone), then every cell as it is built and checked,
+    then what the folder already holds: output starts within a second for any size (issue 21)."""
+    from rummysim.output import check_output_folder
+    from rummysim.sweeps.config import size_line
+
+    check_output_folder(target, create=False)
+    print_note(f"sweep {config.source} -> {target}")
+    print_note("  " + size_line(config))
+    _print_cells(config)
+    _print_status(config, target)
+
+
+def _print_status(config, target: Path) -> None:
+    """What the folder already holds (its files verified) and the backend."""
+    from rummysim.sweeps import plan_sweep  # polars: loaded once the first lines are out
+
+    for line in plan_sweep(config, target).status_lines():
+        print_note("  " + line)
+
+
+def _print_cells(config) -> None:
+    """The dry run's table, one line per cell as it is built: cell, seed, game, players, lineup,
+    overrides (the widths come from the grid, so no cell waits for the others)."""
+    games = max([len("game"), *(len(str(g)) for g in config.grid["game"])])
+    lineup = max([len("lineup"), *(len(",".join(spec.resolve(p))) for spec in config.grid["lineup"]
+                                   for p in config.grid["players"] if _resolves(spec, p))])
+    stream = out_console.file
+
+    def write(line: str) -> None:
+        stream.write(line)
+        stream.flush()  # line by line, also into a pipe: each cell shows as soon as it is checked
+
+    write(f"{'cell':<11}  {'seed':<19}  {'game':<{games}}  players  {'lineup':<{lineup}}  overrides\n")
+    for cell in config.iter_cells():
         overrides = ", ".join(f"{k}={v}" for k, v in cell.overrides.items()) or "-"
-        table.add_row(cell.id, cell.preset, str(cell.players), ",".join(cell.lineup), overrides, str(cell.seed))
-    console.print(table)
+        write(f"{cell.id:<11}  {cell.seed:<19}  {cell.preset:<{games}}  {cell.players:<7}  "
+              f"{','.join(cell.lineup):<{lineup}}  {overrides}\n")
+    write(f"{config.n_cells:,} cells\n")
+
+
+def _resolves(spec, players: int) -> bool:
+    try:
+        spec.resolve(players)
+    except InputError:  # a lineup that does not fit: its cell's error comes in its turn
+        return False
+    return True
 
 
 def _print_done(path: Path, console: Console) -> None:

@@ -41,11 +41,21 @@ the rule flags that differ from RULES.md's defaults); its hash H (sha256) gives 
 game (cell seed, i), the same for any chunking, thread count or backend, so rows depend only on
 the sweep file. Two cells never share a stream unless they are the same configuration.
 
-**Resume.** A chunk is done when its final file exists (its footer names this sweep and chunk).
-Rerunning the same sweep into the same folder plays only the missing chunks, so an interrupted
-run (Ctrl-C, SIGKILL, a dead worker) ends with exactly the rows of an uninterrupted one. A
-different sweep (other seed, games, chunk size, cells or columns; comments and key order do not
-matter) or changed engine code is refused.
+**Resume.** A chunk is done when its final file exists, its footer names this sweep and chunk,
+and its rows read back match the checksum (``sweep.checksum``, of the decoded rows) recorded in
+the footer when it was written; a damaged file is played again. Rerunning the same sweep into
+the same folder plays only the missing or damaged chunks, so an interrupted run (Ctrl-C,
+SIGKILL, a dead worker or scheduler) ends with exactly the rows of an uninterrupted one. A
+Parquet file in the folder that is not one of the sweep's own (a copy of a chunk, another
+sweep's cell) is refused by name, since ``analyze`` would count its rows too. A different sweep
+(other seed, games, chunk size, cells or columns; comments and key order do not matter) or
+changed engine code is refused.
+
+**Limits.** A plan's cells, games and chunks are counted from the grid before any cell is built,
+and a plan beyond ``RUMMYSIM_MAX_CELLS`` (default 100,000), ``RUMMYSIM_MAX_SWEEP_GAMES``
+(10^10) or ``RUMMYSIM_MAX_CHUNKS`` (10^6) is refused in one line with the numbers
+(:mod:`rummysim.limits`). Cells are built one at a time and chunk jobs as they are taken, so a
+dry run starts printing at once.
 
 **Dask.** With ``scheduler="tcp://host:port"`` (an existing cluster) or ``cluster="local:N"`` (a
 LocalCluster of N single-threaded worker processes) each chunk is one task that plays, writes
@@ -53,7 +63,8 @@ and renames its files on the worker (OUT must be on a filesystem every worker an
 share); the client keeps only small results, so memory stays bounded. Each task uses
 cores // (Dask threads on its host) numba threads. Failed tasks are resubmitted, and a killed
 worker's tasks are rescheduled by Dask; both write the same bytes, so the dataset is identical to
-a local run.
+a local run. A scheduler that dies ends the sweep within about 10 s with one line naming it; a
+rerun (on a new cluster, or locally) finishes the dataset.
 
 The package imports numba only when games are played, so that Dask workers can size numba's
 thread pool before numba loads.
@@ -72,27 +83,23 @@ package). As a package it keeps every ``from rummysim.sweeps import ...`` of the
 
 from __future__ import annotations
 
-from rummysim.sweeps.config import (
-    Cell,
-    LineupSpec,
-    SweepConfig,
-    SweepConfigError,
-    cell_seed,
-    load_sweep,
-    parse_lineup_spec,
-)
-from rummysim.sweeps.plan import SweepPlan, plan_sweep
-from rummysim.sweeps.run import sweep
+from importlib import import_module
+from typing import Any
 
-__all__ = [
-    "Cell",
-    "LineupSpec",
-    "SweepConfig",
-    "SweepConfigError",
-    "SweepPlan",
-    "cell_seed",
-    "load_sweep",
-    "parse_lineup_spec",
-    "plan_sweep",
-    "sweep",
-]
+# Names are imported on first use: reading a sweep file (``config``) needs neither polars nor
+# numba, so a dry run prints its plan's sizes before they load.
+_EXPORTS = {
+    **{name: "rummysim.sweeps.config" for name in (
+        "Cell", "LineupSpec", "SweepConfig", "SweepConfigError", "cell_seed", "load_sweep", "parse_lineup_spec")},
+    "SweepPlan": "rummysim.sweeps.plan",
+    "plan_sweep": "rummysim.sweeps.plan",
+    "sweep": "rummysim.sweeps.run",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module 'rummysim.sweeps' has no attribute {name!r}")

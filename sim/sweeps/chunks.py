@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -16,8 +17,8 @@ from typing import TYPE_CHECKING
 import polars as pl
 
 from rummysim.rules import Rules, format_value
-from rummysim.sweeps.config import SweepConfig, canonical
-from rummysim.sweeps.store import STAGING, chunk_done, publish
+from rummysim.sweeps.config import Cell, SweepConfig, canonical
+from rummysim.sweeps.store import CHECKSUM_KEY, STAGING, FolderState, frame_checksum, publish, scan_folder
 
 if TYPE_CHECKING:
     from rummysim.simulation import RunConfig
@@ -61,40 +62,86 @@ class ChunkJob:
         return Path(self.root) / self.cell_path / self.hands_part
 
 
-def pending_jobs(config: SweepConfig, out: Path, run_id: str, commit: str | None,
-                 engine: str) -> tuple[list[ChunkJob], int]:
-    """The chunks of ``config`` still to play in ``out``, and the games already done."""
-    from rummysim.output import run_metadata
+@dataclass(frozen=True)
+class CellWork:
+    """What is left of one cell: its chunks not yet (validly) written, and their games."""
 
-    root = out.resolve()
-    staging = root / STAGING
-    columns = _flag_column_types(config)
-    jobs: list[ChunkJob] = []
-    done_games = 0
-    sweep_hash = config.sweep_hash
-    for cell in config.cells:
-        consts = tuple((name, _column_value(cell.rules[name], kind), kind) for name, kind in columns)
-        meta = run_metadata(game=cell.game, players=cell.players, lineup=list(cell.lineup), seed=cell.seed,
-                            unit="games", count=config.chunk_size, rules=cell.rules)
-        meta.update({
-            "sweep.run_id": run_id, "sweep.hash": sweep_hash, "sweep.cell": cell.id, "sweep.label": cell.label,
-            "sweep.run_seed": str(config.seed), "sweep.git_commit": commit or "", "sweep.engine": engine,
-        })
-        for k in range(config.chunks_per_cell):
+    cell: Cell
+    chunks: int  # of the cell, done or not
+    done: frozenset[int]
+    games: int  # left to play
+
+    @property
+    def left(self) -> int:
+        return self.chunks - len(self.done)
+
+    def pending(self) -> Iterator[int]:
+        return (k for k in range(self.chunks) if k not in self.done)
+
+
+class PendingChunks:
+    """The chunks of a sweep still to play in its folder. A plan may have millions, so the jobs
+    are built one at a time as they are iterated (in cell order, then chunk order); the counts
+    are known up front."""
+
+    def __init__(self, config: SweepConfig, out: Path, run_id: str, commit: str | None, engine: str,
+                 folder: FolderState) -> None:
+        self.config = config
+        self.root = out.resolve()
+        self.run_id, self.commit, self.engine = run_id, commit, engine
+        self.folder = folder
+        self.cells: list[CellWork] = []
+        for cell in config.cells:
+            done = frozenset(folder.done.get(cell.id, ()))
+            if len(done) < config.chunks_per_cell:
+                games = config.games_per_cell - sum(config.chunk_range(k)[1] for k in done)
+                self.cells.append(CellWork(cell, config.chunks_per_cell, done, games))
+        self.chunks = sum(w.left for w in self.cells)
+        self.games = sum(w.games for w in self.cells)
+        self._columns = _flag_column_types(config)
+
+    def __len__(self) -> int:
+        return self.chunks
+
+    def __bool__(self) -> bool:
+        return self.chunks > 0
+
+    def __iter__(self) -> Iterator[ChunkJob]:
+        for work in self.cells:
+            yield from self.of_cell(work)
+
+    def of_cell(self, work: CellWork) -> Iterator[ChunkJob]:
+        """The jobs of one cell (they share its metadata, so memory stays small)."""
+        cell, config = work.cell, self.config
+        meta = self._cell_meta(cell)
+        consts = tuple((name, _column_value(cell.rules[name], kind), kind) for name, kind in self._columns)
+        for k in work.pending():
             start, count = config.chunk_range(k)
-            part = config.part_name(k)
-            if chunk_done(root / cell.path / part, config, cell, k) and (
-                not config.hands or (root / cell.path / config.part_name(k, hands=True)).is_file()
-            ):
-                done_games += count
-                continue
-            jobs.append(ChunkJob(
-                root=str(root), staging=str(staging), cell_id=cell.id, cell_path=cell.path, preset=cell.preset,
-                players=cell.players, lineup=cell.lineup, rules=cell.rules, seed=cell.seed, index=k, start=start,
-                count=count, hands=config.hands, pad_players=config.max_players, columns=consts, part=part,
-                hands_part=config.part_name(k, hands=True), cell_meta=meta,
-            ))
-    return jobs, done_games
+            yield ChunkJob(
+                root=str(self.root), staging=str(self.root / STAGING), cell_id=cell.id, cell_path=cell.path,
+                preset=cell.preset, players=cell.players, lineup=cell.lineup, rules=cell.rules, seed=cell.seed,
+                index=k, start=start, count=count, hands=config.hands, pad_players=config.max_players,
+                columns=consts, part=config.part_name(k), hands_part=config.part_name(k, hands=True), cell_meta=meta,
+            )
+
+    def _cell_meta(self, cell: Cell) -> dict[str, str]:
+        from rummysim.output import run_metadata
+
+        meta = run_metadata(game=cell.game, players=cell.players, lineup=list(cell.lineup), seed=cell.seed,
+                            unit="games", count=self.config.chunk_size, rules=cell.rules)
+        meta.update({
+            "sweep.run_id": self.run_id, "sweep.hash": self.config.sweep_hash, "sweep.cell": cell.id,
+            "sweep.label": cell.label, "sweep.run_seed": str(self.config.seed), "sweep.git_commit": self.commit or "",
+            "sweep.engine": self.engine,
+        })
+        return meta
+
+
+def pending_jobs(config: SweepConfig, out: Path, run_id: str, commit: str | None, engine: str) -> PendingChunks:
+    """The chunks of ``config`` still to play in ``out``: every file already there is verified
+    (footer and checksum; a damaged chunk is played again) and a file that is not one of the
+    sweep's own (a copy, another sweep's) is refused by name (``store.scan_folder``)."""
+    return PendingChunks(config, out, run_id, commit, engine, scan_folder(out, config))
 
 
 def _flag_column_types(config: SweepConfig) -> list[tuple[str, str]]:
@@ -155,6 +202,12 @@ def run_chunk(job: ChunkJob) -> dict[str, object]:
     staging = Path(job.staging)
     metadata = {**job.metadata, **run_metadata(sides=cfg.sides.to_json())}  # the map is the run's (cfg)
     if hands is not None:  # the hands file first: the games file is the chunk's "done" mark
-        publish(_decorate(hands, job), job.final_hands, metadata, staging)
-    publish(_decorate(games, job), job.final, metadata, staging)
+        _publish_checked(_decorate(hands, job), job.final_hands, metadata, staging)
+    _publish_checked(_decorate(games, job), job.final, metadata, staging)
     return {"cell": job.cell_id, "index": job.index, "games": job.count, "seconds": time.perf_counter() - t0}
+
+
+def _publish_checked(df: pl.DataFrame, final: Path, metadata: dict[str, str], staging: Path) -> None:
+    """Publish ``df`` with the checksum of its rows in the footer: a resume reads the file back
+    and replays the chunk if the rows no longer match it (issue 21, point 5)."""
+    publish(df, final, {**metadata, CHECKSUM_KEY: frame_checksum(df)}, staging)

@@ -11,13 +11,15 @@ import difflib
 import hashlib
 import itertools
 import json
+import math
 import re
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from rummysim import limits
 from rummysim.errors import InputError, RulesError, RummysimError, UnsupportedRuleError
 from rummysim.rules import FLAGS, GAMES, Rules, format_value
 
@@ -183,7 +185,9 @@ class Cell:
 
 @dataclass(frozen=True)
 class SweepConfig:
-    """A validated sweep: run settings, the grid as given, and the expanded cells."""
+    """A sweep whose file and grid values are checked: run settings, the grid as given, and its
+    cells, expanded and checked on first use (``cells``) or one at a time (``iter_cells``), so
+    that a plan's sizes are known, and a huge one refused, before any cell is built."""
 
     source: str
     seed: int
@@ -191,23 +195,48 @@ class SweepConfig:
     chunk_size: int
     hands: bool
     grid: dict[str, tuple[object, ...]]
-    cells: tuple[Cell, ...]
     flag_columns: tuple[str, ...]
     name: str | None = None
     description: str | None = None
     text: str | None = field(default=None, repr=False)
 
     @property
+    def n_cells(self) -> int:
+        """The number of cells: the product of the grid's value counts (no cell is built)."""
+        return math.prod(len(values) for values in self.grid.values())
+
+    @property
     def chunks_per_cell(self) -> int:
         return -(-self.games_per_cell // self.chunk_size)
 
     @property
+    def total_chunks(self) -> int:
+        return self.n_cells * self.chunks_per_cell
+
+    @property
     def total_games(self) -> int:
-        return self.games_per_cell * len(self.cells)
+        return self.games_per_cell * self.n_cells
 
     @property
     def max_players(self) -> int:
-        return max(c.players for c in self.cells)
+        return max(int(p) for p in self.grid["players"])  # type: ignore[call-overload]
+
+    @cached_property
+    def cells(self) -> tuple[Cell, ...]:
+        """Every cell, checked (SweepConfigError on the first impossible one)."""
+        return tuple(self.iter_cells())
+
+    def iter_cells(self) -> Iterator[Cell]:
+        """The cells one at a time as they are built and checked (a dry run prints each at
+        once); a full pass keeps them as ``cells``, and an impossible cell raises at the end."""
+        if "cells" in self.__dict__:
+            yield from self.__dict__["cells"]
+            return
+        built: list[Cell] = []
+        for cell in _expand(self.grid, self.seed, self.source):
+            built.append(cell)
+            yield cell
+        self.__dict__["cells"] = tuple(built)
 
     @property
     def swept(self) -> dict[str, int]:
@@ -233,6 +262,15 @@ class SweepConfig:
         return start, min(self.chunk_size, self.games_per_cell - start)
 
 
+def size_line(config: SweepConfig) -> str:
+    """The plan's sizes in one line, from the grid alone (printed before any cell is built)."""
+    factors = " x ".join(f"{k} {n}" for k, n in config.swept.items())
+    cells = config.n_cells
+    return (f"{cells:,} cell{'s' * (cells != 1)} ({factors}), {config.games_per_cell:,} games each: "
+            f"{config.total_games:,} games in {config.total_chunks:,} chunks of up to {config.chunk_size:,} games "
+            "(one file each)")
+
+
 def canonical(obj: object) -> str:
     """The JSON text an identity is hashed from: sorted keys, no spaces, ASCII only."""
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
@@ -248,11 +286,15 @@ def _values(raw: object) -> list[object]:
     return list(raw) if isinstance(raw, list) else [raw]
 
 
-def load_sweep(source: str | Path | Mapping[str, object], *, label: str | None = None) -> SweepConfig:
+def load_sweep(source: str | Path | Mapping[str, object], *, label: str | None = None,
+               expand: bool = True) -> SweepConfig:
     """Read and validate a sweep (a TOML file path, or the dict a TOML file parses to).
 
     Every cell is expanded and checked (rules, player count, lineup) before anything is played;
     the first problem raises :class:`SweepConfigError` naming the file, the key and the reason.
+    A plan beyond the limits of :mod:`rummysim.limits` (cells, games, chunks) is refused before
+    any cell is built. With ``expand=False`` the cells are built on first use instead (a dry run
+    streams them with ``iter_cells``).
     """
     text = None
     if isinstance(source, Mapping):
@@ -316,13 +358,31 @@ def load_sweep(source: str | Path | Mapping[str, object], *, label: str | None =
     if not isinstance(grid_raw, dict):
         raise fail("[grid]", "must be a table")
     grid = _read_grid(grid_raw, fail)
-    cells, flag_columns = _expand(grid, seed, where)
     config = SweepConfig(
         source=where, seed=seed, games_per_cell=games, chunk_size=chunk, hands=hands,
-        grid={k: tuple(v) for k, v in grid.items()}, cells=tuple(cells), flag_columns=flag_columns,
+        grid={k: tuple(v) for k, v in grid.items()}, flag_columns=tuple(k for k in grid if k in FLAGS),
         name=texts["name"], description=texts["description"], text=text,
     )
+    check_plan_size(config)
+    if expand:
+        config.cells  # noqa: B018 - builds and checks every cell now, before anything else
     return config
+
+
+def check_plan_size(config: SweepConfig) -> None:
+    """Refuse a plan beyond the limits (cells, games, chunks) in one line with the numbers, from
+    the grid's sizes alone: nothing is built first (issue 21, point 4)."""
+    cells, games, chunks = config.n_cells, config.total_games, config.total_chunks
+    sizes = (f"{cells:,} cell{'s' * (cells != 1)} x {config.games_per_cell:,} games = {games:,} games "
+             f"in {chunks:,} chunks of {config.chunk_size:,}")
+    for what, count, limit, key, hint in (
+        ("cells", cells, limits.max_sweep_cells(), "[grid]", "fewer values in [grid]"),
+        ("games", games, limits.max_sweep_games(), "[run] games_per_cell", "fewer games_per_cell or cells"),
+        ("chunks", chunks, limits.max_sweep_chunks(), "[run] chunk_size", "a larger chunk_size"),
+    ):
+        if count > limit.value:
+            raise SweepConfigError(config.source, key, f"{sizes}: more than the {limit.value:,} {what} a sweep may have; "
+                                                         f"use {hint}, or raise the limit with {limit.env}=N")
 
 
 def _read_grid(raw: dict[str, object], fail: Callable[[str, str], SweepConfigError]) -> dict[str, list[object]]:
@@ -409,15 +469,16 @@ def _blame(exc: RummysimError, values: Mapping[str, object]) -> str:
     return "game"
 
 
-def _expand(grid: dict[str, list[object]], run_seed: int, where: str) -> tuple[list[Cell], tuple[str, ...]]:
-    """Every combination of the grid as a checked cell; the first impossible one is an error."""
+def _expand(grid: Mapping[str, Sequence[object]], run_seed: int, where: str) -> Iterator[Cell]:
+    """Every combination of the grid as a checked cell, one at a time; impossible cells are
+    collected and the first of them raised at the end (with how many more there were)."""
     from rummysim.games import encode_rules
 
     keys = list(grid)
     flag_keys = [k for k in keys if k in FLAGS]
-    cells: list[Cell] = []
     bad: list[tuple[str, str, str]] = []
     seen: dict[str, tuple[str, dict[str, object]]] = {}
+    presets: dict[str, Rules] = {}  # building a preset is half the cost of a cell
     for combo in itertools.product(*(grid[k] for k in keys)):
         values = dict(zip(keys, combo))
         preset, players, spec = values["game"], values["players"], values["lineup"]
@@ -427,7 +488,9 @@ def _expand(grid: dict[str, list[object]], run_seed: int, where: str) -> tuple[l
                 lineup = spec.resolve(players)  # type: ignore[union-attr]
             except InputError as exc:
                 raise _Blamed("lineup", exc) from None
-            rules = Rules.preset(preset).with_(**overrides)  # type: ignore[arg-type]
+            if preset not in presets:
+                presets[preset] = Rules.preset(preset)  # type: ignore[arg-type]
+            rules = presets[preset].with_(**overrides)  # type: ignore[index]
             encode_rules(rules, players)  # type: ignore[arg-type]
         except _Blamed as exc:
             bad.append((exc.key, _cell_text(values), str(exc.error)))
@@ -451,16 +514,15 @@ def _expand(grid: dict[str, list[object]], run_seed: int, where: str) -> tuple[l
                 f"and {_cell_text({k: values[k] for k in keys_differ})} give the same rules and lineup; drop one",
             )
         seen[cid] = (label, values)
-        cells.append(Cell(
+        yield Cell(
             id=cid, hash=digest, label=label, preset=str(preset), game=rules.game, players=int(players),  # type: ignore[arg-type]
             lineup=tuple(lineup), lineup_spec=spec.text, overrides=dict(overrides),  # type: ignore[union-attr]
             rules=rules.as_dict(), changed=changed, seed=cell_seed(run_seed, digest),
-        ))
+        )
     if bad:
         key, cell, reason = bad[0]
         more = f" (and {len(bad) - 1} more impossible cells)" if len(bad) > 1 else ""
         raise SweepConfigError(where, f"[grid] {key}", f"impossible cell ({cell}): {reason}{more}")
-    return cells, tuple(flag_keys)
 
 
 def _plain(value: object) -> object:

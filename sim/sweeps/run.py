@@ -16,12 +16,13 @@ import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rummysim.errors import InputError
+from rummysim.output import check_output_folder
 from rummysim.sweeps.chunks import ChunkJob, pending_jobs, run_chunk, run_config
 from rummysim.sweeps.config import SweepConfig, load_sweep
-from rummysim.sweeps.plan import SweepPlan
+from rummysim.sweeps.plan import Pacer, SweepPlan
 from rummysim.sweeps.store import (
     check_folder,
     clear_staging,
@@ -32,6 +33,9 @@ from rummysim.sweeps.store import (
     new_manifest,
     start_session,
 )
+
+if TYPE_CHECKING:  # numba loads only when games are played (module docstring)
+    from rummysim.simulation import RunConfig
 
 DASK_MISSING = (
     "--scheduler and --cluster need Dask distributed, which is not installed: "
@@ -57,58 +61,70 @@ def _local_threads(threads: int | None) -> int:
     return numba.get_num_threads()
 
 
-def _calibrate(plan: SweepPlan, threads: int, budget: float = 1.5) -> None:
-    """A rough games/s per (players, lineup) from a few games of the first cell of each, so that
-    the estimate is shown before the sweep starts (also compiles or loads the kernels)."""
+CALIBRATION_SECONDS = 0.25  # per (players, lineup): long enough to time a rate, short beside a sweep
+CHUNK_OVERHEAD = 0.005  # seconds to decorate and write a chunk's file, beside its games
+
+
+def _calibrate(plan: SweepPlan, budget: float = 1.5) -> Pacer:
+    """Seconds per game by (players, lineup), timed on the first cell of each after a one-game
+    warm-up (which compiles the kernels or loads them from the cache, and must not be timed):
+    the estimate shown before the sweep starts, and the model that later chunks correct."""
+    from rummysim.simulation import warm_up
+
+    costs: dict[tuple, float] = {}
+    t_start = time.perf_counter()
+    for work in plan.jobs.cells:
+        key = (work.cell.players, work.cell.lineup)
+        if key in costs:
+            continue
+        if costs and time.perf_counter() - t_start > budget:
+            break
+        job = next(plan.jobs.of_cell(work))
+        cfg = run_config(job)
+        warm_up(cfg, job.seed)
+        costs[key] = _seconds_per_game(cfg, job.seed)
+    fallback = sum(costs.values()) / len(costs) if costs else 0.0
+
+    def per_game(players: int, lineup: tuple[str, ...]) -> float:
+        known = costs.get((players, lineup))
+        if known is not None:
+            return known
+        same = [c for (p, _), c in costs.items() if p == players]
+        return sum(same) / len(same) if same else fallback
+
+    def cost(job: ChunkJob) -> float:
+        return job.count * per_game(job.players, job.lineup) + CHUNK_OVERHEAD
+
+    left = sum(w.games * per_game(w.cell.players, w.cell.lineup) + CHUNK_OVERHEAD * w.left
+               for w in plan.jobs.cells)
+    return Pacer(cost, left)
+
+
+def _seconds_per_game(cfg: "RunConfig", seed: int) -> float:
+    """Seconds per game of a batch that takes at least CALIBRATION_SECONDS (doubling from 2
+    games, at most 4,096): long enough for the threads' start to be negligible."""
     from rummysim.simulation import play_game_chunk
 
-    todo: dict[str, int] = {}
-    for job in plan.jobs:
-        todo[job.cell_id] = todo.get(job.cell_id, 0) + job.count
-    if not todo:
-        return
-    cells = {c.id: c for c in plan.config.cells}
-    rates: dict[tuple, float] = {}
-    overhead = 0.0
-    t_start = time.perf_counter()
-    for job in plan.jobs:
-        key = (job.players, job.lineup)
-        if key in rates:
-            continue
-        if rates and time.perf_counter() - t_start > budget:
-            break
-        cfg = run_config(job)
-        play_game_chunk(cfg, job.seed, 0, 0, False)  # compile / load from the cache
-        if not rates:  # the fixed cost of a chunk: a kernel launch, and about 5 ms to write a file
-            t0 = time.perf_counter()
-            play_game_chunk(cfg, job.seed, 0, 0, False)
-            overhead = time.perf_counter() - t0 + 0.005
-        n = max(16, 8 * threads)
+    n = 2
+    while True:
         t0 = time.perf_counter()
-        play_game_chunk(cfg, job.seed, 0, n, False)
-        rates[key] = n / max(time.perf_counter() - t0 - overhead + 0.005, 1e-6)
-    fallback = sum(rates.values()) / len(rates)
-    seconds = 0.0
-    for cid, games in todo.items():
-        cell = cells[cid]
-        rate = rates.get((cell.players, cell.lineup))
-        if rate is None:
-            same = [r for (p, _), r in rates.items() if p == cell.players]
-            rate = sum(same) / len(same) if same else fallback
-        seconds += games / rate
-    seconds += overhead * len(plan.jobs)
-    plan.est_seconds = seconds
-    plan.est_games_per_s = plan.games_left / seconds if seconds else None
+        play_game_chunk(cfg, seed, 1, n, False)
+        spent = time.perf_counter() - t0
+        if spent >= CALIBRATION_SECONDS or n >= 4096:
+            return spent / n
+        n *= 2
 
 
-def _run_local(plan: SweepPlan, progress: ProgressFn | None) -> int:
+def _run_local(plan: SweepPlan, progress: ProgressFn | None, pacer: Pacer) -> int:
     """Chunk after chunk in this process (each on numba's threads); returns the chunks written."""
     done = plan.games_done
     written = 0
+    pacer.start()
     for job in plan.jobs:
         run_chunk(job)
         written += 1
         done += job.count
+        plan.est_seconds = pacer.finished(job)
         if progress is not None:
             progress(done, plan.games_total)
     return written
@@ -193,13 +209,44 @@ def _dask_client(scheduler: object, cluster: str | None, threads: int | None) ->
     if "://" not in address:
         raise InputError(f"--scheduler must be an address like tcp://HOST:PORT, got {address!r}")
     try:
-        client = distributed.Client(address, timeout="10s")
+        client = distributed.Client(address, timeout="10s")  # also how long it tries to reconnect
     except (OSError, TimeoutError) as exc:
         raise InputError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    quiet = _QuietWhenLost(client)
+    handlers = _dask_log_handlers()
+    for handler in handlers:
+        handler.addFilter(quiet)
     try:
         yield client
     finally:
-        client.close()
+        with contextlib.suppress(Exception):
+            client.close(timeout=5)
+        for handler in handlers:
+            handler.removeFilter(quiet)
+
+
+def _dask_log_handlers() -> list[logging.Handler]:
+    """The handlers Dask's own loggers write to stderr with (distributed configures its own)."""
+    found: list[logging.Handler] = []
+    for name in ("distributed", "distributed.client"):
+        found += [h for h in logging.getLogger(name).handlers if h not in found]
+    return found
+
+
+class _QuietWhenLost(logging.Filter):
+    """Once the scheduler is gone Dask logs its reconnection attempts with tracebacks; the sweep
+    says it in one error line, so those records are dropped, and any other Dask record keeps its
+    message without the traceback (the CLI never prints one)."""
+
+    def __init__(self, client: Any) -> None:
+        super().__init__()
+        self.client = client
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if "Failed to reconnect" in record.getMessage() or getattr(self.client, "status", "running") != "running":
+            return False
+        record.exc_info, record.exc_text, record.stack_info = None, None, None
+        return True
 
 
 def _worker_threads(client: Any, threads: int | None, engine: str) -> tuple[dict[str, int], str]:
@@ -252,58 +299,113 @@ def _workers(client: Any) -> dict[str, dict]:
     return info["workers"]
 
 
-def _run_dask(client: Any, plan: SweepPlan, threads: Mapping[str, int], progress: ProgressFn | None,
-              max_attempts: int = 4) -> int:
-    """Submit chunks with a bounded window; resubmit failures; return the number of chunks written."""
-    from distributed import as_completed
+POLL_SECONDS = 0.05  # how often the client looks at its running chunks and at the scheduler
+LOST_SECONDS = 30.0  # a scheduler unreachable this long is lost, even if the client still retries
 
+
+class _Window:
+    """The chunks on the cluster: at most ``size`` at a time, so the client's memory stays flat
+    however many chunks the plan has."""
+
+    def __init__(self, client: Any, plan: SweepPlan, threads: Mapping[str, int], size: int) -> None:
+        self.client = client
+        self.threads = dict(threads)
+        self.size = size
+        self.pending = iter(plan.jobs)
+        self.running: set[Any] = set()
+        self.attempts: dict[tuple[str, int], int] = {}
+        self.token = uuid.uuid4().hex[:8]
+
+    def submit(self, job: ChunkJob) -> None:
+        n = self.attempts.get((job.cell_id, job.index), 0) + 1
+        self.attempts[(job.cell_id, job.index)] = n
+        key = f"rummysim-chunk-{job.cell_id}-{job.index}-{self.token}-{n}"
+        fut = self.client.submit(dask_chunk_task, job, self.threads, key=key, pure=False, retries=1)
+        fut.job = job  # type: ignore[attr-defined]
+        self.running.add(fut)
+
+    def fill(self) -> None:
+        while len(self.running) < self.size:
+            job = next(self.pending, None)
+            if job is None:
+                return
+            self.submit(job)
+
+    def cancel(self) -> None:
+        for fut in list(self.running):
+            with contextlib.suppress(Exception):
+                fut.cancel()
+
+
+def _finished(window: _Window, address: str) -> list[Any]:
+    """The chunks that finished (or failed), waiting for at least one; InputError as soon as the
+    scheduler is lost: the client closed after failing to reconnect, or unreachable for
+    LOST_SECONDS (issue 21, point 3: the sweep used to wait forever)."""
+    unreachable_since = None
+    while True:
+        status = window.client.status
+        if status in ("closing", "closed"):
+            raise _lost_scheduler(address, "the client could not reconnect to it")
+        if status != "running":
+            unreachable_since = unreachable_since or time.monotonic()
+            if time.monotonic() - unreachable_since > LOST_SECONDS:
+                raise _lost_scheduler(address, f"unreachable for {LOST_SECONDS:.0f} s")
+        else:
+            unreachable_since = None
+            done = [fut for fut in window.running if fut.status != "pending"]
+            if done:
+                return done
+        time.sleep(POLL_SECONDS)
+
+
+def _lost_scheduler(address: str, how: str) -> InputError:
+    return InputError(f"lost the Dask scheduler {address} ({how}); the chunks written so far are kept: rerun "
+                      "the same command to resume, or leave out --scheduler to finish the sweep here (same rows)")
+
+
+def _run_dask(client: Any, plan: SweepPlan, threads: Mapping[str, int], progress: ProgressFn | None,
+              pacer: Pacer, max_attempts: int = 4) -> int:
+    """Submit chunks with a bounded window; resubmit failures; return the number of chunks written."""
     slots = sum(int(w.get("nthreads", 1)) for w in _workers(client).values()) or 1
-    window = max(8, 4 * slots)
-    pending = list(reversed(plan.jobs))
-    attempts: dict[tuple[str, int], int] = {}
-    token = uuid.uuid4().hex[:8]
+    window = _Window(client, plan, threads, max(8, 4 * slots))
+    address = client.scheduler.address
     done = plan.games_done
     written = 0
-
-    def submit(job: ChunkJob):
-        n = attempts.get((job.cell_id, job.index), 0) + 1
-        attempts[(job.cell_id, job.index)] = n
-        key = f"rummysim-chunk-{job.cell_id}-{job.index}-{token}-{n}"
-        fut = client.submit(dask_chunk_task, job, dict(threads), key=key, pure=False, retries=1)
-        fut.job = job  # type: ignore[attr-defined]
-        return fut
-
-    running = as_completed([submit(pending.pop()) for _ in range(min(window, len(pending)))])
+    pacer.start()
+    window.fill()
     try:
-        for fut in running:
-            job = fut.job  # type: ignore[attr-defined]
-            try:
-                fut.result()
-            except Exception as exc:  # noqa: BLE001 - worker errors, KilledWorker, ...
-                if attempts[(job.cell_id, job.index)] >= max_attempts:
-                    raise InputError(f"chunk {job.index} of cell {job.cell_id} failed {max_attempts} times on the "
-                                     f"Dask workers: {type(exc).__name__}: {exc}") from None
-                log.warning("chunk %s/%s failed (%s); resubmitting", job.cell_id, job.index, exc)
-                running.add(submit(job))
-                continue
-            finally:
-                fut.release()
-            written += 1
-            done += job.count
-            if progress is not None:
-                progress(done, plan.games_total)
-            if pending:
-                running.add(submit(pending.pop()))
+        while window.running:
+            for fut in _finished(window, address):
+                window.running.discard(fut)
+                job = fut.job  # type: ignore[attr-defined]
+                try:
+                    fut.result()
+                except InputError:
+                    raise  # a full disk, a permission: the next attempt would fail the same way
+                except Exception as exc:  # noqa: BLE001 - worker errors, KilledWorker, ...
+                    if window.client.status != "running":
+                        raise _lost_scheduler(address, "the client lost its connection") from None
+                    if window.attempts[(job.cell_id, job.index)] >= max_attempts:
+                        raise InputError(f"chunk {job.index} of cell {job.cell_id} failed {max_attempts} times on "
+                                         f"the Dask workers: {type(exc).__name__}: {exc}") from None
+                    log.warning("chunk %s/%s failed (%s); resubmitting", job.cell_id, job.index, exc)
+                    window.submit(job)
+                    continue
+                finally:
+                    fut.release()
+                if not job.final.is_file():
+                    raise InputError(
+                        f"the Dask workers wrote {job.final.relative_to(Path(job.root))} where this client cannot "
+                        "see it: --out must be on a filesystem shared by the client and every worker")
+                written += 1
+                done += job.count
+                plan.est_seconds = pacer.finished(job)
+                if progress is not None:
+                    progress(done, plan.games_total)
+            window.fill()
     except BaseException:
-        for f in list(running.futures):
-            f.cancel()
+        window.cancel()
         raise
-    missing = [j for j in plan.jobs if not j.final.is_file()]
-    if missing:
-        raise InputError(
-            f"the Dask workers wrote {missing[0].final.relative_to(Path(missing[0].root))} (and maybe others) where "
-            "this client cannot see it: --out must be on a filesystem shared by the client and every worker"
-        )
     return written
 
 
@@ -349,8 +451,9 @@ def sweep(
     use_dask = scheduler is not None or cluster is not None
     if use_dask:
         _check_dask_options(scheduler, cluster, threads)
+    check_output_folder(out, create=False)  # refuse before touching anything
     engine = engine_fingerprint()
-    check_folder(out, config, engine)  # refuse before touching anything
+    check_folder(out, config, engine)
 
     with contextlib.ExitStack() as stack:
         client = None
@@ -361,18 +464,21 @@ def sweep(
         else:
             n = _local_threads(threads)
             backend = f"local ({n} thread{'s' * (n != 1)})"
-        out.mkdir(parents=True, exist_ok=True)
+        check_output_folder(out, create=True)
         stack.enter_context(locked(out))
         manifest = check_folder(out, config, engine)  # again, under the lock
         commit = git_commit()
         if manifest is None:
             manifest = new_manifest(config, out, engine, commit)
         clear_staging(out)  # leftovers of killed runs
-        jobs, done_games = pending_jobs(config, out, manifest["run_id"], commit, engine)
-        plan = SweepPlan(config, out, jobs, len(config.cells) * config.chunks_per_cell, done_games,
-                         bool(manifest.get("sessions")), backend)
-        if not use_dask:
-            _calibrate(plan, threads or _local_threads(None))
+        jobs = pending_jobs(config, out, manifest["run_id"], commit, engine)
+        plan = SweepPlan(config, out, jobs, bool(manifest.get("sessions")), backend)
+        if use_dask:  # no timing on the client: the pace of the first chunks sets the estimate
+            pacer = Pacer(lambda job: float(job.count), float(plan.games_left))
+        else:
+            pacer = _calibrate(plan)
+            plan.est_seconds = pacer.left
+            plan.est_games_per_s = plan.games_left / pacer.left if pacer.left else None
         session = start_session(out, manifest, backend, pending=bool(plan.jobs))
         if on_plan is not None:
             on_plan(plan)
@@ -380,11 +486,11 @@ def sweep(
             progress(plan.games_done, plan.games_total)
         t0 = time.perf_counter()
         if use_dask:
-            written = _run_dask(client, plan, worker_threads, progress)
+            written = _run_dask(client, plan, worker_threads, progress, pacer)
         else:
-            written = _run_local(plan, progress)
+            written = _run_local(plan, progress, pacer)
         elapsed = time.perf_counter() - t0
-        games = sum(j.count for j in plan.jobs)
+        games = plan.games_left
         files = written * (2 if config.hands else 1)
         finish_session(out, manifest, session, files=files, games=games, elapsed=elapsed)
         clear_staging(out)

@@ -6,12 +6,15 @@ fingerprint, git commit) recorded in the manifest and in every file's metadata.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import uuid
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -63,6 +66,9 @@ def _write_json_atomic(path: Path, data: dict) -> None:
     try:
         tmp.write_text(json.dumps(data, indent=2, default=str) + "\n")
         os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
@@ -131,7 +137,10 @@ def locked(out: Path) -> Iterator[None]:
     except ImportError:  # pragma: no cover - not POSIX
         yield
         return
-    fh = open(out / LOCK, "a+")
+    try:
+        fh = open(out / LOCK, "a+")
+    except OSError as exc:
+        raise InputError(f"cannot write {out / LOCK}: {exc.strerror}") from None
     try:
         try:
             fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -142,18 +151,135 @@ def locked(out: Path) -> Iterator[None]:
         fh.close()
 
 
-def chunk_done(path: Path, config: SweepConfig, cell: Cell, k: int) -> bool:
-    """Whether ``path`` is the finished games file of chunk ``k`` of ``cell`` in this sweep."""
-    if not path.is_file():
-        return False
+CHECKSUM_KEY = "sweep.checksum"
+_PART_RE = re.compile(r"^part-(\d+)(\.hands)?\.parquet$")
+
+
+def frame_checksum(df: pl.DataFrame) -> str:
+    """A checksum of a frame's rows (names, types, nulls and values, column by column) that
+    does not depend on how Parquet encoded or compressed them, so the rows read back from a file
+    can be checked against the value recorded in its footer when it was written."""
+    digest = hashlib.sha256()
+    for name in df.columns:
+        col = df[name]
+        if col.dtype in (pl.Categorical, pl.Enum):
+            col = col.cast(pl.String)
+        digest.update(f"{name}\0{col.dtype}\0{len(col)}\0".encode())
+        digest.update(col.is_null().to_numpy().tobytes())
+        if col.dtype == pl.String:
+            data = "\x1f".join(col.fill_null("").to_list()).encode()
+        else:
+            data = col.fill_null(0).to_numpy().tobytes()
+        digest.update(len(data).to_bytes(8, "big") + data)
+    return "sha256:" + digest.hexdigest()
+
+
+@dataclass
+class FolderState:
+    """What a sweep folder holds: the verified chunks of each cell, and the damaged files found
+    (played again, so they are replaced)."""
+
+    done: dict[str, set[int]] = field(default_factory=dict)
+    damaged: list[tuple[Path, str]] = field(default_factory=list)
+
+
+def scan_folder(out: Path, config: SweepConfig) -> FolderState:
+    """Verify every file in a sweep folder (issue 21, points 5 and 6).
+
+    A chunk is done when its games file (and its hands file, with hand rows) is one of this
+    sweep's files for that chunk, reads back whole and matches the checksum in its footer; a
+    file that fails is recorded as damaged and its chunk played again. A Parquet file anywhere
+    else in the folder (a copy of a chunk, another sweep's cell) would be read by ``analyze``
+    with the rest, so it is refused by name (InputError) rather than counted twice.
+    """
+    state = FolderState()
+    root = out.resolve()
+    if not root.is_dir():
+        return state
+    cells = {c.path: c for c in config.cells}
+    good: dict[tuple[str, int], set[bool]] = {}
+    strays: list[Path] = []
+    for path in sorted(_data_files(root)):
+        rel = path.relative_to(root)
+        cell = cells.get(rel.parent.as_posix())
+        m = _PART_RE.match(path.name)
+        k = int(m.group(1)) if m else -1
+        hands = bool(m and m.group(2))
+        if cell is None or not 0 <= k < config.chunks_per_cell or path.name != config.part_name(k, hands) or (
+                hands and not config.hands):
+            strays.append(path)
+            continue
+        problem = verify_chunk_file(path, config, cell, k)
+        if problem is None:
+            good.setdefault((cell.id, k), set()).add(hands)
+        else:
+            state.damaged.append((path, problem))
+    if strays:
+        _refuse_strays(strays, root, config)
+    need = {False, True} if config.hands else {False}
+    for (cell_id, k), kinds in good.items():
+        if need <= kinds:
+            state.done.setdefault(cell_id, set()).add(k)
+    return state
+
+
+def _data_files(root: Path) -> Iterator[Path]:
+    """Every ``*.parquet`` under ``root`` that ``analyze`` would read (not in hidden folders)."""
+    for path in root.rglob("*.parquet"):
+        if path.is_file() and not any(part.startswith(".") for part in path.relative_to(root).parts):
+            yield path
+
+
+def verify_chunk_file(path: Path, config: SweepConfig, cell: Cell, k: int) -> str | None:
+    """None if ``path`` is a whole, unchanged file of chunk ``k`` of ``cell``; else what is wrong."""
+    start, count = config.chunk_range(k)
     try:
         meta = pl.read_parquet_metadata(path)
         chunk = json.loads(meta.get("sweep.chunk", "{}"))
-    except Exception:  # noqa: BLE001 - an unreadable file is redone
-        return False
-    start, count = config.chunk_range(k)
-    return (meta.get("sweep.hash") == config.sweep_hash and meta.get("sweep.cell") == cell.id
-            and chunk.get("start") == start and chunk.get("stop") == start + count)
+    except Exception as exc:  # noqa: BLE001 - any unreadable footer means the file is damaged
+        return f"its footer cannot be read ({_one_line(exc)})"
+    if (meta.get("sweep.hash") != config.sweep_hash or meta.get("sweep.cell") != cell.id
+            or chunk.get("start") != start or chunk.get("stop") != start + count):
+        return "its footer is not this sweep's for this chunk"
+    try:
+        df = pl.read_parquet(path)
+    except Exception as exc:  # noqa: BLE001 - a decoding error anywhere in the rows
+        return f"its rows cannot be read ({_one_line(exc)})"
+    recorded = meta.get(CHECKSUM_KEY)
+    if recorded is not None and frame_checksum(df) != recorded:
+        return "its rows do not match the checksum recorded when it was written"
+    if "hand" not in df.columns and df.height != count:
+        return f"it holds {df.height:,} games, not {count:,}"
+    return None
+
+
+def _refuse_strays(strays: list[Path], root: Path, config: SweepConfig) -> None:
+    first = strays[0]
+    more = f" (and {len(strays) - 1} more such files)" if len(strays) > 1 else ""
+    raise InputError(f"{first} {stray_reason(first, root, config)}{more}: analyze would count its rows with "
+                     f"the sweep's; move it out of {root}, then rerun")
+
+
+def stray_reason(path: Path, root: Path, config: SweepConfig) -> str:
+    """Why a Parquet file in a sweep folder is not one of its chunk files, in words."""
+    try:
+        meta = pl.read_parquet_metadata(path)
+        chunk = json.loads(meta.get("sweep.chunk", "{}"))
+    except Exception:  # noqa: BLE001 - not even a readable footer
+        return "is not one of this sweep's files"
+    cells = {c.id: c for c in config.cells}
+    cell = cells.get(meta.get("sweep.cell", ""))
+    if meta.get("sweep.hash") != config.sweep_hash or cell is None or "start" not in chunk:
+        return "is not one of this sweep's files"
+    kind = ".hands" if path.name.endswith(".hands.parquet") else ""
+    own = root / cell.path / config.part_name(int(chunk.get("index", 0)), hands=bool(kind))
+    return (f"repeats games {chunk['start']:,}-{chunk['stop'] - 1:,} of cell {cell.id}, which are "
+            f"{own.relative_to(root)}'s")
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
 
 
 # ---------------------------------------------------------------------------------------------
@@ -172,17 +298,29 @@ def _move_into_place(tmp: Path, final: Path) -> None:
 
 def publish(df: pl.DataFrame, final: Path, metadata: dict[str, str], staging: Path) -> None:
     """Write ``df`` with ``metadata`` under ``staging``, sync it, and rename it to ``final``."""
-    staging.mkdir(parents=True, exist_ok=True)
     tmp = staging / f"{final.parent.name}-{final.name}.{uuid.uuid4().hex[:12]}.tmp"
     try:
+        staging.mkdir(parents=True, exist_ok=True)
         df.write_parquet(tmp, metadata=metadata)
         with open(tmp, "rb+") as fh:
             os.fsync(fh.fileno())
         final.parent.mkdir(parents=True, exist_ok=True)
         _move_into_place(tmp, final)
+    except (OSError, pl.exceptions.PolarsError) as exc:
+        tmp.unlink(missing_ok=True)
+        raise InputError(f"cannot write {final}: {_os_reason(exc)}") from None
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def _os_reason(exc: BaseException) -> str:
+    """The cause of a failed write in words ("No space left on device"), for one error line."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    text = _one_line(exc)
+    m = re.search(r"\(os error (\d+)\)", text)
+    return os.strerror(int(m.group(1))) if m else text
 
 
 # ---------------------------------------------------------------------------------------------
