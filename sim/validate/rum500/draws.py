@@ -207,11 +207,11 @@ class DrawChecks(Replayer):
             self.fail("R500-DRAW-1", "TAKE_PILE from an empty discard pile")
         if not 0 <= k < size:
             self.fail("C-PILE-4", f"TAKE_PILE k={k} outside the pile (size {size})")
-        if n_taken != size - k:
-            self.flag("TRACE-FORMAT", f"TAKE_PILE n_taken {n_taken}, expected {size - k}")
         if split and k != self.split_k:
             self.fail("V500-GAMBIT-6", f"TAKE_PILE from k={k} after a SPLIT at k={self.split_k}: "
                                        "the split take takes from the selected card")
+        if n_taken != size - k:
+            self.flag("TRACE-FORMAT", f"TAKE_PILE n_taken {n_taken}, expected {size - k}")
         if sel != pile[k]:
             self.fail(
                 "C-CARD-CONSERVATION",

@@ -270,9 +270,10 @@ class GambitChecks(Replayer):
         if not 0 <= seat < self.n:
             self.fail("TRACE-FORMAT", f"BLOCK seat {seat} is not a seat")
         if ph != P_PLAY or seat != self.cur:
-            where = ("an out-of-turn window" if ph == P_OOT else "the draw" if ph == P_DRAW
-                     else f"seat {self.cur}'s turn" if ph == P_PLAY else "between turns")
-            self.fail("V500-GAMBIT-8", f"BLOCK by seat {seat} in {where}: a block is made in the "
+            where = ("in an out-of-turn window" if ph == P_OOT else "before the draw"
+                     if ph == P_DRAW else f"in seat {self.cur}'s turn" if ph == P_PLAY
+                     else "between turns")
+            self.fail("V500-GAMBIT-8", f"BLOCK by seat {seat} {where}: a block is made in the "
                                        "play phase of the blocker's own turn")
         if seat == self.dealer:
             self.flag("V500-GAMBIT-8", "the dealer blocks the dealer's own joker")

@@ -21,6 +21,7 @@ from rummysim.validate.rum500.phases import (
     P_TEAM_SCORE,
     P_TURN,
 )
+from rummysim.validate.rum500.table import Meld
 from rummysim.validate.teams import ALL_SEATS_MASK, TEAMS, opponents_of, team_of
 from rummysim.validate.trace import Replayer
 
@@ -107,7 +108,6 @@ class Scoring(Replayer):
                         credit[s] += 2 * vals[c]
                         plain[s] += vals[c]
             elif m.kind == 0:
-                factor = 2 if m.sealed else 1  # V500-GAMBIT-5: a doubled meld's cards
                 # V500-ACE r500_four_aces_100: four natural aces all credited to one seat
                 # (rules-decisions E19)
                 bonus4 = (
@@ -118,24 +118,28 @@ class Scoring(Replayer):
                     and placed[0][0] >= 0
                     and all(p[0] == placed[0][0] and p[1] != JOKER for p in placed)
                 )
-                for s, c, _ in placed:
+                for j, (s, c, _) in enumerate(placed):
                     if s < 0:
                         continue  # V500-ADDOPP-2: scores for no one
                     v = vals[c]
                     plain[s] += v
-                    credit[s] += factor * (self.four_ace_value if bonus4 else v)
+                    credit[s] += self._doubling(m, j) * (self.four_ace_value if bonus4 else v)
             else:
-                factor = 2 if m.sealed else 1
-                for s, c, pos in placed:
+                for j, (s, c, pos) in enumerate(placed):
                     if s < 0:
                         continue
                     if c != JOKER and c & 15 == 1 and self._ace_low(m, pos):
                         v = ace_low
                     else:
                         v = vals[c]
-                    credit[s] += factor * v
+                    credit[s] += self._doubling(m, j) * v
                     plain[s] += v
         return credit, plain
+
+    @staticmethod
+    def _doubling(m: Meld, j: int) -> int:
+        """2 for a card of the MELD record of a meld a joker doubled (V500-GAMBIT-5), else 1."""
+        return 2 if m.sealed and j < m.laid else 1
 
     def _expected_scores(self) -> None:
         """Expected SCORE columns (R500-SCORE-*, V500-STOCKEND, V500-ADDOPP, V500-7STRAIGHT,
