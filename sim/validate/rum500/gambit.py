@@ -19,7 +19,10 @@ from rummysim.validate.cards import JOKER, card_name
 from rummysim.validate.rum500.phases import (
     P_CARDS,
     P_DEALERS_JOKER,
+    P_DECK,
     P_DRAW,
+    P_GAME_START,
+    P_HAND_START,
     P_NOMINATE,
     P_OOT,
     P_PLAY,
@@ -45,6 +48,9 @@ DJ_USED = 2  # used by the dealer: on the table or out of play
 DJ_BLOCKED = 3  # blocked: out of play with the blocking joker
 
 GAMBIT_FLAG = 1  # GAME_START column 7 under Dealer's gambit
+
+# before a hand's cards are all dealt: the previous hand's joker state does not count
+DEALING_PHASES = frozenset({P_GAME_START, P_HAND_START, P_DECK})
 
 
 class GambitChecks(Replayer):
@@ -82,9 +88,9 @@ class GambitChecks(Replayer):
     def _dealers_joker(self, row: list[int]) -> None:
         """V500-GAMBIT-1: after the deal the joker set aside lies face up beside the dealer."""
         self._not_gambit(row)
-        if self.dj_state != DJ_ASIDE:
-            self.fail("V500-GAMBIT-1", "a second DEALERS_JOKER in one hand")
         if self.phase != P_DEALERS_JOKER:
+            if self.phase not in DEALING_PHASES and self.dj_state != DJ_ASIDE:
+                self.fail("V500-GAMBIT-1", "a second DEALERS_JOKER in one hand")
             self._unexpected(row)
         if row[1] != self.dealer:
             self.flag("V500-GAMBIT-1", f"the dealer's joker lies beside seat {row[1]}; the dealer "
@@ -96,10 +102,11 @@ class GambitChecks(Replayer):
         """V500-GAMBIT-3: the dealer names one effect for every joker of the hand, after the
         deal and before any decision."""
         self._not_gambit(row)
-        if self.effect:
-            self.fail("V500-GAMBIT-3", f"a second NOMINATE in one hand (the effect "
-                                       f"{EFFECT_NAMES[self.effect]} holds for the whole hand)")
         if self.phase != P_NOMINATE:
+            if self.phase not in DEALING_PHASES and self.effect:
+                self.fail("V500-GAMBIT-3", f"a second NOMINATE in one hand (the effect "
+                                           f"{EFFECT_NAMES[self.effect]} holds for the whole "
+                                           "hand)")
             self._unexpected(row)
         dealer, effect = row[1], row[2]
         if dealer != self.dealer:
