@@ -124,7 +124,8 @@ class PlayChecks(Replayer):
             )
         if not (0 <= card <= 64 and VALID_CARD[card]):
             self.fail("TRACE-FORMAT", f"invalid card id {card}")
-        if not self.card_source(seat, card, row[5]):  # else the dealer's joker (V500-GAMBIT-7)
+        src = row[5]  # a joker's source under Dealer's gambit
+        if not ((src or self.gambit) and self.card_source(seat, card, src)):  # not the dealer's
             hc = self.hands[seat]
             if hc[card] <= 0:
                 self.fail(
