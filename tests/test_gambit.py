@@ -415,6 +415,19 @@ def test_dealers_gambit_cli_runs(tmp_path):
     assert summary["games"] == 50 and summary["players"] == 3 and out.exists()
 
 
+def test_rules_show_marks_the_gambit_flags_implemented():
+    import re
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "rummysim", "rules", "show", "dealers-gambit", "--rule",
+                        "r500_gambit_jokers=4"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    rows = {m.group(1): m.group(2) for m in re.finditer(r"(r500_\w+)\s.*?│\s+(yes|not yet)\s+│", r.stdout)}
+    assert rows["r500_dealers_gambit"] == "yes" and rows["r500_gambit_jokers"] == "yes"
+    assert re.search(r"r500_gambit_jokers\s+│ 4 ", r.stdout)
+
+
 def test_dealers_gambit_determinism_threads_and_chunks():
     from polars.testing import assert_frame_equal
 
