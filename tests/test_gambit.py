@@ -3,7 +3,8 @@
 Scenarios are kernel states built from written-out cards (``tests.kstate``), played through the
 engine's own functions; the whole-game tests replay traces with ``tests.gambit_replay`` (the
 gambit's bookkeeping: pack, dealer's joker, nomination, doubles, splits, blocks, conservation,
-scores). Decisions where RULES.md is open are docs/rules-decisions.md E48-E62, named below.
+scores). Decisions where RULES.md is open are docs/rules-decisions.md E48-E64, named below (E64
+and more of E50, E54, E56 in tests/test_gambit_playability.py).
 """
 
 from __future__ import annotations
@@ -142,7 +143,7 @@ def test_V500_GAMBIT_3_nomination_sees_no_hand():
 # ----------------------------------------------------------------------------- GAMBIT-4 wild
 
 
-def test_V500_GAMBIT_4_wild_jokers_worth_zero_with_designation():
+def test_V500_GAMBIT_4_E53_wild_jokers_worth_zero_with_designation():
     """Under ``wild`` a joker is wild as in the base game (a run position, a set's rank: E53) and
     worth 0 on the table and in hand (E57)."""
     k = state({1: "5H 6H X X 9C"}, effect=L.EFFECT_WILD)
