@@ -27,7 +27,8 @@ GAMES = 4
 
 
 def gambit_games(nominate: int) -> list[tuple[str, np.ndarray]]:
-    cfg = prepare("dealers-gambit", PLAYERS, f"greedy:nominate={nominate}:block=1,greedy:nominate={nominate},greedy:nominate={nominate}:block=1", ())
+    seat = f"greedy:nominate={nominate}"
+    cfg = prepare("dealers-gambit", PLAYERS, f"{seat}:block=1,{seat},{seat}:block=1", ())
     out = []
     for g in range(GAMES):
         trace = traced_game(cfg, 3, g)[0]

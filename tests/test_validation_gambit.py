@@ -109,7 +109,8 @@ def test_heuristic_family_lineups(nomination, players):
     """The heuristic and cautious strategies play the gambit too (nominate, double, block)."""
     n = NOMINATIONS[nomination]
     lineup = seats(players, f"heuristic:nominate={n}:block=1", "greedy", f"cautious:nominate={n}", "random")
-    report = validate_run(GAME, players=players, lineup=lineup, games=50, seed=seed_of("heuristic", nomination, players))
+    seed = seed_of("heuristic", nomination, players)
+    report = validate_run(GAME, players=players, lineup=lineup, games=50, seed=seed)
     assert report.games == 50
     assert_clean(report)
 

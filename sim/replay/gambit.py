@@ -32,8 +32,8 @@ class GambitRecords(Decoder):
         super().hand_reset()
         self.out_of_play: list[int] = []
 
-    def joker_word(self, seat: int, source: int) -> str:
-        """Where a joker comes from, taking it out of the seat's hand when it is the hand's."""
+    def use_joker(self, seat: int, source: int) -> str:
+        """A joker the seat uses leaves its hand (unless it is the dealer's joker): the words for it."""
         if source == SOURCE_DEALERS_JOKER:
             return "the dealer's joker"
         self.take_from_hand(seat, JOKER)
@@ -63,14 +63,14 @@ class GambitRecords(Decoder):
 
     def double(self, row: list[int]) -> None:
         seat, mid, source = row[1:4]
-        what = self.joker_word(seat, source)
+        what = self.use_joker(seat, source)
         self.w(f"    double  #{mid} ({self.describe(mid)}) with {what}: its cards score double, "
                f"the meld is sealed")
 
     def split(self, row: list[int]) -> None:
         seat, k, s, _n_removed, source = row[1:6]
         pile = self.pile
-        what = self.joker_word(seat, source)
+        what = self.use_joker(seat, source)
         removed = pile[k + 1:s] if 0 <= k < s <= len(pile) else []
         selected = self.f.card(pile[k]) if 0 <= k < len(pile) else "?"
         below = f" and below pile[{s}] ({self.f.card(pile[s])})" if s < len(pile) else ""
