@@ -90,7 +90,7 @@ class Case:
 
 LINEUPS = ("greedy", "random")
 GAME_PLAYERS = (("500-rum", (2, 4, 8)), ("5000-rummy", (2, 4)), ("partnership-500", (4,)), ("persian-rummy", (4,)),
-                ("rummikub", (2, 4)))
+                ("rummikub", (2, 4)), ("dealers-gambit", (3,)))
 THROUGHPUT_CASES = tuple(Case(g, n, lineup) for g, counts in GAME_PLAYERS for n in counts for lineup in LINEUPS)
 STRATEGY_GAME, STRATEGY_PLAYERS = "500-rum", 4
 REFERENCE = Case("500-rum", 4, "greedy")  # the validator reference and the per-core and scaling targets

@@ -58,6 +58,9 @@ PRESETS: dict[str, Preset] = {
                "Partnership 500 rum: 4 players, partners opposite, team scores (V500-PARTNER)", "003, 004"),
         Preset("persian-rummy", "500-rum", {"r500_persian": True},
                "Persian rummy: teams, 56 cards, joker sets, fours double, two deals (V500-PERSIAN)", "003"),
+        Preset("dealers-gambit", "500-rum", {"r500_dealers_gambit": True, "r500_target": 250},
+               "Dealer's gambit: the dealer's joker and the dealer's nomination of wild, double or split "
+               "for every joker; deal to the right; game to 250 (V500-GAMBIT)", "003"),
         Preset("5000-rummy", "5000-rummy", {},
                "5000 Rummy (Excellent Rummy): two decks, a wild rank, trading for wild cards (§4)", "000"),
         Preset("5000-rummy-must-go-out", "5000-rummy", {"r5k_must_go_out_to_win": True},

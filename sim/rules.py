@@ -73,7 +73,7 @@ __all__ = [
 # ---------------------------------------------------------------------------
 KERNEL_SUPPORT: dict[str, object] = {
     "game": ("500-rum", "standard-rummy", "5000-rummy", "rummikub"),
-    # 500 Rum: every variation of RULES.md §3 except Dealer's gambit (V500-GAMBIT)
+    # 500 Rum: every variation of RULES.md §3
     "r500_num_decks": "any",
     "r500_jokers_per_deck": "any",
     "r500_card_values": "any",
@@ -105,8 +105,8 @@ KERNEL_SUPPORT: dict[str, object] = {
     "r500_meld_out_of_turn": "any",
     "r500_upcard_mode": "any",
     "r500_next_dealer": "any",
-    "r500_dealers_gambit": (False,),
-    "r500_gambit_jokers": (2,),
+    "r500_dealers_gambit": (False, True),
+    "r500_gambit_jokers": (2, 4),
     "r500_partnership": (False, True),
     "r500_partner_layoff": ("any", "team_only"),
     "r500_persian": (False, True),

@@ -16,6 +16,9 @@ ROLLOUT = 5
 GREEDY_DEADWOOD_WEIGHT = 0
 GREEDY_MIN_GAIN = 1
 GREEDY_TEAM_FEED = 2  # partnership play only: see strategies.rum500.greedy.greedy_team_discard
+GREEDY_NOMINATE = 3  # Dealer's gambit only (this and the next two): see strategies.rum500.gambit
+GREEDY_DOUBLE_MIN = 4
+GREEDY_BLOCK = 5
 
 # heuristic parameters (also cautious and digger); the first two mean what greedy's do
 H_DEADWOOD_WEIGHT = 0
@@ -31,6 +34,9 @@ H_USEFUL_WEIGHT = 9
 H_VALUE_WEIGHT = 10
 H_HORIZON = 11
 H_TEAM_PLAY = 12  # partnership play only: feed tests by the opponents' lay-off rights (strategies.rum500.heuristic)
+H_NOMINATE = 13  # Dealer's gambit only (this and the next two): see strategies.rum500.gambit
+H_DOUBLE_MIN = 14
+H_BLOCK = 15
 
 # rollout parameters
 RO_SAMPLES = 0

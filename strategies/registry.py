@@ -82,11 +82,16 @@ HEURISTIC_PARAMS: tuple[tuple[int, str, str], ...] = (
     (ids.H_TEAM_PLAY, "team_play",
      "partnership play: 1 = the feed test uses the opponents' lay-off rights (under team_only a card "
      "only the team's own melds take feeds no one); 0 = the seat's own rights, as without teams"),
+    (ids.H_NOMINATE, "nominate", "Dealer's gambit: the effect it names as dealer, 0 wild, 1 double, 2 split"),
+    (ids.H_DOUBLE_MIN, "double_min", "Dealer's gambit (double): doubles a new meld worth at least this many points"),
+    (ids.H_BLOCK, "block",
+     "Dealer's gambit: 1 = blocks the dealer's joker when the dealer is an opponent not behind it; 0 = never"),
 )
 
 GREEDY_POINT = dict(deadwood_weight=1.0, min_gain=0.0, max_take=0.0, future=0.0, later_weight=0.0,
                     hold_melds=0.0, risk_stock=0.0, risk_opp_cards=0.0, feed_weight=0.0,
-                    useful_weight=100.0, value_weight=1.0, horizon=0.5, team_play=1.0)
+                    useful_weight=100.0, value_weight=1.0, horizon=0.5, team_play=1.0,
+                    nominate=1.0, double_min=15.0, block=0.0)
 """The heuristic's point that plays exactly like greedy."""
 
 # Holding thresholds and take calibration (min_gain, deadwood_weight) were chosen from a few
@@ -99,6 +104,7 @@ HEURISTIC_POINT = {**DIGGER_POINT, **{k: CAUTIOUS_POINT[k] for k in ("hold_melds
 # Parameters whose range is not [0, inf): switches are 0 or 1, a minimum gain may be negative.
 _RANGES = {"min_gain": (-math.inf, math.inf), "future": (0.0, 1.0), "hold_melds": (0.0, 1.0),
            "team_play": (0.0, 1.0), "search_discards": (0.0, 1.0), "samples": (1.0, 4096.0),
+           "nominate": (0.0, 2.0), "block": (0.0, 1.0),
            "max_candidates": (1.0, 64.0)}
 
 
@@ -129,7 +135,8 @@ STRATEGIES: dict[str, StrategyInfo] = {
             "random",
             ids.RANDOM,
             "A uniformly random legal choice at every decision point (draws, melds, lay-offs, "
-            "joker designations, stopping, discards). In Rummikub: draws a third of the time even when it "
+            "joker designations, stopping, discards; under Dealer's gambit also the nomination, "
+            "doubling, the split point, the dealer's joker and blocking). In Rummikub: draws a third of the time even when it "
             "could play, otherwise plays the arrangement the exact solver finds for random weights of its "
             "tiles (rearrangements, joker retrieval and partial plays included); with blunder > 0 it "
             "sometimes tries an invalid table (RKUB-TIME-1).",
@@ -142,13 +149,20 @@ STRATEGIES: dict[str, StrategyInfo] = {
             "Melds and lays off all it can (highest value first); takes from the pile when its "
             "greedy play-out gains points; discards the least useful card of highest value. In 5000 "
             "Rummy it also trades for wild cards and joins sequences when that puts points down, "
-            "calls every rummy that gains points, and swaps for the upcard when that helps. In "
+            "calls every rummy that gains points, and swaps for the upcard when that helps. Under "
+            "Dealer's gambit it nominates by its nominate parameter, doubles melds worth double_min "
+            "or more, splits a take when its take test gains by it, and with block=1 blocks the "
+            "dealer's joker of an opponent not behind it (strategies/rum500/gambit.py). In "
             "Rummikub it places the most rack tiles every turn (the exact solver, rearranging the table).",
             (
                 _param("deadwood_weight", 1.0, "weight of taken cards it cannot use, in the take test"),
                 _param("min_gain", 0.0, "a pile take must gain more than this many points"),
                 _param("team_feed", 50.0, "partnership play: discard penalty for a card the opponents "
                       "could lay off on the table (0 = team play off)"),
+                _param("nominate", 1.0, "Dealer's gambit: the effect it names as dealer, 0 wild, 1 double, 2 split"),
+                _param("double_min", 15.0, "Dealer's gambit (double): doubles a new meld worth at least this many points"),
+                _param("block", 0.0, "Dealer's gambit: 1 = blocks the dealer's joker when the dealer is an "
+                      "opponent not behind it; 0 = never"),
             ),
         ),
         StrategyInfo(

@@ -10,7 +10,9 @@ from rummysim.kernels.rum500 import layout as L
 from rummysim.kernels.common.planes import add_card
 from rummysim.kernels.rum500.cards import natural_value_table
 from rummysim.kernels.rum500.melds import Table, layoff_team
-from rummysim.kernels.rum500.view import View
+from rummysim.kernels.rum500.engine import Game
+from rummysim.kernels.rum500.view import View, gambit_of
+from rummysim.strategies.registry import STRATEGIES
 from rummysim.games import encode_rules
 from rummysim.rules import Rules
 from tests.cardtext import JOKER, ids
@@ -64,14 +66,47 @@ class KState:
         return m
 
     def table(self, seat: int = -1) -> Table:
-        """The table as the meld search reads it, with ``seat``'s lay-off rights (-1: any meld)."""
+        """The table as the meld search reads it, with ``seat``'s lay-off rights (-1: any meld) and,
+        under Dealer's gambit, its use of the dealer's joker (``view.gambit_of``)."""
         team = layoff_team(self.rules, seat) if seat >= 0 else -1
-        return Table(self.melds, int(self.st[L.ST_N_MELDS]), self.vals, self.ace_low, self.rules, team)
+        return Table(self.melds, int(self.st[L.ST_N_MELDS]), self.vals, self.ace_low, self.rules, team,
+                     int(gambit_of(self.st, self.rules, seat)))
 
     def view(self, obs: np.ndarray, mine: np.ndarray) -> View:
         """The ``View`` a strategy gets from an observation (``observe``): nothing but public arrays."""
-        team = layoff_team(self.rules, int(obs[L.OB_SEAT]))
-        return View(obs, mine, self.pile, Table(self.melds, int(obs[L.OB_N_MELDS]), self.vals, self.ace_low, self.rules, team))
+        seat = int(obs[L.OB_SEAT])
+        team = layoff_team(self.rules, seat)
+        return View(obs, mine, self.pile, Table(self.melds, int(obs[L.OB_N_MELDS]), self.vals, self.ace_low, self.rules,
+                                                team, int(gambit_of(self.st, self.rules, seat))))
+
+    def set_gambit(self, effect: int, dealer: int = 0, dj: int = L.DJ_READY) -> None:
+        """Dealer's gambit state: the nominated effect, the dealer and the dealer's joker."""
+        self.st[L.ST_EFFECT] = effect
+        self.st[L.ST_DEALER] = dealer
+        self.st[L.ST_DJ] = dj
+
+    def game(self, lineup: list[int], trace_rows: int = 4000) -> Game:
+        """The engine's game context over these arrays (``engine.Game``), recording into a fresh trace
+        (``self.trace``); every seat's strategy from ``lineup`` with its default parameters."""
+        n = int(self.st[L.ST_N])
+        self.trace = np.zeros((trace_rows, L.TRACE_COLS), dtype=np.int32)
+        params = np.zeros((L.MAX_SEATS, L.N_PARAMS))
+        for s, sid in enumerate(lineup):
+            params[s] = next(i for i in STRATEGIES.values() if i.id == sid).default_params()
+        ids_ = np.zeros(L.MAX_SEATS, dtype=np.int64)
+        ids_[:n] = lineup
+        rngs = np.zeros((L.MAX_SEATS, 4), dtype=np.uint64)
+        rngs[:, 0] = np.arange(1, L.MAX_SEATS + 1)
+        return Game(self.st, self.hands, self.pack, self.pile, self.melds, self.rules, self.vals, self.ace_low,
+                    ids_, params, rngs, np.zeros(4, dtype=np.uint64), self.trace, np.zeros(L.OB_SIZE, dtype=np.int64),
+                    np.zeros(2, dtype=np.uint64), np.zeros(L.MAX_PACK + 2, dtype=np.int64),
+                    np.zeros((L.MAX_CAND, L.A_SIZE), dtype=np.int64), np.zeros((L.MAX_CAND, L.A_SIZE), dtype=np.int64),
+                    self.budget, None)
+
+    def records(self, kind: int) -> list[list[int]]:
+        """The trace records of one kind written so far (after ``game``)."""
+        used = int(self.st[L.TRACE_POS])
+        return [[int(x) for x in row] for row in self.trace[:used] if row[0] == kind]
 
     def hand_ids(self, seat: int) -> list[int]:
         out = []

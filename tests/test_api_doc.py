@@ -48,8 +48,8 @@ def test_cli_and_api_give_identical_results(tmp_path):
 
 def test_typed_errors_carry_the_rule():
     try:
-        Rules().with_(r500_dealers_gambit=True).check(4)
+        Rules(game="5000-rummy").with_(r5k_doubling=True).check(2)
     except UnsupportedRuleError as err:
-        assert err.rule_id == "V500-GAMBIT" and isinstance(err, RummysimError)
+        assert err.rule_id == "V5K-13" and isinstance(err, RummysimError)
     else:
         raise AssertionError("expected UnsupportedRuleError")

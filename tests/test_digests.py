@@ -43,6 +43,11 @@ CASES = [
     ("rummikub", 4, "greedy", 40, "games"),
     ("rummikub", 3, "greedy,random,value", 30, "games"),
     ("rummikub", 2, "holder,greedy", 200, "hands"),
+    ("dealers-gambit", 3, "greedy", 200, "games"),
+    ("dealers-gambit", 2, "random", 200, "games"),
+    ("dealers-gambit", 4, "greedy,random,greedy,random", 100, "games"),
+    ("dealers-gambit", 3, "random,greedy,random", 2000, "hands"),
+    ("dealers-gambit", 3, "heuristic,digger,greedy", 20, "games"),
 ]
 
 DIGESTS = {
@@ -67,6 +72,12 @@ DIGESTS = {
     'rummikub-4p-greedy-games': ('37da5227c3beafa4482abd3333c9b102', 'c82c5517b867907a321d590956df00f2'),
     'rummikub-3p-greedy,random,value-games': ('2e0e465bd7ab9da2ae9bad7f69175561', 'c7f66b0e6b0d08936756296f47e5541d'),
     'rummikub-2p-holder,greedy-hands': ('-', '9172bd19b0800b7f2752688587c84511'),
+    # Dealer's gambit (issue 16), recorded when it was added
+    'dealers-gambit-3p-greedy-games': ('b14ffb91b099478a3be5b6b39501b81f', 'aa3fd09a10573cf467ecbba4ff50e213'),
+    'dealers-gambit-2p-random-games': ('7fefe4a986de21364de5be73ab674296', '2ba2b9884b60632b902f38e7907aa71f'),
+    'dealers-gambit-4p-greedy,random,greedy,random-games': ('f352b7af98c63f6ea7def4c97d4924ac', '37d195a8a71d9d1e8de2b4841b883ace'),
+    'dealers-gambit-3p-random,greedy,random-hands': ('-', '72fb8054e4c147133722f3bbd6ae8b16'),
+    'dealers-gambit-3p-heuristic,digger,greedy-games': ('dd9833f68a9945a08dcc6723619ee560', '1517a7055115e54bee7f85a4c1ede6ee'),
 }
 
 

@@ -359,10 +359,10 @@ def test_foreign_game_flag():
 
 def test_unsupported_flag_value():
     with pytest.raises(UnsupportedRuleError) as info:
-        Rules().with_(r500_dealers_gambit=True).check(3)
+        Rules(game="5000-rummy").with_(r5k_doubling=True).check(2)
     err = info.value
-    assert (err.rule_id, err.flag, err.value) == ("V500-GAMBIT", "r500_dealers_gambit", True)
-    assert str(err).startswith("rule V500-GAMBIT (r500_dealers_gambit=true) is not supported by the kernels yet")
+    assert (err.rule_id, err.flag, err.value) == ("V5K-13", "r5k_doubling", True)
+    assert str(err).startswith("rule V5K-13 (r5k_doubling=true) is not supported by the kernels yet")
     assert isinstance(err, RulesError) and isinstance(err, RummysimError)
 
 
@@ -426,7 +426,8 @@ def test_5000_conflicts():
 def test_valid_combinations_reach_support_check():
     # Valid per RULES.md, so the only complaint is kernel support.
     with pytest.raises(UnsupportedRuleError):
-        Rules().with_(r500_dealers_gambit=True, r500_gambit_jokers=4).check(2)
+        Rules(game="5000-rummy").with_(r5k_limit_poker=True).check(2)
+    Rules().with_(r500_dealers_gambit=True, r500_gambit_jokers=4).check(2)  # V500-GAMBIT: supported
 
 
 def test_partnership_combinations_are_supported():

@@ -33,7 +33,7 @@ def draw(k: KState, opt: int, seat: int = 0) -> bool:
     if opt == L.DRAW_STOCK:
         draw_from_stock(k.st, k.hands, k.pack, k.rules, seat, k.trace)
     else:
-        take_from_pile(k.st, k.hands, k.pile, k.rules, seat, opt, False, k.trace)
+        take_from_pile(k.st, k.hands, k.pile, k.rules, seat, opt, False, False, k.trace)
     return True
 
 

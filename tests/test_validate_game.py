@@ -322,7 +322,9 @@ def test_V500_TARGET_game_start_field():
 
 
 @pytest.mark.parametrize("flags", [
-    {"r500_dealers_gambit": True}, {"r500_gambit_jokers": 4},
+    {"r500_num_decks": 2, "r500_dealers_gambit": True}, {"r500_gambit_jokers": 4},
+    {"r500_gambit_jokers": 3, "r500_dealers_gambit": True},
+    {"r500_persian": True, "r500_dealers_gambit": True},
     {"r500_partner_layoff": "team_only"}, {"r500_partnership": False, "r500_persian": True},
     {"r500_card_values": "5_10_15", "r500_persian": True}, {"r5k_target": 3000},
     {"r5k_rummy": "top_card"}, {"rkub_rounds": 2}, {"rkub_joker_penalty": 25},

@@ -206,9 +206,9 @@ def test_flags_from_rules_as_dict():
     b = t37_deal()
     b.draw(0).meld(0, "run", "TC JC QC KC").meld(0, "run", "7H 8H 9H").discard(0, "KH")
     assert_ok(b.end(1, out=0).game_end(0), std)
-    # not implemented: V500-GAMBIT
-    with pytest.raises(ValueError):
-        validate_trace(b.array(), {**Rules().as_dict(), "r500_dealers_gambit": True})
+    # V500-GAMBIT is a 500 Rum variation: refused with Standard Rummy
+    with pytest.raises(ValueError, match="r500_dealers_gambit"):
+        validate_trace(b.array(), {**std, "r500_dealers_gambit": True})
 
 
 VARIATION_TRACES = [

@@ -20,17 +20,18 @@ from rummysim.kernels.common.runner import run_in_threads
 from rummysim.kernels.rum500.engine import new_setup, play_game, play_single_hand
 from rummysim.kernels.rum500.layout import (
     CALL_OFF, EOS_RESHUFFLE, G_SIZE, H_SIZE, R_ADDOPP, R_CALL, R_END_OF_STOCK,
-    R_FIRST_MELD_MIN, R_HAND_CAP, R_OUT_OF_TURN, R_UPCHOICE,
+    R_FIRST_MELD_MIN, R_GAMBIT, R_HAND_CAP, R_OUT_OF_TURN, R_UPCHOICE,
 )
 from rummysim.strategies.rum500.dispatch import family_switch
 
 
 def needs_full_engine(rules: np.ndarray) -> bool:
     """Do the rules use a rare variation path (calls, out-of-turn melding, V500-ADDOPP-2 lay-offs,
-    V500-UPCHOICE, V500-OPEN30, V500-STOCKEND reshuffles)? Those are compiled only when used."""
+    V500-UPCHOICE, V500-OPEN30, V500-STOCKEND reshuffles, Dealer's gambit)? Those are compiled only when used."""
     return bool(
         rules[R_CALL] != CALL_OFF or rules[R_OUT_OF_TURN] != 0 or rules[R_ADDOPP] != 0
         or rules[R_UPCHOICE] != 0 or rules[R_FIRST_MELD_MIN] > 0 or rules[R_END_OF_STOCK] == EOS_RESHUFFLE
+        or rules[R_GAMBIT] != 0
     )
 
 

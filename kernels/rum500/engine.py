@@ -5,7 +5,7 @@ state arrays described in ``kernels.rum500.layout``; the rules arrive as an int6
 The game is split by concern: ``deal`` (streams, pack, deal), ``turn`` (draw, plays, discard),
 ``windows`` (rummy calls and out-of-turn windows), ``opening`` (legality and the V500-OPEN30
 search), ``table`` (melds and lay-offs), ``duties`` and ``view`` (what the seat owes and sees),
-``scoring``; this module holds the game context and plays hands and games. Each decision is
+``gambit`` (Dealer's gambit: the dealer's joker, the nomination, splits, blocks), ``scoring``; this module holds the game context and plays hands and games. Each decision is
 delegated to ``strategies.dispatch`` with an observation that holds only what the seat may know
 (C-INFO-1): its own hand, the table, the pile, hand sizes, the stock size and the scores.
 
@@ -30,12 +30,13 @@ from rummysim.kernels.common.rng import STREAM_DEAL, seed_stream
 from rummysim.kernels.common.trace import record
 from rummysim.kernels.rum500.cards import natural_value_table
 from rummysim.kernels.rum500.deal import seed_game, start_hand
+from rummysim.kernels.rum500.gambit import start_gambit
 from rummysim.kernels.rum500.layout import (
     A_SIZE, CALL_LAYOFF, CALL_OFF, DEALER_WINNER, END_OUT, END_TURN_CAP, GAME_STANDARD, G_CAPPED,
     G_CAPPED_HANDS, G_FIRST_DEALER, G_HANDS, G_TOTAL, G_TURNS, G_WINNER, H_CALLS, H_DEALER,
     H_DEEP_TAKES, H_FLOATS, H_OUT_SEAT, H_REASON, H_SCORE, H_TURNS, MAX_CAND, MAX_MELDS, MAX_PACK,
     MAX_SEATS, MK_SIZE, OB_SIZE, PARTNER_NONE, PARTNER_PERSIAN, PERSIAN_DEALS, R_PARTNERSHIP, G_TIED, R_ACE_LOW_VALUE, R_ADDOPP, R_CALL, R_FIRST_MELD_MIN, R_GAME, R_GAME_HANDS,
-    R_HAND_CAP, R_NEXT_DEALER, R_N_PLAYERS, R_OUT_OF_TURN, R_TARGET, R_TURN_CAP, R_UPCHOICE,
+    R_GAMBIT, R_HAND_CAP, R_NEXT_DEALER, R_N_PLAYERS, R_OUT_OF_TURN, R_TARGET, R_TURN_CAP, R_UPCHOICE,
     ST_CALLS, ST_DEALER, ST_DEEP_TAKES, ST_FLOATS, ST_HAND_INDEX, ST_HAND_SCORE, ST_N, ST_SEAT,
     ST_SIZE, ST_TOTAL, ST_TOVER, ST_TPOS, ST_TURN, T_GAME_END, T_GAME_START, T_HAND_END,
 )
@@ -102,6 +103,8 @@ def play_hand(g, stack):
     """Deal and play one hand to its end; returns (reason, seat that went out or -1, turns)."""
     st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget, family = g
     start_hand(st, hands, pack, pile, melds, rules, rng_deal, trace)
+    if stack is not None and rules[R_GAMBIT] != 0:
+        start_gambit(g)  # V500-GAMBIT-1/3: before anyone looks at a hand
     if stack is not None and rules[R_UPCHOICE] != 0:
         start_pile_by_choice(g)
     n = st[ST_N]
@@ -189,7 +192,7 @@ def play_game(setup, seed, game, out_game, out_hands, trace):
     tied = 0
     out_game[:] = 0
     out_game[G_FIRST_DEALER] = st[ST_DEALER]
-    record(trace, st, T_GAME_START, n, st[ST_DEALER], game & 0x7FFFFFFF, rules[R_TARGET], rules[R_GAME], partnership, 0)
+    record(trace, st, T_GAME_START, n, st[ST_DEALER], game & 0x7FFFFFFF, rules[R_TARGET], rules[R_GAME], partnership, rules[R_GAMBIT])
     winner = -1
     turns = 0
     capped_hands = 0
@@ -208,6 +211,8 @@ def play_game(setup, seed, game, out_game, out_hands, trace):
         h += 1
         if rules[R_NEXT_DEALER] == DEALER_WINNER and out_seat >= 0:
             st[ST_DEALER] = out_seat  # V500-WINNERDEALS
+        elif rules[R_GAMBIT] != 0:
+            st[ST_DEALER] = (dealer + n - 1) % n  # V500-GAMBIT-2: the deal passes to the right
         else:
             st[ST_DEALER] = (dealer + 1) % n  # R500-DEAL-3
         if standard:

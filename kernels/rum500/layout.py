@@ -58,6 +58,7 @@ R_GAME_HANDS = 34  # Standard Rummy: hands per game
 R_DIVISOR = 35  # V500-DIV5: natural card values are divided by this (others arrive divided)
 R_PARTNERSHIP = 36  # PARTNER_* (V500-PARTNER, V500-PERSIAN)
 R_TEAM_ONLY = 37  # 1: lay-offs only on the team's melds (V500-PARTNER-1 team_only)
+R_GAMBIT = 38  # 1: Dealer's gambit (V500-GAMBIT); R_JOKERS then excludes the dealer's joker
 R_SIZE = 40
 
 PARTNER_NONE = 0
@@ -82,6 +83,22 @@ TIE_REPLAY = 0
 TIE_GOER_WINS = 1
 DEALER_LEFT = 0
 DEALER_WINNER = 1
+
+# Dealer's gambit (V500-GAMBIT): the nominated effect (also the NOMINATE record's column 2) and
+# the state of the dealer's joker
+EFFECT_NONE = 0  # no gambit: jokers wild, as in the base game
+EFFECT_WILD = 1
+EFFECT_DOUBLE = 2
+EFFECT_SPLIT = 3
+N_EFFECTS = 3
+DJ_NONE = 0  # no dealer's joker (no gambit)
+DJ_READY = 1  # beside the dealer, usable on the dealer's own turns
+DJ_USED = 2  # played (on the table or out of play by a split)
+DJ_BLOCKED = 3  # blocked by another seat's joker (V500-GAMBIT-8)
+GB_EFFECT = 3  # ``Table.gambit``: the effect in the low bits ...
+GB_DEALERS_JOKER = 4  # ... and this bit when the holding may also use the dealer's joker
+SOURCE_HAND = 0  # a joker's source in DOUBLE, SPLIT and CARD records
+SOURCE_DEALER = 1
 
 VALUES_FACE = 0
 VALUES_5_10_15 = 1
@@ -123,7 +140,11 @@ ST_FLOATS = 67  # floats this hand
 ST_DEEP_TAKES = 68  # takes from below the top this hand
 ST_SCORED_TABLE = 72  # + seat: with teams, the seat's table value of the hand being scored
 ST_SCORED_HELD = 80  # + seat: with teams, the seat's hand value of the hand being scored
-ST_SIZE = 88
+ST_EFFECT = 88  # the gambit effect nominated for this hand (EFFECT_*)
+ST_DJ = 89  # the dealer's joker (DJ_*)
+ST_OUT_MASK = 90  # natural cards out of play this hand (V500-GAMBIT-6 splits; one deck)
+ST_GONE_JOKERS = 91  # pack jokers seen outside pile and meld cards, less the dealer's joker in a meld
+ST_SIZE = 92
 
 # ---- melds table
 MAX_MELDS = 40
@@ -136,7 +157,8 @@ MK_NJOK = 5  # jokers in the meld
 MK_CARD = 6  # + slot: card id (run slot i = position lo+i; set slot = order laid)
 MK_OWNER = 20  # + slot: seat credited with that card (NOBODY for V500-ADDOPP-2 lay-offs)
 MK_CREATOR = 34  # seat that laid the meld down
-MK_DOUBLE = 35  # 1: a Persian set of four laid at once, its cards score double (V500-PERSIAN-3)
+MK_DOUBLE = 35  # 1: its cards score double: a Persian set of four laid at once (V500-PERSIAN-3), or
+# a meld doubled by a joker (V500-GAMBIT-5), which is then sealed (no lay-offs)
 MK_SIZE = 36
 NOBODY = 15
 KIND_SET = 0
@@ -154,13 +176,19 @@ A_NJOK = 6  # jokers put down
 A_VALUE = 7  # points credited for the cards put down
 A_NCARDS = 8
 A_SIDE = 9  # lay-offs on runs: SIDE_HIGH or SIDE_LOW
-A_SIZE = 10
+A_GAMBIT = 10  # AG_*: how the action uses a joker's gambit effect (0 in every other game)
+A_SIZE = 11
 SIDE_HIGH = 1
 SIDE_LOW = 2
 ACT_STOP = 0
 ACT_MELD_SET = 1
 ACT_MELD_RUN = 2
 ACT_LAYOFF = 3
+ACT_BLOCK = 4  # V500-GAMBIT-8: a joker from hand on the dealer's joker
+AG_NONE = 0
+AG_DEALER_WILD = 1  # one more joker than A_NJOK goes down: the dealer's joker, wild (V500-GAMBIT-4/7)
+AG_DOUBLE_HAND = 2  # the new meld is doubled by a joker from hand, counted in A_NJOK (V500-GAMBIT-5)
+AG_DOUBLE_DEALER = 3  # the new meld is doubled by the dealer's joker (V500-GAMBIT-5/7)
 
 # ---- enumeration scopes
 PLAY_ALL = 0
@@ -184,7 +212,13 @@ OB_TURN = 8
 OB_TEAMS = 9  # 1 in partnership play: seat s plays for team s % 2, its partner is seat s + 2
 OB_HAND_SIZE = 10  # + seat
 OB_TOTAL = 20  # + seat
-OB_SIZE = 32
+OB_EFFECT = 32  # Dealer's gambit (public): the nominated effect (EFFECT_*), 0 without the gambit
+OB_DEALER = 33  # the dealer's seat
+OB_DJ = 34  # the dealer's joker (DJ_*)
+OB_OUT_MASK = 35  # natural cards out of play (split-removed)
+OB_GONE_JOKERS = 36  # pack jokers out of play or doubling a meld, less the dealer's joker in a meld
+OB_HAND_INDEX = 37
+OB_SIZE = 40
 
 # ---- this game's trace kinds (KINDS_500 range; docs/trace-format.md)
 T_RESTOCK = KINDS_500
@@ -192,3 +226,8 @@ T_RESHUFFLE = KINDS_500 + 1
 T_START_PILE = KINDS_500 + 2
 T_OUT_OF_TURN = KINDS_500 + 3
 T_ADDOPP_LAYOFF = KINDS_500 + 4
+T_DEALERS_JOKER = KINDS_500 + 5  # V500-GAMBIT-1
+T_NOMINATE = KINDS_500 + 6  # V500-GAMBIT-3
+T_DOUBLE = KINDS_500 + 7  # V500-GAMBIT-5
+T_SPLIT = KINDS_500 + 8  # V500-GAMBIT-6
+T_BLOCK = KINDS_500 + 9  # V500-GAMBIT-8

@@ -16,7 +16,9 @@ with a held natural card when there is one, otherwise with a joker. Every legal 
 is therefore reachable up to the choice of which copy or joker fills a slot. The same function,
 restricted to actions containing one card, decides whether a discard-pile take or a rummy call is
 legal (R500-DRAW-5, V500-RUMMY-2, C-LEGAL-1), so legality and the actions offered afterwards
-always agree.
+always agree. Under Dealer's gambit (``Table.gambit``) the enumeration follows the hand's joker
+effect: wild jokers (and the dealer's joker for the dealer), or non-wild jokers with doubled
+variants of new melds; doubled melds are sealed (V500-GAMBIT-4/5/7).
 """
 
 from __future__ import annotations
@@ -41,15 +43,25 @@ from rummysim.kernels.rum500.layout import (
     A_SIDE,
     A_TYPE,
     A_VALUE,
+    A_GAMBIT,
     ACT_LAYOFF,
     ACT_MELD_RUN,
     ACT_MELD_SET,
+    AG_DEALER_WILD,
+    AG_DOUBLE_DEALER,
+    AG_DOUBLE_HAND,
+    AG_NONE,
+    EFFECT_DOUBLE,
+    EFFECT_WILD,
+    GB_DEALERS_JOKER,
+    GB_EFFECT,
     JOKER,
     KIND_SET,
     MK_KEY,
     MK_KIND,
     MK_LEN,
     MK_CREATOR,
+    MK_DOUBLE,
     MK_LO,
     MK_SUITS,
     PARTNER_PERSIAN,
@@ -64,11 +76,14 @@ from rummysim.kernels.rum500.layout import (
     SIDE_LOW,
 )
 
-Table = namedtuple("Table", "melds n_melds vals ace_low rules team")
+Table = namedtuple("Table", "melds n_melds vals ace_low rules team gambit", defaults=(0,))
 """The table as the meld search reads it: ``melds[:n_melds]`` (int16, columns ``MK_*``), the value
 of each card id (``cards.natural_value_table``), an ace's value when a run starts with it, the
-rules vector, and ``team``: -1 when lay-offs may go on any meld, else the team (0 or 1) whose
-melds alone may take them (V500-PARTNER-1 ``team_only``; see :func:`layoff_team`)."""
+rules vector, ``team``: -1 when lay-offs may go on any meld, else the team (0 or 1) whose
+melds alone may take them (V500-PARTNER-1 ``team_only``; see :func:`layoff_team`), and
+``gambit``: 0 without Dealer's gambit, else the hand's effect (``GB_EFFECT`` bits, ``EFFECT_*``)
+plus ``GB_DEALERS_JOKER`` when the holding searched may also use the dealer's joker
+(V500-GAMBIT-7; see :func:`_enumerate_gambit`)."""
 
 Action = namedtuple("Action", "typ meld key lo length mask njok value ncards side")
 """One candidate action, the ``A_*`` columns of its row (see ``kernels.rum500.layout``)."""
@@ -88,10 +103,18 @@ def may_lay_off_on(melds, m, team):
 
 
 @njit_noalloc
-def bit_tests_exact(max_pos, team, partnership):
+def bit_tests_exact(max_pos, team, partnership, gambit):
     """The bit-test shortcuts of the play-existence tests hold: no round-the-corner runs, no
-    lay-off restriction, and wild jokers (not Persian rummy's joker sets)."""
-    return max_pos <= 14 and team < 0 and partnership != PARTNER_PERSIAN
+    lay-off restriction, wild jokers from the hand only (not Persian rummy's joker sets, nor
+    Dealer's gambit, whose jokers may be non-wild, the dealer's joker extra, melds sealed)."""
+    return max_pos <= 14 and team < 0 and partnership != PARTNER_PERSIAN and gambit == 0
+
+
+@njit_inline
+def without_dealers_joker(table):
+    """The same table for a holding that may not use the dealer's joker (V500-GAMBIT-7)."""
+    return Table(table.melds, table.n_melds, table.vals, table.ace_low, table.rules, table.team,
+                 table.gambit & GB_EFFECT)
 
 
 @njit_noalloc
@@ -152,6 +175,7 @@ def _emit(cand, n, limit, act):
     cand[n, A_VALUE] = act.value
     cand[n, A_NCARDS] = act.ncards
     cand[n, A_SIDE] = act.side
+    cand[n, A_GAMBIT] = AG_NONE
     return n + 1
 
 
@@ -288,9 +312,12 @@ def _enumerate_layoffs(p1, jok, must, table, cand, n, limit):
     must_rank = rank_of(must) if (must >= 0 and must != JOKER) else -1
     must_suit = suit_of(must) if must_rank >= 0 else -1
     team = table.team
+    sealable = table.gambit != 0
     for m in range(table.n_melds):
         if not may_lay_off_on(melds, m, team):
             continue
+        if sealable and melds[m, MK_DOUBLE] != 0:
+            continue  # V500-GAMBIT-5: a doubled meld is sealed
         if melds[m, MK_KIND] == KIND_SET:
             r = np.int64(melds[m, MK_KEY])  # int64: the card-id helpers compile once
             if melds[m, MK_LEN] >= 4 or (must_rank >= 0 and r != must_rank):
@@ -380,11 +407,67 @@ def enumerate_plays(p1, jok, must, table, scope, cand, n, limit):
     """
     if table.rules[R_PARTNERSHIP] == PARTNER_PERSIAN:
         return _enumerate_persian(p1, jok, must, table, scope, cand, n, limit)
+    if table.gambit != 0:
+        return _enumerate_gambit(p1, jok, must, table, scope, cand, n, limit)
     if scope != PLAY_LAYOFF_ONLY:
         n = _enumerate_sets(p1, jok, must, table.vals, cand, n, limit)
         n = _enumerate_runs(p1, jok, must, table, cand, n, limit)
     if scope != PLAY_NEW_ONLY:
         n = _enumerate_layoffs(p1, jok, must, table, cand, n, limit)
+    return n
+
+
+@njit_inline
+def _copy_action(cand, dst, src):
+    for j in range(cand.shape[1]):
+        cand[dst, j] = cand[src, j]
+
+
+@njit_noalloc
+def _enumerate_gambit(p1, jok, must, table, scope, cand, n, limit):
+    """``enumerate_plays`` under Dealer's gambit (V500-GAMBIT-4/5/7).
+
+    ``wild``: jokers are wild (worth 0, by the rules vector), and a holding that may use the
+    dealer's joker has one joker more; a play that puts down a joker then uses the dealer's joker
+    first (``AG_DEALER_WILD``, A_NJOK counting only the hand's jokers: docs/rules-decisions.md).
+    ``double`` and ``split``: jokers are not wild, so only natural melds and lay-offs; under
+    ``double`` each new meld is listed a second time doubled by a joker (the dealer's joker
+    first, else one from hand), at twice its value. Sealed melds take no lay-offs.
+    """
+    effect = table.gambit & GB_EFFECT
+    dealers = table.gambit & GB_DEALERS_JOKER != 0
+    if effect == EFFECT_WILD:
+        first = n
+        extra = 1 if dealers and must != JOKER else 0  # a taken joker's duty is met by that joker
+        if scope != PLAY_LAYOFF_ONLY:
+            n = _enumerate_sets(p1, jok + extra, must, table.vals, cand, n, limit)
+            n = _enumerate_runs(p1, jok + extra, must, table, cand, n, limit)
+        if scope != PLAY_NEW_ONLY:
+            n = _enumerate_layoffs(p1, jok + extra, must, table, cand, n, limit)
+        if dealers:
+            for i in range(first, n):
+                if cand[i, A_NJOK] > 0:
+                    cand[i, A_NJOK] -= 1
+                    cand[i, A_GAMBIT] = AG_DEALER_WILD
+        return n
+    if must == JOKER:
+        return n  # a non-wild joker goes into no meld
+    if scope != PLAY_LAYOFF_ONLY:
+        first = n
+        n = _enumerate_sets(p1, 0, must, table.vals, cand, n, limit)
+        n = _enumerate_runs(p1, 0, must, table, cand, n, limit)
+        if effect == EFFECT_DOUBLE and (dealers or jok > 0):
+            last = n
+            for i in range(first, last):
+                if n >= limit:
+                    return n
+                _copy_action(cand, n, i)
+                cand[n, A_VALUE] *= 2
+                cand[n, A_NJOK] = 0 if dealers else 1
+                cand[n, A_GAMBIT] = AG_DOUBLE_DEALER if dealers else AG_DOUBLE_HAND
+                n += 1
+    if scope != PLAY_NEW_ONLY:
+        n = _enumerate_layoffs(p1, 0, must, table, cand, n, limit)
     return n
 
 
@@ -575,7 +658,7 @@ def has_any_play(p1, jok, table, scratch):
     """Would ``enumerate_plays`` (all scopes, no must-card) list any action? Bit tests for the
     common geometry; round-the-corner runs ask the enumeration itself."""
     max_pos = table.rules[R_MAX_POS]  # scalars out of the record: see card_playable
-    if not bit_tests_exact(max_pos, table.team, table.rules[R_PARTNERSHIP]):
+    if not bit_tests_exact(max_pos, table.team, table.rules[R_PARTNERSHIP], table.gambit):
         return enumerate_plays(p1, jok, -1, table, PLAY_ALL, scratch, 0, 1) > 0
     return play_exists(p1, jok, table.melds, table.n_melds, max_pos, table.rules[R_MIN_RUN])
 
@@ -590,6 +673,6 @@ def card_playable(card, p1, jok, table, scope, scratch):
     # only scalars are kept from the record: inlined into a function that counts references, an
     # array bound to a variable would cost an update of its count at every call
     max_pos = table.rules[R_MAX_POS]
-    if scope == PLAY_ALL and card != JOKER and bit_tests_exact(max_pos, table.team, table.rules[R_PARTNERSHIP]):
+    if scope == PLAY_ALL and card != JOKER and bit_tests_exact(max_pos, table.team, table.rules[R_PARTNERSHIP], table.gambit):
         return natural_playable(card, p1, jok, table.melds, table.n_melds, max_pos, table.rules[R_MIN_RUN])
     return enumerate_plays(p1, jok, card, table, scope, scratch, 0, 1) > 0

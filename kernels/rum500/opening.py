@@ -44,11 +44,13 @@ def opening_reachable(p1, p2, jok, need, end, table, scope, stack, budget):
     owed = np.empty(depth, dtype=np.int64)
     count = np.empty(depth, dtype=np.int64)
     idx = np.zeros(depth, dtype=np.int64)
+    gambits = np.empty(depth, dtype=np.int64)  # Table.gambit per depth: the dealer's joker goes down once
     n_melds = table.n_melds
     tables[0, :n_melds] = table.melds[:n_melds]
     sizes[0] = n_melds
+    gambits[0] = table.gambit
     h1[0], h2[0], hj[0], owed[0] = p1, p2, jok, need
-    count[0] = enumerate_plays(p1, jok, -1, _level(tables, sizes, 0, table), scope, stack[0], 0, stack.shape[1])
+    count[0] = enumerate_plays(p1, jok, -1, _level(tables, sizes, gambits, 0, table), scope, stack[0], 0, stack.shape[1])
     d = 0
     while d >= 0:
         if idx[d] >= count[d]:
@@ -69,20 +71,21 @@ def opening_reachable(p1, p2, jok, need, end, table, scope, stack, budget):
             return False
         if d + 1 >= depth:
             continue
-        after = table_after(_level(tables, sizes, d, table), row)
+        after = table_after(_level(tables, sizes, gambits, d, table), row)
         d += 1
         tables[d, :after.n_melds] = after.melds[:after.n_melds]
         sizes[d] = after.n_melds
+        gambits[d] = after.gambit
         h1[d], h2[d], hj[d], owed[d] = q1, q2, qj, owed[d - 1] - row[A_VALUE]
         idx[d] = 0
-        count[d] = enumerate_plays(q1, qj, -1, _level(tables, sizes, d, table), scope, stack[d], 0, stack.shape[1])
+        count[d] = enumerate_plays(q1, qj, -1, _level(tables, sizes, gambits, d, table), scope, stack[d], 0, stack.shape[1])
     return False
 
 
 @njit_inline
-def _level(tables, sizes, d, table):
+def _level(tables, sizes, gambits, d, table):
     """The table copy of search depth d, with ``table``'s values and rules."""
-    return Table(tables[d], sizes[d], table.vals, table.ace_low, table.rules, table.team)
+    return Table(tables[d], sizes[d], table.vals, table.ace_low, table.rules, table.team, gambits[d])
 
 
 @njit

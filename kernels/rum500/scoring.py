@@ -42,13 +42,13 @@ def table_values(st, melds, rules, vals, ace_low):
     for m in range(st[ST_N_MELDS]):
         kind = melds[m, MK_KIND]
         aces_owner = four_aces_owner(melds, m) if rules[R_FOUR_ACES] > 0 else -1
-        factor = 2 if melds[m, MK_DOUBLE] != 0 else 1  # V500-PERSIAN-3
+        factor = 2 if melds[m, MK_DOUBLE] != 0 else 1  # V500-PERSIAN-3, V500-GAMBIT-5
         for i in range(melds[m, MK_LEN]):
             owner = melds[m, MK_OWNER + i]
             if owner == NOBODY:
                 continue
             if aces_owner >= 0:
-                st[ST_HAND_SCORE + owner] += rules[R_FOUR_ACES]
+                st[ST_HAND_SCORE + owner] += factor * rules[R_FOUR_ACES]
             else:
                 st[ST_HAND_SCORE + owner] += factor * slot_value(vals, ace_low, np.int64(melds[m, MK_CARD + i]), kind, i == 0)
 

@@ -2,7 +2,8 @@
 
 The legal draws (R500-DRAW-1..6, R500-STOCK-1), stock draws and pile takes with the duties
 they set, the candidate plays (STOP, melds, lay-offs), the legal discards, going out or floating,
-and V500-UPCHOICE's start of the pile. Every decision goes to ``strategies.dispatch`` with the
+V500-UPCHOICE's start of the pile, and Dealer's gambit's split takes and blocks
+(``kernels.rum500.gambit``). Every decision goes to ``strategies.dispatch`` with the
 seat's observation. The flow functions take the game context ``g`` and ``stack`` (see
 ``kernels.rum500.engine``).
 """
@@ -15,11 +16,12 @@ from rummysim.kernels.common._jit import njit_inline, njit_noalloc
 from rummysim.kernels.common.planes import add_card, bit, lowest_bit_index, remove_mask
 from rummysim.kernels.common.trace import record
 from rummysim.kernels.rum500.deal import reshuffle
+from rummysim.kernels.rum500.gambit import add_block, apply_block, apply_split, block_allowed, split_point
 from rummysim.kernels.rum500.duties import (
     TurnEnd, finish_ok, forbidden_discards, mark_opened, opening_need, reset_turn, take_end, take_forbidden, turn_end,
 )
 from rummysim.kernels.rum500.layout import (
-    ACT_STOP, A_NCARDS, A_TYPE, CALL_LAYOFF, DISC_TOP_SINGLE, DRAW_NONE, DRAW_STOCK, END_IDLE,
+    ACT_BLOCK, ACT_STOP, A_NCARDS, A_TYPE, R_GAMBIT, CALL_LAYOFF, DISC_TOP_SINGLE, DRAW_NONE, DRAW_STOCK, END_IDLE,
     END_OUT, END_STOCK, END_STOCK_END, EOS_DISCARD_UNTIL_OUT, EOS_END_IMMEDIATELY, EOS_RESHUFFLE,
     JOKER, MAX_CAND, OUT_FLOATING, PLAY_ALL, PLAY_LAYOFF_ONLY, PLAY_NEW_ONLY, R_CALL, R_DEEP_TAKES,
     R_DISC_RESTRICT, R_END_OF_STOCK, R_GOING_OUT, R_IDLE_TURNS, R_NEW_MELD_ONLY, R_SEVEN_BONUS,
@@ -98,10 +100,12 @@ def draw_from_stock(st, hands, pack, rules, seat, trace):
 
 
 @njit_inline
-def take_from_pile(st, hands, pile, rules, seat, k, is_call, trace):
+def take_from_pile(st, hands, pile, rules, seat, k, is_call, split, trace):
     """Take pile[k..top] (C-PILE-4) and set the duties that come with it.
 
-    A rummy call must always play card k (V500-RUMMY-3); V500-NEWMELD narrows draws only.
+    A rummy call must always play card k (V500-RUMMY-3); V500-NEWMELD narrows draws only. After a
+    split (``split``: ``gambit.apply_split`` closed the pile up) the take was from below the top,
+    so card k must be played even when it is now the top card (V500-GAMBIT-6).
     """
     top = st[ST_PILE_LEN] - 1
     taken = np.uint64(0)
@@ -117,16 +121,17 @@ def take_from_pile(st, hands, pile, rules, seat, k, is_call, trace):
     sel = np.int64(pile[k])
     record(trace, st, T_TAKE_PILE, seat, k, top + 1 - k, sel, 0, 0, 0)
     st[ST_PILE_LEN] = k
-    forb, forb_joker = take_forbidden(rules, k == top, taken, taken_jok)
+    top_single = k == top and not split
+    forb, forb_joker = take_forbidden(rules, top_single, taken, taken_jok)
     st[ST_TAKEN_MASK] = np.int64(forb)
     st[ST_TAKEN_JOKER] = 1 if forb_joker else 0
-    if k == top and rules[R_DISC_RESTRICT] == DISC_TOP_SINGLE:
+    if top_single and rules[R_DISC_RESTRICT] == DISC_TOP_SINGLE:
         st[ST_NO_DISCARD] = sel  # R500-DISC-2
-    if k < top:
+    if not top_single:
         st[ST_DEEP_TAKES] += 1
     if is_call:
         st[ST_MUST_CARD] = sel
-    elif k < top or rules[R_TOPMUST] != 0:
+    elif not top_single or rules[R_TOPMUST] != 0:
         st[ST_MUST_CARD] = sel  # R500-DRAW-3, C-TURN-4, V500-TOPMUST
         st[ST_NEW_ONLY] = rules[R_NEW_MELD_ONLY]  # V500-NEWMELD
 
@@ -154,7 +159,8 @@ def play_candidates(st, hands, table, seat, scope, cand, stack, budget):
     jok = st[ST_JOKERS + seat]
     end = turn_end(st, rules)
     n = 0
-    opening_done = need <= 0 or placed == 0 or placed >= need
+    # nothing down yet (by cards: under Dealer's gambit a joker meld may be worth 0), or the opening met
+    opening_done = need <= 0 or st[ST_PLACED] == 0 or placed >= need
     # C-LEGAL-1: stopping needs a card that may be discarded (out-of-turn windows discard nothing)
     can_end = finish_ok(p1, jok, end) or scope == PLAY_NEW_ONLY
     if must < 0 and opening_done and can_end:
@@ -225,11 +231,16 @@ def play_phase(g, stack, seat, scope, single):
         ncand = play_candidates(st, hands, table_of(g, seat), seat, scope, cand, stack, budget)
         if single != 0:
             ncand = single_card_plays(cand, ncand)  # V500-RUMMY-6: that one card, nothing else
+        elif stack is not None and block_allowed(st, hands, rules, seat):
+            ncand = add_block(cand, ncand)  # V500-GAMBIT-8
         if ncand == 0:
             return False
         pick = choose_play(family, sid, params[seat], seat_view(g, seat), cand, ncand, rngs[seat], scratch)
         if cand[pick, A_TYPE] == ACT_STOP:
             return False
+        if stack is not None and cand[pick, A_TYPE] == ACT_BLOCK:
+            apply_block(st, seat, trace)
+            continue
         if scope == PLAY_NEW_ONLY and not announced and st[ST_MUST_CARD] < 0 and single == 0:
             record(trace, st, T_OUT_OF_TURN, seat, 0, 0, 0, 0, 0, 0)
             announced = True
@@ -270,7 +281,7 @@ def play_turn(g, stack, seat, kind, call_k):
     single = 0
     eos = rules[R_END_OF_STOCK]
     if stack is not None and kind == TURN_CALL:
-        take_from_pile(st, hands, pile, rules, seat, call_k, True, trace)
+        take_from_pile(st, hands, pile, rules, seat, call_k, True, False, trace)
         st[ST_CALLS] += 1
         if rules[R_CALL] == CALL_LAYOFF:
             scope = PLAY_LAYOFF_ONLY  # V500-RUMMY-6: lay the card off, nothing else
@@ -295,7 +306,13 @@ def play_turn(g, stack, seat, kind, call_k):
             if opt == DRAW_STOCK:
                 draw_from_stock(st, hands, pack, rules, seat, trace)
             else:
-                take_from_pile(st, hands, pile, rules, seat, opt, False, trace)
+                split = False
+                if stack is not None and rules[R_GAMBIT] != 0:
+                    split_s, source = split_point(g, stack, seat, opt)  # V500-GAMBIT-6
+                    if split_s >= 0:
+                        apply_split(st, pile, seat, opt, split_s, source, trace)
+                        split = True
+                take_from_pile(st, hands, pile, rules, seat, opt, False, split, trace)
 
     emptied = play_phase(g, stack, seat, scope, single)
     mark_opened(st, rules, seat)

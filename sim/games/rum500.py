@@ -91,7 +91,17 @@ def encode_500(rules: Rules, n_players: int) -> np.ndarray:
     vec[L.R_NEXT_DEALER] = L.DEALER_WINNER if rules.r500_next_dealer == "winner" else L.DEALER_LEFT
     vec[L.R_DEEP_TAKES] = 1
     _encode_partnership(rules, vec)
+    _encode_gambit(rules, vec)
     return vec
+
+
+def _encode_gambit(rules: Rules, vec: np.ndarray) -> None:
+    """V500-GAMBIT: the pack shuffled and dealt lacks the dealer's joker (V500-GAMBIT-1), and a
+    joker is worth 0 under every effect (V500-GAMBIT-4/5/9)."""
+    if rules.r500_dealers_gambit:
+        vec[L.R_GAMBIT] = 1
+        vec[L.R_JOKERS] -= 1
+        vec[L.R_JOKER_VALUE] = 0
 
 
 def _encode_partnership(rules: Rules, vec: np.ndarray) -> None:

@@ -4,7 +4,8 @@
 the upcard, or the first player's START_PILE with V500-UPCHOICE), each turn (who, the draw, melds
 and lay-offs with the meld id and cards, jokers with their designation such as ``🃏(7♥)``, the
 discard, the pile after the turn), rummy calls, out-of-turn melds, floating, reshuffles, lay-offs
-after someone went out (V500-ADDOPP), the scores at each hand end (with bonuses, or Standard Rummy's
+after someone went out (V500-ADDOPP), Dealer's gambit (the dealer's joker, the nomination, doubled
+melds, split takes, blocks and the cards out of play), the scores at each hand end (with bonuses, or Standard Rummy's
 deadwood and collection; in partnership games the team scores and Persian rummy's game bonus) and
 the game end (a team's win or a draw in partnership games).  5000 Rummy adds its wild cards, face-up cards, joins,
 trades and the rest of its records (``rum5000.py``); Rummikub has a decoder of its own
@@ -12,8 +13,8 @@ trades and the rest of its records (``rum5000.py``); Rummikub has a decoder of i
 
 It is pure decoding: it does not check rules (see ``rummysim.validate``, whose common modules give
 it the record kinds and card names) and it never raises on a malformed trace; records it cannot
-decode are shown raw.  ``common.py`` holds the shared rendering, ``rum500.py`` and ``rum5000.py``
-each game's records and wording.
+decode are shown raw.  ``common.py`` holds the shared rendering, ``rum500.py``, ``gambit.py`` and
+``rum5000.py`` each game's records and wording.
 
 Command line: ``python -m rummysim.replay trace.npy [--plain]`` (``--plain`` writes ``4H``/``X``
 instead of glyphs).
@@ -26,6 +27,7 @@ import sys
 import numpy as np
 
 from rummysim.replay.common import Decoder, GameText
+from rummysim.replay.gambit import GambitRecords
 from rummysim.replay.rum500 import Rum500Records, Rum500Text, StandardRummyText
 from rummysim.replay.rum5000 import Rum5000Records, Rum5000Text
 from rummysim.replay.rummikub import format_trace as format_rummikub
@@ -47,7 +49,7 @@ GAME_TEXTS: dict[int, GameText] = {
 }
 
 
-class TraceDecoder(Rum500Records, Rum5000Records, Decoder):
+class TraceDecoder(GambitRecords, Rum500Records, Rum5000Records, Decoder):
     """Decodes the records of every game; the wording follows each GAME_START's game code."""
 
 

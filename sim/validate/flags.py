@@ -57,8 +57,8 @@ RUM500_FLAGS: FlagSpecs = {
     "r500_meld_out_of_turn": (BOOL, False, {False, True}),  # V500-OUTOFTURN
     "r500_upcard_mode": (STR, "stock", {"stock", "first_player_choice"}),  # V500-UPCHOICE
     "r500_next_dealer": (STR, "left", {"left", "winner"}),  # V500-WINNERDEALS
-    "r500_dealers_gambit": (BOOL, False, {False}),  # V500-GAMBIT: not implemented
-    "r500_gambit_jokers": (INT, 2, {2}),
+    "r500_dealers_gambit": (BOOL, False, {False, True}),  # V500-GAMBIT
+    "r500_gambit_jokers": (INT, 2, {2, 4}),  # V500-GAMBIT-1
     "r500_partnership": (BOOL, False, {False, True}),  # V500-PARTNER
     "r500_partner_layoff": (STR, "any", {"any", "team_only"}),  # V500-PARTNER-1
     "r500_persian": (BOOL, False, {False, True}),  # V500-PERSIAN

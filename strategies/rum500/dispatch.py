@@ -1,8 +1,9 @@
 """Integer-id dispatch from the engine's decision points to the strategies.
 
-The engine calls these four functions with the seat's ``View`` (``kernels.rum500.view``): its
+The engine calls these functions with the seat's ``View`` (``kernels.rum500.view``): its
 observation, its own cards, the pile and the table, all it may know (C-INFO-1); no strategy
-receives other hands or the stock order. Dispatch by ``if`` over small functions keeps everything
+receives other hands or the stock order. The Dealer's gambit nomination gets the dealer's public
+observation alone, with no hand at all (V500-GAMBIT-3). Dispatch by ``if`` over small functions keeps everything
 cacheable (jitted functions passed as arguments would recompile in every process). ``heuristic``,
 ``cautious`` and ``digger`` share one implementation and differ only in their parameter rows.
 
@@ -17,8 +18,14 @@ from __future__ import annotations
 import numpy as np
 
 from rummysim.kernels.common._jit import njit_noalloc
-from rummysim.kernels.rum500.layout import OB_TEAMS
-from rummysim.strategies.ids import GREEDY_TEAM_FEED
+from rummysim.kernels.rum500.layout import EFFECT_WILD, N_EFFECTS, OB_EFFECT, OB_TEAMS
+from rummysim.strategies.ids import (
+    GREEDY_BLOCK, GREEDY_DEADWOOD_WEIGHT, GREEDY_DOUBLE_MIN, GREEDY_NOMINATE, GREEDY_TEAM_FEED, H_NOMINATE,
+)
+from rummysim.strategies.rum500.gambit import (
+    DEFAULT_BLOCK, DEFAULT_DEADWOOD_WEIGHT, DEFAULT_DOUBLE_MIN, DEFAULT_NOMINATE, best_split, gambit_play,
+    nominate_by_param,
+)
 from rummysim.strategies.rum500.greedy import greedy_call, greedy_discard, greedy_draw, greedy_play, greedy_team_discard
 from rummysim.strategies.rum500.heuristic import heuristic_call, heuristic_discard, heuristic_draw, heuristic_play
 from rummysim.strategies.ids import CAUTIOUS, DIGGER, GREEDY, HEURISTIC, RANDOM, ROLLOUT
@@ -59,7 +66,13 @@ def choose_draw(family, sid, params, view, opts, nopt, rng, scratch):
 @njit_noalloc
 def choose_play(family, sid, params, view, cand, ncand, rng, scratch):
     """Index into cand[:ncand] (play actions; row 0 is STOP when stopping is allowed)."""
-    if sid == GREEDY or (family is not None and sid == ROLLOUT):
+    if sid == GREEDY:
+        if view.obs[OB_EFFECT] != 0:
+            return gambit_play(cand, ncand, view.obs, params[GREEDY_DOUBLE_MIN], params[GREEDY_BLOCK])
+        return greedy_play(cand, ncand)
+    if family is not None and sid == ROLLOUT:
+        if view.obs[OB_EFFECT] != 0:
+            return gambit_play(cand, ncand, view.obs, DEFAULT_DOUBLE_MIN, DEFAULT_BLOCK)
         return greedy_play(cand, ncand)
     if family is not None and is_heuristic(sid):
         return heuristic_play(params, view, cand, ncand, scratch)
@@ -89,4 +102,28 @@ def choose_call(family, sid, params, view, opts, nopt, rng, scratch):
         return heuristic_call(params, view, opts, nopt, scratch)
     if family is not None and sid == ROLLOUT:
         return rollout_call(view, opts, nopt, scratch)
+    return random_choice(rng, nopt)
+
+
+@njit_noalloc
+def choose_nomination(family, sid, params, obs, rng):
+    """The effect (EFFECT_*) the dealer names (V500-GAMBIT-3), before anyone looks at a hand:
+    ``obs`` is the dealer's public observation (``kernels.rum500.view.observe_public``)."""
+    if sid == GREEDY:
+        return nominate_by_param(params[GREEDY_NOMINATE])
+    if family is not None and is_heuristic(sid):
+        return nominate_by_param(params[H_NOMINATE])
+    if family is not None and sid == ROLLOUT:
+        return nominate_by_param(DEFAULT_NOMINATE)
+    return EFFECT_WILD + random_choice(rng, N_EFFECTS)
+
+
+@njit_noalloc
+def choose_split(family, sid, params, view, k, opts, nopt, rng, scratch):
+    """Index into opts[:nopt] for a take from pile index k under ``split`` (V500-GAMBIT-6):
+    0 = no split, then the split points s the seat may choose."""
+    if sid == GREEDY or (family is not None and is_heuristic(sid)):
+        return best_split(params[GREEDY_DEADWOOD_WEIGHT], view, k, opts, nopt, scratch)  # H_ index 0 too
+    if family is not None and sid == ROLLOUT:
+        return best_split(DEFAULT_DEADWOOD_WEIGHT, view, k, opts, nopt, scratch)
     return random_choice(rng, nopt)

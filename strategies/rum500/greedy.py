@@ -19,11 +19,15 @@ from rummysim.kernels.common._jit import njit_inline, njit_noalloc
 from rummysim.kernels.common.planes import RANK_IN_EACH_SUIT, U1, bit, has_card, popcount, rank_of, suit_of
 from rummysim.kernels.rum500.cards import mask_value
 from rummysim.kernels.rum500.layout import (
+    AG_DEALER_WILD,
+    AG_DOUBLE_DEALER,
+    A_GAMBIT,
     A_MASK,
     A_NJOK,
     A_TYPE,
     A_VALUE,
     ACT_STOP,
+    GB_EFFECT,
     JOKER,
     MAX_CAND,
     OB_MY_JOKERS,
@@ -38,6 +42,7 @@ from rummysim.kernels.rum500.layout import (
 from rummysim.kernels.rum500.melds import (
     Table,
     bit_tests_exact, card_playable, enumerate_plays, has_any_play, layoff_targets, play_exists_on, run_lane,
+    without_dealers_joker,
 )
 from rummysim.strategies.ids import GREEDY_DEADWOOD_WEIGHT, GREEDY_MIN_GAIN, GREEDY_TEAM_FEED
 
@@ -58,7 +63,7 @@ def best_by_value(cand, n):
 def _any_play(p1, jok, table, scratch, targets, joker_ok):
     """``has_any_play`` against a fixed table whose ``layoff_targets`` are known."""
     rules = table.rules
-    if not bit_tests_exact(rules[R_MAX_POS], table.team, rules[R_PARTNERSHIP]):
+    if not bit_tests_exact(rules[R_MAX_POS], table.team, rules[R_PARTNERSHIP], table.gambit):
         return has_any_play(p1, jok, table, scratch)
     return play_exists_on(p1, jok, targets, joker_ok, rules[R_MAX_POS], rules[R_MIN_RUN])
 
@@ -83,6 +88,8 @@ def playout_on(p1, jok, must, table, scratch, targets, joker_ok):
         jok -= scratch[i, A_NJOK]
         used_jok += scratch[i, A_NJOK]
         must = -1
+        if scratch[i, A_GAMBIT] == AG_DEALER_WILD or scratch[i, A_GAMBIT] == AG_DOUBLE_DEALER:
+            table = without_dealers_joker(table)  # V500-GAMBIT-7: the dealer's joker goes down once
     return points, used, used_jok
 
 
@@ -217,7 +224,7 @@ def opponents_table(table, seat):
     """The table as the seat's opponents may lay off on it: under V500-PARTNER-1 ``team_only``
     only their own team's melds, else every meld."""
     team = 1 - seat % 2 if table.team >= 0 else -1
-    return Table(table.melds, table.n_melds, table.vals, table.ace_low, table.rules, team)
+    return Table(table.melds, table.n_melds, table.vals, table.ace_low, table.rules, team, table.gambit & GB_EFFECT)
 
 
 @njit_noalloc

@@ -65,6 +65,7 @@ from rummysim.kernels.rum500.layout import (
     MK_KIND,
     MK_LEN,
     MK_LO,
+    OB_EFFECT,
     OB_HAND_SIZE,
     OB_MY_JOKERS,
     OB_N,
@@ -79,9 +80,12 @@ from rummysim.kernels.rum500.layout import (
     R_MAX_POS,
 )
 from rummysim.kernels.rum500.melds import card_playable, pos_card, run_lane
+from rummysim.strategies.rum500.gambit import gambit_best
 from rummysim.strategies.rum500.greedy import best_by_value, card_usefulness, opponents_table, playout, take_gain
 from rummysim.strategies.ids import (
+    H_BLOCK,
     H_DEADWOOD_WEIGHT,
+    H_DOUBLE_MIN,
     H_FEED_WEIGHT,
     H_FUTURE,
     H_HOLD_MELDS,
@@ -218,7 +222,7 @@ def card_worth(params, c, hand, melds, n_melds, rules, vals, unseen, unseen_joke
 def hand_worth(params, p1, p2, jok, forbid, forbid_joker, table, outlook):
     """(Summed card worths of a hand after discarding its least worthy card it may discard, that
     least worth) -- the least worth is 0 when nothing may be discarded."""
-    melds, n_melds, vals, _, rules, _ = table
+    melds, n_melds, vals, _, rules, _, _ = table
     unseen, unseen_jokers, n_unseen, draws = outlook
     total = 0.0
     worst = 1e300
@@ -289,7 +293,7 @@ def draw_gain(params, p1, jok, worst, table, scratch, outlook):
     """What drawing each unseen card would add to the holding (p1, jok), summed: one that melds
     at once scores its value, another replaces the least worthy card (worth ``worst``) when it is
     worth more."""
-    melds, n_melds, vals, _, rules, _ = table
+    melds, n_melds, vals, _, rules, _, _ = table
     unseen, unseen_jokers, n_unseen, draws = outlook
     gain = 0.0
     for plane in range(2):
@@ -407,7 +411,10 @@ def time_to_lay(params, obs, mine, table, scratch):
 
 @njit
 def heuristic_play(params, view, cand, ncand, scratch):
-    i = best_by_value(cand, ncand)
+    if view.obs[OB_EFFECT] != 0:  # Dealer's gambit: doubling and blocking (strategies.rum500.gambit)
+        i = gambit_best(cand, ncand, view.obs, params[H_DOUBLE_MIN], params[H_BLOCK])
+    else:
+        i = best_by_value(cand, ncand)
     if i < 0:
         return 0
     stop_allowed = cand[0, A_TYPE] == ACT_STOP

@@ -1,7 +1,8 @@
 """What a seat has seen and what it has not: the unseen cards, and random deals of them.
 
 Everything here is computed from the seat's observation (C-INFO-1): its own hand, the table melds,
-the discard pile, the hand sizes and the stock size. The *unseen* cards are the pack minus those
+the discard pile, the hand sizes and the stock size (and, under Dealer's gambit, the cards out of
+play). The *unseen* cards are the pack minus those
 seen cards; they are exactly the cards in the other hands and in the stock, in an order the seat
 cannot know. The observation keeps no history, so cards once seen on the pile and later taken
 into another hand count as unseen again.
@@ -16,7 +17,9 @@ import numpy as np
 
 from rummysim.kernels.common._jit import njit
 from rummysim.kernels.common.planes import ALL_NATURALS, U0, U1, add_card, popcount
-from rummysim.kernels.rum500.layout import JOKER, MK_CARD, MK_LEN, OB_MY_JOKERS, OB_N_MELDS, OB_PILE_LEN, R_DECKS, R_JOKERS
+from rummysim.kernels.rum500.layout import (
+    JOKER, MK_CARD, MK_LEN, OB_GONE_JOKERS, OB_MY_JOKERS, OB_N_MELDS, OB_OUT_MASK, OB_PILE_LEN, R_DECKS, R_JOKERS,
+)
 from rummysim.kernels.common.rng import shuffle_int16
 
 
@@ -44,7 +47,12 @@ def seen_cards(view, seen):
             jokers += 1
         else:
             add_card(seen, c)
-    return jokers
+    # Dealer's gambit (public, 0 otherwise): cards out of play, jokers that doubled a meld or left
+    # play, less the dealer's joker when it lies among the meld cards (it is not in the pack)
+    gone = np.uint64(obs[OB_OUT_MASK])
+    if gone:
+        seen[0] |= gone
+    return jokers + obs[OB_GONE_JOKERS]
 
 
 @njit

@@ -219,7 +219,8 @@ def meld_greedily(w, seat, must, rules, vals, ace_low, scratch):
     hands, jok, pts, stock, wpile, wmelds, ints = w
     keep_one = rules[R_GOING_OUT] == OUT_DISCARD_REQUIRED
     while True:
-        table = Table(wmelds, ints[W_N_MELDS], vals, ace_low, rules, layoff_team(rules, seat))
+        # the play-out model knows none of Dealer's gambit's joker effects (gambit 0)
+        table = Table(wmelds, ints[W_N_MELDS], vals, ace_low, rules, layoff_team(rules, seat), 0)
         i = next_play(hands[seat, 0], hands[seat, 1], jok[seat], must, table, keep_one, scratch)
         if i < 0:
             return False
@@ -266,7 +267,7 @@ def policy_draw(w, seat, rules, vals, ace_low, scratch):
         c = np.int64(wpile[top])
         if c == JOKER:
             return take_pile(w, seat, top)
-        table = Table(wmelds, ints[W_N_MELDS], vals, ace_low, rules, layoff_team(rules, seat))
+        table = Table(wmelds, ints[W_N_MELDS], vals, ace_low, rules, layoff_team(rules, seat), 0)
         if card_playable(c, hands[seat, 0] | bit(c), jok[seat], table, PLAY_ALL, scratch):
             return take_pile(w, seat, top)
     return draw_stock(w, seat, rules)

@@ -31,9 +31,8 @@ modules of :mod:`rummysim.validate` (trace reading and record kinds, cards, flag
 ``rummysim.validate.validate_trace`` picks the checker from ``flags["game"]``.
 ``game``: ``500-rum`` (GAME_START column 5 = 0) and ``standard-rummy`` (column 5 = 1, flags
 ``std_going_out``, ``std_game_hands``, ``std_end_of_stock``; every ``r500_`` flag must then hold its
-default).  500 Rum: every §8.6 ``r500_`` flag and value except V500-GAMBIT
-(``r500_dealers_gambit``, ``r500_gambit_jokers``), which must hold their defaults, as must every
-``r5k_`` and ``rkub_`` flag.  V500-PERSIAN implies V500-PARTNER; under Persian the value flags
+default).  500 Rum: every §8.6 ``r500_`` flag and value; every ``r5k_`` and ``rkub_`` flag must
+hold its default.  V500-PERSIAN implies V500-PARTNER; under Persian the value flags
 (V500-PERSIAN-6), ``r500_must_go_out_to_win`` and ``r500_tie_rule`` must hold their defaults, and
 ``r500_target`` and ``r500_jokers_per_deck`` are ignored (R500-SETUP-3: Persian's pack replaces
 them; two deals, no target).
@@ -46,6 +45,20 @@ records (V500-PARTNER-2); the game end per team (V500-PARTNER-3, R500-END-2, V50
 V500-MUSTOUT), GAME_END naming the team.  Persian rummy: the 56-card pack (V500-PERSIAN-1), joker
 sets (V500-PERSIAN-2), doubled sets of four (V500-PERSIAN-3), +25 for going out (V500-PERSIAN-4),
 exactly two deals with GAME_BONUS and draws (V500-PERSIAN-5), face values (V500-PERSIAN-6).
+
+Dealer's gambit (docs/trace-format.md "Dealer's gambit", module ``gambit``): 2-4 players, one deck
+(``r500_num_decks=2`` and Persian rummy are refused, ``r500_jokers_per_deck`` is ignored); the
+pack of 52 cards and ``r500_gambit_jokers - 1`` jokers, DEALERS_JOKER beside the dealer and the
+dealer's NOMINATE before any decision (V500-GAMBIT-1/3); the deal passing right, play clockwise
+(V500-GAMBIT-2); jokers wild only under ``wild`` and worth 0 everywhere (V500-GAMBIT-3/4/9); DOUBLE
+right after its MELD, the meld's own cards credited twice and the meld sealed against every
+lay-off, rummy-call claim and V500-UNPLAYABLE test (V500-GAMBIT-5); SPLIT as a normal turn's draw,
+cards k+1..s-1 and the joker out of play, the take's duty even for one card (V500-GAMBIT-6); the
+dealer's joker used only by the dealer on its own turns, once, never after a BLOCK
+(V500-GAMBIT-7); BLOCK in the play phase of a non-dealer's own turn, duty met, hand not emptied
+(V500-GAMBIT-8); card conservation with the cards out of play and the dealer's joker once used.
+Rule IDs: the RULES.md ones, plus ``V500-GAMBIT`` for the players and for a gambit record in
+another game.
 
 Rule IDs used in violations are RULES.md IDs, plus:
 
@@ -81,6 +94,12 @@ Readings where RULES.md and the trace spec are silent (see the report for docs/r
 * V500-ADDOPP: ``hand_value`` is 0 for every seat whether or not someone went out; the 2-player
   stock-out bonus uses the hand values even with ``r500_stock_out_hand_penalty=false``; a
   turn-cap end under ``continue_discarding`` is scored like ``by_player_count``;
+* Dealer's gambit: a joker in a meld or lay-off under ``double`` / ``split``, a DOUBLE or SPLIT
+  under another nomination and a take of a joker with a duty under ``double`` / ``split`` break
+  V500-GAMBIT-3 (the take is reported at the TAKE_PILE); under those effects a joker is never
+  "playable" (rummy-call eligibility, V500-UNPLAYABLE), and a sealed meld never is a target;
+  a SPLIT with ``s = k + 1`` (nothing removed) is legal (RULES.md: ``k < s``); a BLOCK by the
+  dealer or after the dealer's joker was used still puts the blocker's joker out of play;
 * 500 Rum ``hand_score = table_value - hand_value + bonus``; Standard Rummy ``hand_value`` is the
   deadwood even when nobody went out; the Standard Rummy GAME_START target column is not checked;
   Standard Rummy's top-card discard restriction is reported as R500-DISC-2.
@@ -89,8 +108,8 @@ Performance: the replay runs on plain Python lists and ints (the array is conver
 ``.tolist()``), with no copying of state per record.
 
 Modules: ``config`` (flags), ``table`` (table melds and playability tests), ``phases`` (what may
-come next), ``replayer`` (the replayer and the deal) with its mixins ``draws``, ``plays``, ``turns``
-and ``scoring``.
+come next), ``replayer`` (the replayer and the deal) with its mixins ``draws``, ``plays``, ``turns``,
+``scoring`` and ``gambit``.
 """
 
 

@@ -1,6 +1,6 @@
 """The 500 Rum / Standard Rummy checker's flags: RULES.md §8.6 values read into a :class:`Config`,
 presets and implied settings filled in (RULES.md §3 preamble; V500-PERSIAN implies V500-PARTNER),
-the partnership combinations it reads, and the card values they give."""
+the partnership and Dealer's gambit combinations it reads, and the card values they give."""
 
 from __future__ import annotations
 
@@ -69,6 +69,8 @@ class Config:
     partnership: bool  # V500-PARTNER (implied by V500-PERSIAN)
     team_only: bool  # V500-PARTNER-1 r500_partner_layoff = team_only
     persian: bool  # V500-PERSIAN
+    gambit: bool  # V500-GAMBIT (r500_dealers_gambit)
+    gambit_jokers: int  # V500-GAMBIT-1: jokers of the pack, the dealer's joker included
     std_hands: int
     max_turns: int
     max_hands: int
@@ -192,6 +194,7 @@ def _apply_presets(read: _Read) -> None:
     if vals["r500_persian"]:  # V500-PERSIAN implies V500-PARTNER
         imply("r500_partnership", True)
     _check_partnership(read)
+    _check_gambit(read)
 
 
 # V500-PERSIAN-6 (R500-SCORE-2's face values; trace spec: the value flags keep their defaults) and
@@ -223,6 +226,21 @@ def _check_partnership(read: _Read) -> None:
                          "(V500-PERSIAN-1)")
     if vals["r500_dealers_gambit"]:
         raise ValueError("flag r500_dealers_gambit: true cannot be combined with r500_persian")
+
+
+def _check_gambit(read: _Read) -> None:
+    """V500-GAMBIT flag combinations: one deck (AMB-22), and the joker count only with the
+    variation (it would otherwise silently do nothing).  ``r500_jokers_per_deck`` is ignored under
+    the gambit (R500-SETUP-3: its joker count replaces the flag)."""
+    vals = read.vals
+    if not vals["r500_dealers_gambit"]:
+        if vals["r500_gambit_jokers"] != 2:
+            raise ValueError(f"flag r500_gambit_jokers: {vals['r500_gambit_jokers']} needs "
+                             "r500_dealers_gambit=true (V500-GAMBIT-1)")
+        return
+    if vals["r500_num_decks"] == 2:
+        raise ValueError("flag r500_num_decks: 2, but Dealer's gambit uses one deck "
+                         "(V500-GAMBIT, AMB-22)")
 
 
 def _ace_low_value(vals: Mapping[str, Any]) -> int:
@@ -297,6 +315,8 @@ def parse_flags(flags: Mapping[str, object] | None) -> Config:
         partnership=bool(vals["r500_partnership"]),
         team_only=vals["r500_partner_layoff"] == "team_only",
         persian=bool(vals["r500_persian"]),
+        gambit=bool(vals["r500_dealers_gambit"]),
+        gambit_jokers=vals["r500_gambit_jokers"],
         std_hands=std_vals["std_game_hands"],
         max_turns=engine["max_turns_per_hand"],
         max_hands=engine["max_hands_per_game"],
@@ -326,6 +346,7 @@ def value_table(cfg: Config) -> tuple[list[int], int, int]:
         else:  # all5
             v = 5
         vals[card] = v // d
-    # a joker is 15 whatever it represents; in Persian rummy 20 (V500-PERSIAN-2)
-    vals[JOKER] = (20 if cfg.persian else 15) // d
+    # a joker is 15 whatever it represents; in Persian rummy 20 (V500-PERSIAN-2); under Dealer's
+    # gambit 0 whatever the effect, on the table and in hand (V500-GAMBIT-4/5/9)
+    vals[JOKER] = 0 if cfg.gambit else (20 if cfg.persian else 15) // d
     return vals, cfg.ace_low_value // d, 25 // d

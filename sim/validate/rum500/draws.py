@@ -1,13 +1,14 @@
 """500 Rum / Standard Rummy draws: TURN_START, the V500-STOCKEND reshuffle (RESHUFFLE, RESTOCK),
 stock draws (V500-BOATHOUSE two-card draws), pile takes with their duties and restrictions
-(R500-DRAW-*, V500-TOPMUST, V500-NEWMELD, R500-DISC-2, V500-DISCSAME), rummy-call eligibility
-(V500-RUMMY-2/5/6) and NO_DRAW."""
+(R500-DRAW-*, V500-TOPMUST, V500-NEWMELD, R500-DISC-2, V500-DISCSAME; the take after a Dealer's
+gambit SPLIT, V500-GAMBIT-6), rummy-call eligibility (V500-RUMMY-2/5/6) and NO_DRAW."""
 
 from __future__ import annotations
 
 from collections import Counter
 
 from rummysim.validate.cards import JOKER, card_name
+from rummysim.validate.rum500.gambit import EFFECT_NAMES
 from rummysim.validate.rum500.phases import (
     P_DECK,
     P_DRAW,
@@ -16,6 +17,7 @@ from rummysim.validate.rum500.phases import (
     P_NODRAW,
     P_PLAY,
     P_RESTOCK,
+    P_SPLIT,
     P_TURN,
 )
 from rummysim.validate.rum500.table import fits_table, new_meld_with
@@ -191,7 +193,8 @@ class DrawChecks(Replayer):
             self.phase = P_PLAY
 
     def _take_pile(self, row: list[int]) -> None:
-        if self.phase != P_DRAW:
+        split = self.phase == P_SPLIT  # V500-GAMBIT-6: the take of a split
+        if self.phase != P_DRAW and not split:
             if self.phase == P_RESTOCK:
                 self.fail("TRACE-FORMAT", "TAKE_PILE before the whole new stock was listed")
             self._unexpected(row)
@@ -204,6 +207,9 @@ class DrawChecks(Replayer):
             self.fail("R500-DRAW-1", "TAKE_PILE from an empty discard pile")
         if not 0 <= k < size:
             self.fail("C-PILE-4", f"TAKE_PILE k={k} outside the pile (size {size})")
+        if split and k != self.split_k:
+            self.fail("V500-GAMBIT-6", f"TAKE_PILE from k={k} after a SPLIT at k={self.split_k}: "
+                                       "the split take takes from the selected card")
         if n_taken != size - k:
             self.flag("TRACE-FORMAT", f"TAKE_PILE n_taken {n_taken}, expected {size - k}")
         if sel != pile[k]:
@@ -238,6 +244,10 @@ class DrawChecks(Replayer):
             self.duty_sel = sel
             self.duty_rule = "V500-RUMMY-6" if self.call_layoff else "V500-RUMMY-3"
             self.duty_newmeld = False
+        elif split:
+            self.duty_sel = sel  # V500-GAMBIT-6: card k must be played, even taken alone
+            self.duty_rule = "V500-GAMBIT-6"
+            self.duty_newmeld = cfg.new_meld
         elif self.std:
             pass  # RSTD-DRAW-1: the top discard carries no duty
         elif not top_only:
@@ -248,7 +258,13 @@ class DrawChecks(Replayer):
             self.duty_sel = sel  # V500-TOPMUST: R500-DRAW-3 also for the top card alone
             self.duty_rule = "V500-TOPMUST"
             self.duty_newmeld = cfg.new_meld
-        if self.std or cfg.discard_restriction == "top_single":
+        if self.duty_sel == JOKER and not self.jokers_wild:
+            # V500-GAMBIT-3: under double and split no joker can be melded, so no take with a duty
+            self.flag("V500-GAMBIT-3", f"takes a joker with the duty to meld it under the "
+                                       f"nomination {EFFECT_NAMES[self.effect]}, where jokers are "
+                                       "not wild (R500-DRAW-5)")
+            self.duty_sel = -1
+        if (self.std or cfg.discard_restriction == "top_single") and not split:
             if top_only:
                 self.restricted = {sel: 1}  # R500-DISC-2 (Standard Rummy: the same rule)
         elif cfg.discard_restriction == "any_taken":
@@ -263,6 +279,7 @@ class DrawChecks(Replayer):
         cfg = self.cfg
         mode = self.call_mode
         persian = self.persian
+        wild = self.jokers_wild  # V500-GAMBIT-3
         owners = self.lay_owners(self.cur)  # the caller's own lay-off rights (V500-PARTNER-1)
         if mode in ("top_only", "layoff_only"):
             rule = "V500-RUMMY-5" if mode == "top_only" else "V500-RUMMY-6"
@@ -270,7 +287,7 @@ class DrawChecks(Replayer):
                 self.flag(rule, f"{mode} call claims pile[{k}] ({card_name(c)}); only the card "
                                  "just discarded is eligible")
             elif not fits_table(self.melds, c, cfg.corner, self.max_pos, persian=persian,
-                                owners=owners):
+                                owners=owners, wild=wild):
                 self.flag(rule, f"{mode} call on {card_name(c)}, which cannot be laid off on any "
                                  "table meld")
             return
@@ -279,9 +296,10 @@ class DrawChecks(Replayer):
         rest = pile[k + 1:]
         nat = Counter(x for x in rest if x != JOKER)
         jokers = len(rest) - sum(nat.values())
-        if fits_table(self.melds, c, cfg.corner, self.max_pos, nat, jokers, persian, owners):
+        if fits_table(self.melds, c, cfg.corner, self.max_pos, nat, jokers, persian, owners, wild):
             return
-        if new_meld_with(c, nat, jokers, cfg.corner, self.max_pos, cfg.min_new_run, persian):
+        if new_meld_with(c, nat, jokers, cfg.corner, self.max_pos, cfg.min_new_run, persian,
+                         wild):
             return
         self.flag(
             "V500-RUMMY-2",

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from rummysim.validate.trace import (
     ADDOPP_LAYOFF,
+    BLOCK,
     CARD,
+    DEALERS_JOKER,
     DISCARD,
+    DOUBLE,
     DRAW_STOCK,
     FLOAT,
     GAME_BONUS,
@@ -17,9 +20,11 @@ from rummysim.validate.trace import (
     LAYOFF,
     MELD,
     NO_DRAW,
+    NOMINATE,
     OUT_OF_TURN,
     RESHUFFLE,
     SCORE,
+    SPLIT,
     START_PILE,
     TAKE_PILE,
     TEAM_SCORE,
@@ -29,7 +34,7 @@ from rummysim.validate.trace import (
 # Number of meaningful columns after column 0; the rest must be 0 ("unused columns are 0").
 # DECK and RESTOCK are special (unused card slots are -1) and are checked separately.
 USED_COLS: dict[int, int] = {
-    GAME_START: 6,
+    GAME_START: 7,
     HAND_START: 5,
     TURN_START: 5,
     RESHUFFLE: 2,
@@ -38,7 +43,7 @@ USED_COLS: dict[int, int] = {
     TAKE_PILE: 4,
     NO_DRAW: 2,
     MELD: 6,
-    CARD: 4,
+    CARD: 5,
     LAYOFF: 4,
     OUT_OF_TURN: 1,
     ADDOPP_LAYOFF: 4,
@@ -49,6 +54,11 @@ USED_COLS: dict[int, int] = {
     TEAM_SCORE: 3,
     GAME_BONUS: 3,
     GAME_END: 4,
+    DEALERS_JOKER: 1,
+    NOMINATE: 2,
+    DOUBLE: 3,
+    SPLIT: 5,
+    BLOCK: 1,
 }
 
 # Records counted in ValidationResult.actions_checked.
@@ -70,6 +80,10 @@ ACTION_KINDS = frozenset(
         OUT_OF_TURN,
         ADDOPP_LAYOFF,
         FLOAT,
+        NOMINATE,
+        DOUBLE,
+        SPLIT,
+        BLOCK,
     }
 )
 
@@ -93,6 +107,9 @@ P_FLOAT = 15  # the seat has 0 cards and floats: FLOAT
 P_OOT = 16  # after OUT_OF_TURN: that seat's MELD groups
 P_TEAM_SCORE = 17  # partnerships: the two TEAM_SCORE records after the SCORE records
 P_GAME_BONUS = 18  # V500-PERSIAN-5: the higher team's GAME_BONUS before GAME_END
+P_DEALERS_JOKER = 19  # V500-GAMBIT-1: DEALERS_JOKER right after the DECK records
+P_NOMINATE = 20  # V500-GAMBIT-3: NOMINATE right after DEALERS_JOKER
+P_SPLIT = 21  # V500-GAMBIT-6: the split take's TAKE_PILE right after SPLIT
 
 PHASE_NAMES = {
     P_GAME_START: "GAME_START expected",
@@ -114,6 +131,9 @@ PHASE_NAMES = {
     P_OOT: "out-of-turn melds",
     P_TEAM_SCORE: "reading TEAM_SCORE records",
     P_GAME_BONUS: "GAME_BONUS expected",
+    P_DEALERS_JOKER: "DEALERS_JOKER expected",
+    P_NOMINATE: "NOMINATE expected",
+    P_SPLIT: "the split take's TAKE_PILE expected",
 }
 
 # Standard Rummy: the §7 counterpart of a rule of the shared machinery.

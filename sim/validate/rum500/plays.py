@@ -1,8 +1,9 @@
 """500 Rum / Standard Rummy melds and lay-offs: MELD, LAYOFF, ADDOPP_LAYOFF and their CARD records
 checked against R500-MELD-*, V500-RUN4, V500-CORNER, V500-OPEN30 (RSTD-MELD-1/2 in Standard Rummy),
-the partnership lay-off rights (V500-PARTNER-1, V500-ADDOPP-2 with teams) and Persian rummy's joker
-sets (V500-PERSIAN-2), and the bookkeeping after each group: the duty to meld a taken card
-(R500-DRAW-3, C-TURN-4, V500-NEWMELD), V500-7STRAIGHT, discard restrictions, going out."""
+the partnership lay-off rights (V500-PARTNER-1, V500-ADDOPP-2 with teams), Persian rummy's joker
+sets (V500-PERSIAN-2) and Dealer's gambit's joker sources and sealed melds (V500-GAMBIT-3/5/7), and
+the bookkeeping after each group: the duty to meld a taken card (R500-DRAW-3, C-TURN-4,
+V500-NEWMELD), V500-7STRAIGHT, discard restrictions, a DOUBLE that may follow a MELD, going out."""
 
 from __future__ import annotations
 
@@ -44,6 +45,7 @@ class PlayChecks(Replayer):
         self.group_seat = self.cur
         self.group_need = n_cards
         self.group_cards: list[tuple[int, int]] = []
+        self.group_dj = 0
         self.phase = P_CARDS
 
     def _layoff(self, row: list[int]) -> None:
@@ -69,11 +71,15 @@ class PlayChecks(Replayer):
         if not 1 <= n_cards <= 108:
             self.fail("TRACE-FORMAT", f"lay-off n_cards {n_cards}")
         m = self.melds[meld_id]
+        if m.sealed:
+            self.flag("V500-GAMBIT-5", f"lay-off on meld {meld_id}, which a joker doubled: a "
+                                       "doubled meld is sealed")
         self.group = (LAYOFF, meld_id, m.kind, m.key, run_lo)
         self.group_ctx = ctx
         self.group_seat = self.cur
         self.group_need = n_cards
         self.group_cards = []
+        self.group_dj = 0
         self.phase = P_CARDS
 
     def _addopp_layoff(self, row: list[int]) -> None:
@@ -118,14 +124,16 @@ class PlayChecks(Replayer):
             )
         if not (0 <= card <= 64 and VALID_CARD[card]):
             self.fail("TRACE-FORMAT", f"invalid card id {card}")
-        hc = self.hands[seat]
-        if hc[card] <= 0:
-            self.fail(
-                "C-CARD-CONSERVATION",
-                f"seat {seat} puts {card_name(card)} on the table but does not hold it",
-            )
-        hc[card] -= 1
-        self.hand_size[seat] -= 1
+        src = row[5]  # a joker's source under Dealer's gambit
+        if not ((src or self.gambit) and self.card_source(seat, card, src)):  # not the dealer's
+            hc = self.hands[seat]
+            if hc[card] <= 0:
+                self.fail(
+                    "C-CARD-CONSERVATION",
+                    f"seat {seat} puts {card_name(card)} on the table but does not hold it",
+                )
+            hc[card] -= 1
+            self.hand_size[seat] -= 1
         self.table_counts[card] += 1
         self.group_cards.append((card, pos))
         if len(self.group_cards) == self.group_need:
@@ -404,11 +412,8 @@ class PlayChecks(Replayer):
             self.flag(rule, f"lay-off on run {meld_id}: {problem}")
         m.count += len(cards)
 
-    def _open_add(self, seat: int, cards: list[tuple[int, int]]) -> None:
-        """V500-OPEN30: add the value of the cards just put down by a seat that has not opened."""
-        if self.opened[seat]:
-            return
-        m = self.melds[self.group[1]]
+    def put_value(self, m: Meld, cards: list[tuple[int, int]]) -> int:
+        """The value of ``cards`` just put into meld ``m`` (an ace by its run as it stands)."""
         vals = self.vals
         total = 0
         for c, pos in cards:
@@ -416,6 +421,14 @@ class PlayChecks(Replayer):
                 total += self.ace_low
             else:
                 total += vals[c]
+        return total
+
+    def _open_add(self, seat: int, cards: list[tuple[int, int]]) -> None:
+        """V500-OPEN30: add the value of the cards just put down by a seat that has not opened."""
+        if self.opened[seat]:
+            return
+        m = self.melds[self.group[1]]
+        total = self.put_value(m, cards)
         if self._doubled(m) and self.group[0] == MELD:
             total *= 2  # the more lenient reading: a set of four counts as it scores
         self.open_acc += total
@@ -442,7 +455,8 @@ class PlayChecks(Replayer):
         self.open_any = False
 
     def _after_group(self) -> None:
-        """Bookkeeping after a MELD/LAYOFF group: duties, restrictions, going out."""
+        """Bookkeeping after a MELD/LAYOFF group: duties, restrictions, a DOUBLE that may follow
+        a MELD (Dealer's gambit), going out."""
         ctx = self.group_ctx
         if ctx == "addopp":
             self.phase = P_OUT
@@ -454,11 +468,17 @@ class PlayChecks(Replayer):
         if ctx == "oot":
             self.idle = 0  # cards put on the table reset the idle count (R500-STOCK-2)
             self.oot_melds += 1
-            if self.hand_size[seat] == 0:
-                self._hand_emptied(oot=True)
-            else:
-                self.phase = P_OOT
+        else:
+            self._after_turn_group(cards)
+        if self.gambit and self.group[0] == MELD:
+            # V500-GAMBIT-5: a DOUBLE may follow; the hand counts as emptied only after it
+            self.pending_double = (self.group[1], seat, ctx)
+            self.phase = P_OOT if ctx == "oot" else P_PLAY
             return
+        self._group_done(ctx)
+
+    def _after_turn_group(self, cards: list[tuple[int, int]]) -> None:
+        """A group in the seat's own turn: the take's duty, V500-7STRAIGHT, restrictions."""
         self.put_on_table = True  # resets the idle count (R500-STOCK-2)
         sel = self.duty_sel
         if sel >= 0:
@@ -487,12 +507,21 @@ class PlayChecks(Replayer):
             self.run7 = True  # V500-7STRAIGHT
         restricted = self.restricted
         if restricted:
+            dealers_jokers = self.group_dj  # not from the hand (V500-GAMBIT-7)
             for c, _ in cards:
+                if c == JOKER and dealers_jokers:
+                    dealers_jokers -= 1
+                    continue
                 r = restricted.get(c)
                 if r:  # assume the taken copy went to the table (copies are interchangeable)
                     restricted[c] = r - 1
-        if self.hand_size[seat] == 0:
-            self._hand_emptied()
+
+    def _group_done(self, ctx: str) -> None:
+        """After a group (and a DOUBLE on it): the seat laid down every card, or goes on."""
+        if self.hand_size[self.cur] == 0:
+            self._hand_emptied(oot=ctx == "oot")
+        elif ctx == "oot":
+            self.phase = P_OOT
         elif self.call_layoff:
             self._end_turn()  # V500-RUMMY-6: the caller does nothing else and does not discard
         else:

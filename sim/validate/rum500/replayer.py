@@ -3,7 +3,7 @@ place breaks, and the game and hand setup (GAME_START, HAND_START, DECK, the dea
 
 The checks are split by concern over the mixins it is made of: draws (``draws.py``), melds and
 lay-offs (``plays.py``), going out, out-of-turn melds and the end of a turn (``turns.py``), hand
-end, scores and game end (``scoring.py``).
+end, scores and game end (``scoring.py``), Dealer's gambit's records (``gambit.py``).
 """
 
 from __future__ import annotations
@@ -13,8 +13,10 @@ from collections import Counter
 from rummysim.validate.cards import JOKER, NATURAL_IDS, VALID_CARD, card_name
 from rummysim.validate.rum500.config import Config, value_table
 from rummysim.validate.rum500.draws import DrawChecks
+from rummysim.validate.rum500.gambit import GAMBIT_FLAG, GambitChecks
 from rummysim.validate.rum500.phases import (
     ACTION_KINDS,
+    P_DEALERS_JOKER,
     P_DECK,
     P_DONE,
     P_DRAW,
@@ -24,10 +26,12 @@ from rummysim.validate.rum500.phases import (
     P_GAME_START,
     P_HAND_START,
     P_NODRAW,
+    P_NOMINATE,
     P_OOT,
     P_GAME_BONUS,
     P_OUT,
     P_PLAY,
+    P_SPLIT,
     P_START_PILE,
     P_TEAM_SCORE,
     P_TURN,
@@ -42,9 +46,12 @@ from rummysim.validate.rum500.turns import TurnEnd
 from rummysim.validate.teams import TEAM_SEATS, TeamLedger, partner_of
 from rummysim.validate.trace import (
     ADDOPP_LAYOFF,
+    BLOCK,
     CARD,
+    DEALERS_JOKER,
     DECK,
     DISCARD,
+    DOUBLE,
     DRAW_STOCK,
     FLOAT,
     GAME_CODE_500,
@@ -57,6 +64,7 @@ from rummysim.validate.trace import (
     LAYOFF,
     MELD,
     NO_DRAW,
+    NOMINATE,
     OUT_OF_TURN,
     PARTNERS_500,
     PARTNERS_NONE,
@@ -65,6 +73,7 @@ from rummysim.validate.trace import (
     RESHUFFLE,
     RESTOCK,
     SCORE,
+    SPLIT,
     START_PILE,
     TAKE_PILE,
     TEAM_SCORE,
@@ -73,7 +82,7 @@ from rummysim.validate.trace import (
 )
 
 
-class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
+class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring, GambitChecks):
     """Replays 500 Rum or Standard Rummy games record by record (``cfg.game``)."""
 
     USED_COLS = USED_COLS
@@ -89,6 +98,9 @@ class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
         self.std = cfg.game == "std"
         self.teams = cfg.partnership  # V500-PARTNER (and V500-PERSIAN)
         self.persian = cfg.persian
+        self.gambit = cfg.gambit  # V500-GAMBIT
+        self._gambit_reset()
+        self.dealer_rule = "R500-DEAL-3"  # the rule that named the next dealer
         self.ledger = TeamLedger("V500-PARTNER-2")
         self.vals, self.ace_low, self.four_ace_value = value_table(cfg)
         self.max_pos = 13 if self.std else 14  # RSTD-MELD-2: aces low only
@@ -138,8 +150,13 @@ class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
             TEAM_SCORE: self._team_score,
             GAME_BONUS: self._game_bonus,
             GAME_END: self._game_end,
+            DEALERS_JOKER: self._dealers_joker,
+            NOMINATE: self._nominate,
+            DOUBLE: self._double,
+            SPLIT: self._split,
+            BLOCK: self._block,
         }
-        self.before_record = self._end_oot_melds
+        self.before_record = self._before_record
 
     # ---- violation helpers --------------------------------------------------------------
 
@@ -148,9 +165,13 @@ class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
             rule = STD_RULES.get(rule, rule)
         self.violations.append(Violation(self.game_index, self.i, rule, msg))
 
-    def _end_oot_melds(self, kind: int) -> None:
-        """A record other than MELD/CARD ends the out-of-turn seat's melds."""
-        if self.phase == P_OOT and kind != MELD and kind != CARD:
+    def _before_record(self, kind: int) -> None:
+        """A record other than DOUBLE after a Dealer's gambit MELD group leaves the meld
+        undoubled; a record other than MELD/CARD (or a DOUBLE) ends the out-of-turn seat's
+        melds."""
+        if self.pending_double is not None and kind != DOUBLE:
+            self._resolve_pending_double()
+        if self.phase == P_OOT and kind != MELD and kind != CARD and kind != DOUBLE:
             self._close_oot(kind)
 
     def _unexpected(self, row: list[int]) -> None:
@@ -203,6 +224,17 @@ class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
         elif ph == P_START_PILE:
             rule = "V500-UPCHOICE"
             msg = f"{name} before the first player started the discard pile (START_PILE)"
+        elif ph == P_DEALERS_JOKER:
+            rule = "V500-GAMBIT-1"
+            msg = (f"{name} where DEALERS_JOKER is expected: after the deal the dealer's joker "
+                   "lies face up beside the dealer")
+        elif ph == P_NOMINATE:
+            rule = "V500-GAMBIT-3"
+            msg = (f"{name} before NOMINATE: the dealer names the jokers' effect after the deal, "
+                   "before any decision")
+        elif ph == P_SPLIT:
+            rule = "V500-GAMBIT-6"
+            msg = f"{name} after SPLIT: the split take's TAKE_PILE follows it directly"
         elif kind == FLOAT and ph in (P_DRAW, P_PLAY, P_TURN, P_OOT):
             rule = "V500-FLOAT-1"
             held = self.hand_size[self.cur] if 0 <= self.cur < len(self.hand_size) else "?"
@@ -270,6 +302,7 @@ class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
         self.tied = False
         n, first_dealer, target, code = row[1], row[2], row[4], row[5]
         cfg = self.cfg
+        self._check_gambit_start(row)
         exp_code = GAME_CODE_STANDARD if self.std else GAME_CODE_500
         if code != exp_code:
             self.flag(
@@ -297,6 +330,9 @@ class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
             decks, jokers = 1, 0  # RSTD-SETUP-1: one 52-card deck, no jokers
         elif self.persian:
             decks, jokers = 1, 4  # V500-PERSIAN-1: 52 cards and 4 jokers
+        elif self.gambit:
+            # V500-GAMBIT-1: one deck and 2 or 4 jokers, one of them set aside before the deal
+            decks, jokers = 1, cfg.gambit_jokers - 1
         else:
             # R500-SETUP-2 / V500-DECKS: 1 deck for 2-4 players, 2 for 5-8 unless set explicitly
             decks = (1 if n <= 4 else 2) if cfg.decks_mode == "auto" else cfg.decks_mode
@@ -318,8 +354,19 @@ class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
         self.ledger = TeamLedger("V500-PARTNER-2")  # team totals (V500-PARTNER-2)
         self.hands_played = 0
         self.dealer = first_dealer
+        self.dealer_rule = "V500-WINNERDEALS" if cfg.winner_deals else "R500-DEAL-3"
         self.phase = P_HAND_START
 
+
+    def _check_gambit_start(self, row: list[int]) -> None:
+        """GAME_START column 7 (1 under Dealer's gambit) and the gambit's 2-4 players."""
+        exp = GAMBIT_FLAG if self.gambit else 0
+        if row[7] != exp:
+            self.flag("TRACE-FORMAT", f"GAME_START column 7 = {row[7]}, but the flags give {exp} "
+                                      "(1 = Dealer's gambit)")
+        if self.gambit and not 2 <= row[1] <= 4:
+            self.fail("V500-GAMBIT", f"{row[1]} players; Dealer's gambit uses one deck, so 2-4 "
+                                     "players (AMB-22)")
 
     def _check_partnership_start(self, row: list[int]) -> None:
         """GAME_START column 6 (the partnership code) and the four seats of V500-PARTNER."""
@@ -351,13 +398,14 @@ class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
             self.flag("TRACE-FORMAT", f"hand_index {h}, expected {self.hands_played}")
         if dealer != self.dealer:
             # R500-DEAL-3: the next hand is dealt by the player left of the current dealer;
-            # V500-WINNERDEALS: by the player who went out
-            rule = "V500-WINNERDEALS" if self.cfg.winner_deals else "R500-DEAL-3"
-            self.fail(rule, f"dealer {dealer}, expected seat {self.dealer}")
+            # V500-WINNERDEALS: by the player who went out; V500-GAMBIT-2: on the right
+            self.fail(self.dealer_rule, f"dealer {dealer}, expected seat {self.dealer}")
         if pack_size != self.exp_pack_size:
             rule = "R500-SETUP-2"
             if self.persian:
                 rule = "V500-PERSIAN-1"
+            elif self.gambit:
+                rule = "V500-GAMBIT-1"
             elif pack_size - self.exp_pack_size in (-4, -2, -1, 1, 2, 4):
                 rule = "R500-SETUP-3"
             self.flag(rule, f"pack_size {pack_size}, expected {self.exp_pack_size}")
@@ -409,6 +457,8 @@ class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
             rule = "R500-SETUP-2" if diff_nat else "R500-SETUP-3"
             if self.persian:
                 rule = "V500-PERSIAN-1"
+            elif self.gambit:
+                rule = "V500-GAMBIT-1"
             missing = self.exp_pack - counts
             extra = counts - self.exp_pack
             self.flag(
@@ -463,7 +513,11 @@ class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
         self.oot_melds = 0
         self.open_acc = 0
         self.open_any = False
-        self.phase = P_START_PILE if upchoice else P_TURN
+        self._gambit_reset()
+        if self.gambit:
+            self.phase = P_DEALERS_JOKER  # V500-GAMBIT-1/3: DEALERS_JOKER, NOMINATE come first
+        else:
+            self.phase = P_START_PILE if upchoice else P_TURN
 
     def _stock_left(self) -> int:
         return len(self.stock) - self.stock_pos

@@ -1,9 +1,10 @@
 """500 Rum / Standard Rummy hand end, scores and game end: HAND_END reasons, card conservation,
 the expected SCORE columns (R500-SCORE-*, V500-STOCKEND, V500-ADDOPP, V500-7STRAIGHT, V500-DIV5,
-V500-ACE, V500-CORNER, RSTD-SCORE-1, Persian rummy's V500-PERSIAN-2/3/4), the partnerships' team
-totals and TEAM_SCORE records (V500-PARTNER-2), GAME_BONUS (V500-PERSIAN-5) and GAME_END
-(R500-END-1/2, V500-TIE, V500-MUSTOUT, V500-PARTNER-3, V500-PERSIAN-5, RSTD-GAME-1, the engine
-hand cap)."""
+V500-ACE, V500-CORNER, RSTD-SCORE-1, Persian rummy's V500-PERSIAN-2/3/4, Dealer's gambit's doubled
+melds and zero jokers V500-GAMBIT-4/5/9), the partnerships' team totals and TEAM_SCORE records
+(V500-PARTNER-2), GAME_BONUS (V500-PERSIAN-5), the next dealer (R500-DEAL-3, V500-WINNERDEALS,
+V500-GAMBIT-2) and GAME_END (R500-END-1/2, V500-TIE, V500-MUSTOUT, V500-PARTNER-3,
+V500-PERSIAN-5, RSTD-GAME-1, the engine hand cap)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from rummysim.validate.rum500.phases import (
     P_TEAM_SCORE,
     P_TURN,
 )
+from rummysim.validate.rum500.table import Meld
 from rummysim.validate.teams import ALL_SEATS_MASK, TEAMS, opponents_of, team_of
 from rummysim.validate.trace import Replayer
 
@@ -91,7 +93,7 @@ class Scoring(Replayer):
 
     def _table_credits(self) -> tuple[list[int], list[int]]:
         """(credited table value per seat, the same without V500-ACE four-aces scoring and
-        V500-PERSIAN-3 doubling)."""
+        V500-PERSIAN-3 / V500-GAMBIT-5 doubling)."""
         n = self.n
         credit = [0] * n
         plain = [0] * n
@@ -116,23 +118,28 @@ class Scoring(Replayer):
                     and placed[0][0] >= 0
                     and all(p[0] == placed[0][0] and p[1] != JOKER for p in placed)
                 )
-                for s, c, _ in placed:
+                for j, (s, c, _) in enumerate(placed):
                     if s < 0:
                         continue  # V500-ADDOPP-2: scores for no one
                     v = vals[c]
                     plain[s] += v
-                    credit[s] += self.four_ace_value if bonus4 else v
+                    credit[s] += self._doubling(m, j) * (self.four_ace_value if bonus4 else v)
             else:
-                for s, c, pos in placed:
+                for j, (s, c, pos) in enumerate(placed):
                     if s < 0:
                         continue
                     if c != JOKER and c & 15 == 1 and self._ace_low(m, pos):
                         v = ace_low
                     else:
                         v = vals[c]
-                    credit[s] += v
+                    credit[s] += self._doubling(m, j) * v
                     plain[s] += v
         return credit, plain
+
+    @staticmethod
+    def _doubling(m: Meld, j: int) -> int:
+        """2 for a card of the MELD record of a meld a joker doubled (V500-GAMBIT-5), else 1."""
+        return 2 if m.sealed and j < m.laid else 1
 
     def _expected_scores(self) -> None:
         """Expected SCORE columns (R500-SCORE-*, V500-STOCKEND, V500-ADDOPP, V500-7STRAIGHT,
@@ -177,8 +184,10 @@ class Scoring(Replayer):
         self.raw_hand_value = raw
 
     def check_conservation(self) -> None:
-        """C-CARD-CONSERVATION: every card is in exactly one place (multiset counts)."""
-        total = [0] * 65
+        """C-CARD-CONSERVATION: every card is in exactly one place (multiset counts); under
+        Dealer's gambit cards may be out of play, and the dealer's joker joins the count once it
+        has been used or blocked."""
+        total = list(self.out_counts)
         for c in self.stock[self.stock_pos :]:
             total[c] += 1
         for c in self.pile:
@@ -190,11 +199,14 @@ class Scoring(Replayer):
                 total[c] += hc[c]
         tc = self.table_counts
         pc = self.pack_counts
+        dealers_joker = self.dealers_joker_out()
         for c in range(65):
-            if total[c] + tc[c] != pc.get(c, 0):
+            exp = pc.get(c, 0) + (dealers_joker if c == JOKER else 0)
+            if total[c] + tc[c] != exp:
                 self.fail(
                     "C-CARD-CONSERVATION",
-                    f"{card_name(c)}: {total[c] + tc[c]} copies in play, pack has {pc.get(c, 0)}",
+                    f"{card_name(c)}: {total[c] + tc[c]} copies in play or out of play, the pack "
+                    f"has {exp}",
                 )
 
     def _score(self, row: list[int]) -> None:
@@ -214,6 +226,8 @@ class Scoring(Replayer):
                 rule = "RSTD-SCORE-1"  # melded cards score nothing
             elif self.persian:
                 rule = self._persian_value_rule(seat, tv)
+            elif self.gambit and self._gambit_table_rule(seat):
+                rule = self._gambit_table_rule(seat)
             elif cfg.four_aces and tv == self.exp_tv_plain[seat]:
                 rule = "V500-ACE"
             elif cfg.corner and any(
@@ -243,6 +257,8 @@ class Scoring(Replayer):
                 rule = "V500-DIV5"
             elif self.persian:
                 rule = "V500-PERSIAN-2" if self.hands[seat][JOKER] else "V500-PERSIAN-6"
+            elif self.gambit and self.hands[seat][JOKER]:
+                rule = "V500-GAMBIT-9"  # jokers left in hand score 0
             else:
                 rule = "R500-SCORE-2"
             self.flag(rule, f"seat {seat} hand_value {hv}, expected {exp_hv}")
@@ -286,8 +302,13 @@ class Scoring(Replayer):
             self.hands_played += 1
             if cfg.winner_deals and out >= 0:
                 self.dealer = out  # V500-WINNERDEALS
+                self.dealer_rule = "V500-WINNERDEALS"
+            elif self.gambit:
+                self.dealer = (self.dealer - 1) % self.n  # V500-GAMBIT-2: the deal goes right
+                self.dealer_rule = "V500-GAMBIT-2"
             else:
                 self.dealer = (self.dealer + 1) % self.n  # R500-DEAL-3, RSTD-SETUP-2
+                self.dealer_rule = "V500-WINNERDEALS" if cfg.winner_deals else "R500-DEAL-3"
             if self.teams:
                 self.ledger.add_hand(self.exp_hs)
                 self.team_seen = 0
@@ -314,6 +335,18 @@ class Scoring(Replayer):
         if tv in (self.exp_tv_plain[seat], every_four):
             return "V500-PERSIAN-3"
         return "V500-PERSIAN-2" if jokers else "V500-PERSIAN-6"
+
+    def _gambit_table_rule(self, seat: int) -> str:
+        """The Dealer's gambit rule a wrong table_value of ``seat`` breaks, if its credits hold
+        cards of a doubled meld (V500-GAMBIT-5) or jokers, worth 0 (V500-GAMBIT-4); else ''."""
+        jokers = False
+        for m in self.melds:
+            for s, c, _ in m.placed:
+                if s == seat:
+                    if m.sealed:
+                        return "V500-GAMBIT-5"
+                    jokers |= c == JOKER
+        return "V500-GAMBIT-4" if jokers else ""
 
     # ---- partnerships: TEAM_SCORE, GAME_BONUS ---------------------------------------------
 

@@ -1,6 +1,7 @@
 """Table melds of a 500 Rum / Standard Rummy replay and the "could this card be played?" tests
 (V500-RUMMY-2/5/6 call eligibility, V500-UNPLAYABLE-1), with the partnership lay-off rights
-(V500-PARTNER-1) and Persian rummy's joker sets (V500-PERSIAN-2)."""
+(V500-PARTNER-1), Persian rummy's joker sets (V500-PERSIAN-2) and Dealer's gambit's sealed melds
+and jokers that are not wild (V500-GAMBIT-3/5)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from rummysim.validate.cards import JOKER, run_rank
 class Meld:
     """A meld on the table.  Runs: positions lo..hi, all occupied (R500-MELD-3)."""
 
-    __slots__ = ("kind", "key", "lo", "hi", "count", "suits", "owner", "laid", "placed")
+    __slots__ = ("kind", "key", "lo", "hi", "count", "suits", "owner", "laid", "placed", "sealed")
 
     def __init__(self, kind: int, key: int, lo: int, hi: int, count: int, suits: int,
                  owner: int) -> None:
@@ -25,6 +26,7 @@ class Meld:
         self.owner = owner  # seat of the MELD record (V500-ADDOPP-2, V500-PARTNER-1)
         self.laid = count  # cards of the MELD record (V500-PERSIAN-3: a set of four laid at once)
         self.placed: list[list[int]] = []  # [credited seat (-1: nobody), card, pos]
+        self.sealed = False  # V500-GAMBIT-5: a joker doubles it; no lay-off may name it
 
 
 JOKER_SET_KEY = 0  # V500-PERSIAN-2: a set MELD with key 0 is a joker set (trace spec)
@@ -74,18 +76,24 @@ def fits_run(m: Meld, c: int, nat: Mapping[int, int], jokers: int, corner: bool,
 
 def fits_table(melds: list[Meld], c: int, corner: bool, max_pos: int,
                 nat: Mapping[int, int] | None = None, jokers: int = 0, persian: bool = False,
-                owners: frozenset[int] | None = None) -> bool:
+                owners: frozenset[int] | None = None, wild: bool = True) -> bool:
     """Can ``c`` be laid off on a table meld (helped by ``nat`` / ``jokers`` as in
     :func:`fits_run`)?  ``owners``: only melds created by these seats (V500-PARTNER-1
-    ``team_only``); ``persian``: jokers are not wild (V500-PERSIAN-2)."""
+    ``team_only``); ``persian``: jokers are not wild (V500-PERSIAN-2); ``wild`` false: jokers go
+    on no meld at all (Dealer's gambit ``double`` / ``split``, V500-GAMBIT-3).  A sealed meld
+    takes no lay-off (V500-GAMBIT-5)."""
     nat = nat or {}
+    if not wild:
+        if c == JOKER:
+            return False
+        jokers = 0
     if persian:
         if c == JOKER:
             return any(m.kind == 0 and fits_set(m, c, True)
                        and (owners is None or m.owner in owners) for m in melds)
         jokers = 0
     for m in melds:
-        if owners is not None and m.owner not in owners:
+        if m.sealed or (owners is not None and m.owner not in owners):
             continue
         if m.kind == 0:
             if fits_set(m, c, persian):
@@ -96,10 +104,15 @@ def fits_table(melds: list[Meld], c: int, corner: bool, max_pos: int,
 
 
 def new_meld_with(c: int, nat: Mapping[int, int], jokers: int, corner: bool, max_pos: int,
-                   min_run: int, persian: bool = False) -> bool:
+                   min_run: int, persian: bool = False, wild: bool = True) -> bool:
     """Is there a new set or run holding ``c`` and otherwise only helper cards (``nat`` naturals,
     ``jokers`` jokers)?  Runs need ``min_run`` cards (V500-RUN4).  ``persian``: a joker only in a
-    joker set, naturals without jokers (V500-PERSIAN-2)."""
+    joker set, naturals without jokers (V500-PERSIAN-2); ``wild`` false: no jokers at all
+    (V500-GAMBIT-3)."""
+    if not wild:
+        if c == JOKER:
+            return False
+        jokers = 0
     if persian:
         if c == JOKER:
             return jokers >= 2

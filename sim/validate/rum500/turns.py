@@ -50,6 +50,8 @@ class TurnEnd(Replayer):
                 what = "took a card below the top"
             elif rule == "V500-TOPMUST":
                 what = "took the top card"
+            elif rule == "V500-GAMBIT-6":
+                what = "took by a split"
             else:
                 what = "claimed"
             self.flag(
@@ -145,7 +147,8 @@ class TurnEnd(Replayer):
                 cfg.unplayable
                 and not self.std
                 and fits_table(self.melds, card, cfg.corner, self.max_pos, persian=self.persian,
-                               owners=self.lay_owners(seat))  # the seat's own lay-off rights
+                               owners=self.lay_owners(seat),  # the seat's own lay-off rights
+                               wild=self.jokers_wild)  # V500-GAMBIT-3/5: no sealed meld
             ):
                 # V500-UNPLAYABLE-1: a playable last card stays on the pile; the player floats
                 self._check_duty_at_turn_end()
