@@ -110,10 +110,9 @@ KERNEL_SUPPORT: dict[str, object] = {
     "r500_partnership": (False, True),
     "r500_partner_layoff": ("any", "team_only"),
     "r500_persian": (False, True),
-    # 5000 Rummy: every play and scoring variation except Persian 5000 (V5K-9); the stakes
-    # variations V5K-1, V5K-13 and V5K-14 belong to the payoff/betting layer, not the engine
+    # 5000 Rummy: every variation, the stakes layers (V5K-1, V5K-13, V5K-14) included
     "r5k_target": "any",
-    "r5k_payoff": ("difference",),
+    "r5k_payoff": "any",
     "r5k_must_go_out_to_win": "any",
     "r5k_rummy": "any",
     "r5k_going_out": "any",
@@ -122,8 +121,8 @@ KERNEL_SUPPORT: dict[str, object] = {
     "r5k_persian": (False, True),
     "r5k_first_turn": "any",
     "r5k_money_cards": "any",
-    "r5k_doubling": (False,),
-    "r5k_limit_poker": (False,),
+    "r5k_doubling": "any",
+    "r5k_limit_poker": "any",
     # Rummikub
     "rkub_direction": ("clockwise",),
     "rkub_group_joker_release": ("one_tile",),
@@ -882,6 +881,31 @@ def _check_r5k(rules: Rules, n: int) -> None:
     for flag, rule in (("r5k_doubling", "V5K-13"), ("r5k_limit_poker", "V5K-14")):
         if getattr(rules, flag) and n != 2:
             raise RulesError(f"rule {rule}: {flag}=true is for 2 players, got {n}")
+    _check_r5k_session(rules)
+
+
+# A Doubling or Limit-Poker game is a session of two hands settled in stake (docs/rules-decisions.md
+# E70): the flags that decide a game to a target, or settle it otherwise, do not apply to it.
+_SESSION_EXCLUSIVE = (
+    ("r5k_must_go_out_to_win", True, "V5K-2"),
+    ("r5k_payoff", "game_point", "V5K-1"),
+)
+
+
+def _check_r5k_session(rules: Rules) -> None:
+    if rules.r5k_doubling and rules.r5k_limit_poker:
+        raise RulesError("rule V5K-13/V5K-14: r5k_doubling and r5k_limit_poker are two different games; "
+                         "choose one")
+    for flag, rule in (("r5k_doubling", "V5K-13"), ("r5k_limit_poker", "V5K-14")):
+        if not getattr(rules, flag):
+            continue
+        if rules.r5k_target != "auto":
+            raise RulesError(f"rule {rule}: {flag}=true plays a session of 2 hands, which replaces "
+                             f"the target (r5k_target={format_value(rules.r5k_target)})")
+        for other, value, other_rule in _SESSION_EXCLUSIVE:
+            if _same(getattr(rules, other), value):
+                raise RulesError(f"rule {rule}: {flag}=true settles a 2-hand session in stake, so "
+                                 f"{other}={format_value(value)} ({other_rule}) does not apply")
 
 
 def _check_none(rules: Rules, n: int) -> None:
