@@ -951,7 +951,9 @@ def pack_for(rules: Rules, n_players: int) -> tuple[int, int, int]:
 def describe(rules: Rules) -> list[dict[str, object]]:
     """One row per flag of the rules' game, then the engine flags (``rummysim rules show``).
 
-    Row keys: flag, value, default, rule_ids (tuple), doc, supported (by the kernels).
+    Row keys: flag, value, default, rule_ids (tuple), doc, supported (the value, by the kernels),
+    implemented (every value RULES.md allows) and not_implemented (the allowed values the kernels
+    do not play yet, a tuple).
     """
     rows: list[dict[str, object]] = []
     for game in (rules.game, ENGINE):
@@ -966,8 +968,20 @@ def describe(rules: Rules) -> list[dict[str, object]]:
                 "rule_ids": flag.rule_ids,
                 "doc": flag.doc,
                 "supported": _supported(name, value),
+                "implemented": not missing_values(name),
+                "not_implemented": missing_values(name),
             })
     return rows
+
+
+def missing_values(name: str) -> tuple[object, ...]:
+    """The values of flag ``name`` that RULES.md allows and the kernels do not play yet
+    (:data:`KERNEL_SUPPORT`); empty when the flag is implemented (an open integer counts as one
+    value, supported under ``"any"``)."""
+    flag = FLAGS[name]
+    if KERNEL_SUPPORT.get(name) == "any":
+        return ()
+    return tuple(v for v in flag.values if not _supported(name, v))
 
 
 def _self_check() -> None:

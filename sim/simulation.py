@@ -17,7 +17,7 @@ import numba
 import numpy as np
 import polars as pl
 
-from rummysim.analysis.summary import summarize_games, summarize_hands
+from rummysim.analysis.summary import summarize_games, summarize_hands, summarize_stakes
 from rummysim.errors import InputError
 from rummysim.limits import check_games, check_seed
 from rummysim.games import GameSpec, encode_rules, get_game
@@ -265,6 +265,8 @@ def simulate(
     hands_df = pl.concat(hand_parts) if hand_parts else None
     if unit == "games":
         summary = summarize_games(games_df, cfg.strategies, cfg.sides)
+        if cfg.betting is not None:
+            summary["stakes"] = summarize_stakes(games_df, cfg.strategies, cfg.betting)
     else:
         summary = summarize_hands(hands_df, cfg.strategies, cfg.sides)
     summary.update(_run_info(cfg, seed, unit, elapsed, threads))

@@ -32,20 +32,23 @@ def rules_show_command(
     name: Annotated[str, typer.Argument(help="Preset name.")] = "500-rum",
     rule: RuleOpt = None,
 ) -> None:
-    """Show every flag of a preset (with overrides): value, default, rule IDs, kernel support."""
+    """Show every flag of a preset (with overrides): value, default, rule IDs, kernel support of the
+    value, and whether every value of the flag is implemented."""
     from rummysim.rules import Rules, describe, format_value
 
     rules = Rules.preset(name)
     if rule:
         rules = rules.with_strings(rule)
     table = Table(title=f"{name} ({rules.game})")
-    for col in ("flag", "value", "default", "rule IDs", "supported"):
+    for col in ("flag", "value", "default", "rule IDs", "supported", "implemented"):
         table.add_column(col, no_wrap=True)
     table.add_column("meaning")
     for row in describe(rules):
+        missing = row["not_implemented"]
+        implemented = "yes" if row["implemented"] else "not " + ", ".join(format_value(v) for v in missing)
         table.add_row(
             row["flag"], format_value(row["value"]), format_value(row["default"]), ", ".join(row["rule_ids"]),
-            "yes" if row["supported"] else "not yet", row["doc"],
+            "yes" if row["supported"] else "not yet", implemented, row["doc"],
         )
     out_console.print(table)
 
