@@ -36,7 +36,7 @@ from rummysim.analysis import fmt
 
 from rummysim.analysis import tables
 from rummysim.analysis.load import GAMES, HANDS, Dataset, open_source
-from rummysim.analysis.stakes import stakes as stakes_table
+from rummysim.analysis.sessions import stakes as stakes_table
 from rummysim.errors import InputError, RummysimError
 from rummysim.output import OutputTarget, output_target, write_text_atomic
 

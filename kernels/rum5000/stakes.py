@@ -99,9 +99,11 @@ def hand_stakes_start(g):
         record(g.trace, st, T_HAND_STAKE, st[S_STAKE], 0, 0, 0, 0, 0, 0)
         return 0
     first = st[S_FIRST]
+    for s in range(2):
+        st[S_CONTRIB + s] = 0
+        st[S_RAISES + s] = 0
     for s in (first, st[S_DEALER]):
         st[S_CONTRIB + s] = 1
-        st[S_RAISES + s] = 0
         record(g.trace, st, T_ANTE, s, 1, pot(st), 0, 0, 0, 0)
     return betting_round(g, first)
 
