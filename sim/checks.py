@@ -63,8 +63,10 @@ def validate_run(
     rule: Sequence[str] = (),
     rules: Rules | None = None,
     progress: Callable[[int, int], None] | None = None,
+    betting: str | None = None,
 ) -> ValidationReport:
-    """Play ``games`` games in trace mode and replay each through the independent validator.
+    """Play ``games`` games in trace mode and replay each through the independent validator
+    (``betting``: the seats' betting policies of a stakes game, V5K-13/14).
 
     Example:
         >>> from rummysim import validate_run
@@ -73,7 +75,7 @@ def validate_run(
     """
     check_range(games, "--games", 1)
     check_seed(seed)
-    cfg = prepare(game, players, lineup, rule, rules)
+    cfg = prepare(game, players, lineup, rule, rules, betting)
     flags = _flags(cfg)
     report = ValidationReport()
     validate_trace = cfg.spec.validator()
@@ -119,8 +121,10 @@ def replay_game(
     lineup: str = "greedy",
     rule: Sequence[str] = (),
     rules: Rules | None = None,
+    betting: str | None = None,
 ) -> str:
-    """One game, turn by turn, as text a person can read (card glyphs, melds, pile, scores).
+    """One game, turn by turn, as text a person can read (card glyphs, melds, pile, scores, and
+    the stakes actions of a stakes game played with the ``betting`` policies).
 
     Example:
         >>> text = replay_game(7, 3, players=2, lineup="greedy,random")
@@ -129,6 +133,6 @@ def replay_game(
     """
     check_seed(seed)
     check_game_index(game_index)
-    cfg = prepare(game, players, lineup, rule, rules)
+    cfg = prepare(game, players, lineup, rule, rules, betting)
     trace, _, _ = traced_game(cfg, seed, game_index)
     return cfg.spec.replay()(trace)

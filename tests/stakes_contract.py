@@ -140,7 +140,7 @@ def _hand(rows, i: int, hand: int, dealer: int, first: int, seen: Seen) -> int:
             _need(seen.mode == POKER and r[3] == 1 and r[2] == sum(contrib), f"CONCEDE in play: {r}")
             _need(rows[i + 1][0] == L5.T_HAND_END, "CONCEDE in play ends the hand")
             loser, ended = r[1], CONCEDE
-            seen.events.append((kind, r[1], r[3]))
+            seen.events.append((kind, r[1], r[2], r[3]))
             i += 1
             continue
         _need(kind not in (L5.T_DOUBLE_TAKE, L5.T_DOUBLE_FOLD, L5.T_BEAVER, L5.T_ANTE, *ROUND, L5.T_HAND_STAKE),

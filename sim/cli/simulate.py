@@ -130,13 +130,14 @@ def validate_command(
     seed: SeedOpt = 0,
     rule: RuleOpt = None,
     progress: ProgressOpt = None,
+    betting: BettingOpt = None,
 ) -> None:
     """Play games in trace mode and check every action with the independent validator (exit 1 on any violation)."""
     from rummysim.checks import validate_run
 
     with progress_bar("validating", show_progress(progress)) as update:
         report = validate_run(game=game, players=players, lineup=lineup, games=games, seed=seed, rule=rule or (),
-                              progress=update)
+                              progress=update, betting=betting)
     out_console.print(f"games {report.games}   actions checked {report.actions_checked:,}   violations {len(report.violations)}")
     for v in report.violations[:MAX_VIOLATIONS_SHOWN]:
         out_console.print(f"  seed {v.seed} game {v.game_index} action {v.action} {v.rule_id}: {v.message}")
@@ -153,11 +154,13 @@ def replay_command(
     players: PlayersOpt = 4,
     lineup: LineupOpt = "greedy",
     rule: RuleOpt = None,
+    betting: BettingOpt = None,
 ) -> None:
     """Print one game turn by turn (the same game `simulate` plays for that seed and index)."""
     from rummysim.checks import replay_game
 
-    out_console.print(replay_game(seed, game_index, game=game, players=players, lineup=lineup, rule=rule or ()),
+    out_console.print(replay_game(seed, game_index, game=game, players=players, lineup=lineup, rule=rule or (),
+                                  betting=betting),
                       markup=False)
 
 
