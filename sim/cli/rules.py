@@ -54,7 +54,9 @@ def rules_show_command(
 
 
 def strategies_list_command() -> None:
-    """List the strategies with their parameters and defaults."""
+    """List the strategies, then the betting policies of the stakes games (``--betting``), with
+    their parameters and defaults."""
+    from rummysim.strategies.betting import POLICIES
     from rummysim.strategies.registry import STRATEGIES
 
     table = Table()
@@ -64,6 +66,13 @@ def strategies_list_command() -> None:
         params = "; ".join(f"{p.name}={p.default:g} ({p.doc})" for p in s.params) or "-"
         table.add_row(s.name, s.doc, params)
     out_console.print(table)
+    policies = Table(title="betting policies (--betting, with r5k_doubling or r5k_limit_poker)")
+    for col in ("policy", "what it does", "parameters"):
+        policies.add_column(col)
+    for b in POLICIES.values():
+        params = "; ".join(f"{p.name}={p.default:g} ({p.doc})" for p in b.params) or "-"
+        policies.add_row(b.name, b.doc, params)
+    out_console.print(policies)
 
 
 def strategies_show_command(name: Annotated[str, typer.Argument(help="Strategy name.")]) -> None:
