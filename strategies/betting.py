@@ -27,7 +27,7 @@ def _threshold(name: str, default: float, what: str) -> Param:
     return Param(name, default, f"{what} ({_EDGE})", low=-1.0e9, high=1.0e9)
 
 
-_TAKE_AT = _threshold("take_at", -150.0, "fold a double when the edge is below this")
+_TAKE_AT = _threshold("take_at", -350.0, "fold a double when the edge is below this")
 _FOLD_AT = _threshold("fold_at", -100.0, "in the betting round, concede to a bet when the edge is below this")
 _CONCEDE_AT = _threshold("concede_at", NEVER, "before one of its turns, concede the hand when the edge is below this")
 
