@@ -884,6 +884,8 @@ def _check_r5k(rules: Rules, n: int) -> None:
     _check_r5k_session(rules)
 
 
+SESSION_HANDS = 2  # V5K-13, V5K-14 (kernels.rum5000.layout keeps the same number for the engine)
+
 # A Doubling or Limit-Poker game is a session of two hands settled in stake (docs/rules-decisions.md
 # E70): the flags that decide a game to a target, or settle it otherwise, do not apply to it.
 _SESSION_EXCLUSIVE = (
@@ -902,6 +904,9 @@ def _check_r5k_session(rules: Rules) -> None:
         if rules.r5k_target != "auto":
             raise RulesError(f"rule {rule}: {flag}=true plays a session of 2 hands, which replaces "
                              f"the target (r5k_target={format_value(rules.r5k_target)})")
+        if rules.max_hands_per_game < SESSION_HANDS:
+            raise RulesError(f"rule {rule}: {flag}=true plays a session of {SESSION_HANDS} hands, more than "
+                             f"max_hands_per_game={rules.max_hands_per_game}")
         for other, value, other_rule in _SESSION_EXCLUSIVE:
             if _same(getattr(rules, other), value):
                 raise RulesError(f"rule {rule}: {flag}=true settles a 2-hand session in stake, so "

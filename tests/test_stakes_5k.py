@@ -55,6 +55,7 @@ def test_stakes_flags_accepted_and_implemented():
 
 @pytest.mark.parametrize("extra", [
     ("r5k_limit_poker=true",), ("r5k_target=3000",), ("r5k_must_go_out_to_win=true",), ("r5k_payoff=game_point",),
+    ("max_hands_per_game=1",),
 ])
 def test_E70_session_refuses_target_flags(extra):
     with pytest.raises(RulesError, match="V5K-13"):
