@@ -86,7 +86,7 @@ def prepare(game: str, players: int, lineup: str, rule: Iterable[str] = (), rule
         Rules.preset(game)  # raises the RulesError with the list of presets
     resolved = resolve_rules(game, rule, rules)
     vector = encode_rules(resolved, players)
-    names, ids, params = parse_lineup(lineup, players)
+    names, ids, params = parse_lineup(lineup, players, resolved.game)
     spec = get_game(resolved.game)
     policies = None
     if spec.has_stakes(resolved):

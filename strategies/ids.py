@@ -55,3 +55,17 @@ BP_CHIPS = 6
 BP_FOLD_AT = 7
 BP_CONCEDE_AT = 8
 BP_SIZE = 9
+
+# Rummikub-only strategies (strategies/rummikub/dispatch.py)
+VALUE = 6
+HOLDER = 7
+
+# random's parameter in Rummikub
+RK_BLUNDER = 0
+
+# holder parameters (Rummikub)
+HOLD_KEEP_JOKERS = 0
+HOLD_INITIAL_MIN = 1
+HOLD_MIN_TILES = 2
+HOLD_HURRY_RACK = 3
+HOLD_HURRY_POOL = 4
