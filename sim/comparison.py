@@ -21,7 +21,8 @@ strategy, so a pattern that splits a game side between A and B is refused. A gam
 A or B with its seats.
 
 **Statistics.** The unit of analysis is the deal (deals are independent; the seatings of one deal
-are not). In each game A's score is the mean final score (``side_score_k``) of its game sides, and
+are not). In each game A's score is the mean final score (``side_score_k``) of its game sides (in
+a stakes game, V5K-13/14, their net stake units or chips ``stake_k``: :func:`score_prefix`), and
 likewise B's; the deal's difference
 is the mean over its seatings of (A's score - B's score), and the per-game difference is the mean
 over deals with a normal 95% interval from the spread across deals. *Per hand* is the ratio of
