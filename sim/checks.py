@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from rummysim.errors import InputError
 from rummysim.kernels.common import results as R
 from rummysim.kernels.common import layout as C
 from rummysim.limits import check_game_index, check_range, check_seed
@@ -88,7 +89,10 @@ def validate_run(
                 ReportedViolation(seed, g, len(trace), "TRACE-FORMAT", f"trace longer than {TRACE_ROWS} rows")
             )
             continue
-        result = validate_trace(trace, flags)
+        try:
+            result = validate_trace(trace, flags)
+        except ValueError as exc:  # a validator refuses the flags it does not check (the stakes layers, today)
+            raise InputError(f"the validator cannot check this configuration: {exc}") from None
         report.actions_checked += result.actions_checked
         for v in result.violations:
             report.violations.append(ReportedViolation(seed, g, v.record, v.rule_id, v.message))

@@ -303,3 +303,10 @@ def test_replay_shows_the_stakes():
     assert "??" not in text
     text = replay_game(3, 0, game="5000-rummy", players=2, lineup="greedy", rule=POKER, betting="aggressive")
     assert "antes 1 · pot 2" in text and "raises 10" in text and "??" not in text
+
+
+def test_validate_refuses_stakes_with_one_line_until_the_stakes_validator_lands():
+    from rummysim.checks import validate_run
+
+    with pytest.raises(InputError, match="validator cannot check"):
+        validate_run("5000-rummy", players=2, lineup="greedy", games=1, rule=DOUBLING)
