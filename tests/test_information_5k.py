@@ -67,7 +67,10 @@ def decisions(g, seat: int) -> tuple[int, int, int]:
     return int(draw), int(play), int(discard)
 
 
-@pytest.mark.parametrize("name", sorted(n for n, s in STRATEGIES.items() if not s.games or "5000-rummy" in s.games))
+PLAYS_5000 = sorted(n for n, s in STRATEGIES.items() if not s.games or "5000-rummy" in s.games)
+
+
+@pytest.mark.parametrize("name", PLAYS_5000)
 def test_C_INFO_1_5000_choices_ignore_unseen_cards(name):
     rng = np.random.default_rng(7)
     changed_something = 0
@@ -81,7 +84,7 @@ def test_C_INFO_1_5000_choices_ignore_unseen_cards(name):
     assert changed_something > 0
 
 
-@pytest.mark.parametrize("name", sorted(STRATEGIES))
+@pytest.mark.parametrize("name", PLAYS_5000)
 def test_V5K_9_persian_choices_ignore_partner_cards_and_hidden_sizes(name):
     """Persian 5000: the partner's hand is as hidden as the opponents'; and hand sizes are hidden
     too (V5K-9 [INFO]), so moving a card between two other hands changes nothing either."""
