@@ -21,6 +21,7 @@ _EXPORTS = {
     "strategies": "rummysim.analysis.tables",
     "strategy_matrix": "rummysim.analysis.tables",
     "distribution": "rummysim.analysis.tables",
+    "stakes": "rummysim.analysis.sessions",
     "build_report": "rummysim.analysis.report",
     "write_report": "rummysim.analysis.report",
 }

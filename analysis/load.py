@@ -92,7 +92,7 @@ def _decode_meta(raw: dict[str, str]) -> tuple[dict[str, object], list[str]]:
             value = text
         if name == "rules" and isinstance(value, dict):
             rules = value
-        elif name == "lineup" and isinstance(value, list):
+        elif name in ("lineup", "betting") and isinstance(value, list):
             meta[name] = ",".join(str(v) for v in value)
         elif isinstance(value, (dict, list)):
             meta[name] = json.dumps(value)

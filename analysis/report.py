@@ -36,6 +36,7 @@ from rummysim.analysis import fmt
 
 from rummysim.analysis import tables
 from rummysim.analysis.load import GAMES, HANDS, Dataset, open_source
+from rummysim.analysis.sessions import stakes as stakes_table
 from rummysim.errors import InputError, RummysimError
 from rummysim.output import OutputTarget, output_target, write_text_atomic
 
@@ -311,6 +312,17 @@ def _balance_table(bal: pl.DataFrame, by: list[str]) -> HtmlTable:
     return HtmlTable("balance", "Balance ranking", cols, rows)
 
 
+def _stakes_table(frame: pl.DataFrame, by: list[str]) -> HtmlTable:
+    cols = ["group", "lineup", "betting (seat 0, seat 1)", "games", "seat 0 net per game", "95% CI",
+            "seat 0 net per hand", "expected stake per hand", "95% CI", "p90", "folded or conceded"]
+    rows = [[tables.group_label(r, by), r["lineup"] or "-", r["betting"] or "-", fmt.num(r["games"], 0),
+             fmt.num(r["stake_0_per_game"], 3), fmt.ci(r["stake_0_lo"], r["stake_0_hi"], digits=3),
+             fmt.num(r["stake_0_per_hand"], 3), fmt.num(r["mean_hand_stake"], 3),
+             fmt.ci(r["hand_stake_lo"], r["hand_stake_hi"], digits=3), fmt.num(r["hand_stake_p90"], 0),
+             fmt.pct(r["folded_share"])] for r in frame.to_dicts()]
+    return HtmlTable("stakes", "Stakes by betting-policy pair (Doubling: stake units; Limit-Poker: chips)", cols, rows)
+
+
 def _strategies_table(strat: pl.DataFrame, by: list[str]) -> HtmlTable:
     cols = ["group", "strategy", "seat-games", "win rate", "95% CI", "fair share", "edge", "mean score"]
     rows = [[tables.group_label(r, by), r["strategy"], fmt.num(r["seat_games"], 0), fmt.pct(r["win_rate"]),
@@ -393,9 +405,18 @@ def build_report(source: tables.Source, by: tables.By = None, title: str | None 
     rep.tables.append(_balance_table(bal, bal_by))
     if strat is not None:
         rep.tables.append(_strategies_table(strat, by))
+    if GAMES in ds.kinds() and "stake_0" in ds.row_columns(GAMES):
+        rep.tables.append(_stakes_table(stakes_table(ds, by), by))
+        rep.notes.append(_STAKES_NOTE)
     rep.notes.append(_BALANCE_NOTE)
     return rep
 
+
+_STAKES_NOTE = (
+    "Stakes (V5K-13 Doubling, V5K-14 Limit-Poker): a game is a session of 2 hands. The expected stake per hand is "
+    "the mean, over the hand rows (written with --hands), of the stake a hand ended at (Doubling) or its pot "
+    "(Limit-Poker); seat 0's net is what it won per game and per hand, in stake units or chips."
+)
 
 _BALANCE_NOTE = (
     "Balance index: positions are numbered in the order of play of the first hand (P1 = the seat left of the "

@@ -76,6 +76,21 @@ def summarize_games(games: pl.DataFrame, strategies: list[str], sides: SideMap) 
     }
 
 
+def summarize_stakes(games: pl.DataFrame, strategies: list[str], betting: list[str]) -> list[dict]:
+    """Per seat of a stakes session (V5K-13, V5K-14): its play strategy and betting policy and its
+    mean net stake units or chips per game (``stake_k``) with a 95% interval, and per hand."""
+    n = games.height
+    hands = int(games["hands"].sum())
+    out = []
+    for s, name in enumerate(strategies):
+        col = games[f"stake_{s}"]
+        mean = float(col.mean()) if n else float("nan")
+        lo, hi = mean_ci(mean, float(col.std()) if n > 1 else float("nan"), n)
+        out.append({"seat": s, "strategy": name, "betting": betting[s], "mean_stake": mean, "mean_stake_ci": [lo, hi],
+                    "stake_per_hand": float(col.sum()) / hands if hands else float("nan")})
+    return out
+
+
 def _hands_entry(key: str, index: int, strategy: str, e: _Rate) -> dict:
     return {key: index, "strategy": strategy, "went_out": e.count, "out_rate": e.rate, "out_rate_ci": e.rate_ci,
             "mean_hand_score": e.mean, "mean_hand_score_ci": e.mean_ci}

@@ -52,7 +52,7 @@ QUANTILES = (0.10, 0.25, 0.50, 0.75, 0.90)
 STOCK_REASONS = ("stock_out", "stock_end", "passes")  # Rummikub's pool-empty passes end like a stock-out
 STALL_REASONS = ("idle_guard", "turn_cap", "stall")
 
-PAYOFF_MODES = ("difference", "game-point")
+PAYOFF_MODES = ("difference", "game-point", "stakes")
 BALANCE_ALPHA = 0.05
 _KEY = "_group"
 
@@ -627,6 +627,8 @@ def payoff_columns(n: int, mode: str, score: str = "score", winner: str = "winne
     """
     if mode not in PAYOFF_MODES:
         raise InputError(f"--payoff must be one of {', '.join(PAYOFF_MODES)}, got {mode!r}")
+    if mode == "stakes":
+        return stake_payoff_columns(n)
     w = pl.col(winner).cast(pl.Int32)
     capped = pl.col("capped")
     scores = [pl.col(f"{score}_{s}").cast(pl.Float64) for s in range(n)]
@@ -648,11 +650,19 @@ def payoff_columns(n: int, mode: str, score: str = "score", winner: str = "winne
     return out
 
 
+def stake_payoff_columns(n: int) -> list[pl.Expr]:
+    """``stakes`` (V5K-13 Doubling, V5K-14 Limit-Poker): each seat's net stake units or chips of the
+    session, as the kernels settled them (``stake_k``; a stakes game's seats are its sides)."""
+    return [*(pl.col(f"stake_{s}").cast(pl.Float64).alias(f"payoff_{s}") for s in range(n)),
+            (~pl.col("capped")).alias("settled")]
+
+
 def payoffs(source: Source, mode: str = "difference", by: By = None) -> pl.DataFrame:
     """Stakes settled between the sides from game rows (RULES.md AMB-47): one row per group and side.
 
     ``mode`` is ``difference`` or ``game-point``; see :func:`payoff_columns` for the rules, applied
-    to the side scores. Columns: the group keys, ``side``, ``members`` (its seats), ``strategy``,
+    to the side scores; or ``stakes``: the net stake units or chips of a Doubling or Limit-Poker
+    session (the game rows' ``stake_k``, :func:`stake_payoff_columns`). Columns: the group keys, ``side``, ``members`` (its seats), ``strategy``,
     ``games`` (that the side played), ``settled``
     (those with a winner),
     ``mean_payoff`` per game (unsettled games count 0) with its 95% interval ``payoff_lo``,
@@ -673,6 +683,9 @@ def payoffs(source: Source, mode: str = "difference", by: By = None) -> pl.DataF
     if lf is None:
         raise InputError(f"payoffs need game rows; {ds.label} has only hand rows")
     sides = ds.sides(GAMES)
+    if mode == "stakes" and "stake_0" not in ds.row_columns(GAMES):
+        raise InputError(f"--payoff stakes needs the stake columns of a stakes run (r5k_doubling=true or "
+                         f"r5k_limit_poker=true); {ds.label} has none")
     lf = lf.with_columns(payoff_columns(sides, mode, score="side_score", winner=WIN_SIDE[GAMES]))
     aggs = []
     for s in range(sides):

@@ -21,7 +21,8 @@ strategy, so a pattern that splits a game side between A and B is refused. A gam
 A or B with its seats.
 
 **Statistics.** The unit of analysis is the deal (deals are independent; the seatings of one deal
-are not). In each game A's score is the mean final score (``side_score_k``) of its game sides, and
+are not). In each game A's score is the mean final score (``side_score_k``) of its game sides (in
+a stakes game, V5K-13/14, their net stake units or chips ``stake_k``: :func:`score_prefix`), and
 likewise B's; the deal's difference
 is the mean over its seatings of (A's score - B's score), and the per-game difference is the mean
 over deals with a normal 95% interval from the spread across deals. *Per hand* is the ratio of
@@ -199,12 +200,13 @@ def _side_mask(cfg: RunConfig, labels: tuple[str, ...]) -> np.ndarray:
     return np.array(held)
 
 
-def _seatings(a: str, b: str, patterns, game: str, players: int, rule, rules: Rules | None) -> list[_Seating]:
+def _seatings(a: str, b: str, patterns, game: str, players: int, rule, rules: Rules | None,
+              betting: str | None = None) -> list[_Seating]:
     out = []
     for k, labels in enumerate(rotations(patterns)):
         names = [a if x == "A" else b for x in labels]
         lineup = ",".join(names)
-        cfg = prepare(game, players, lineup, rule, rules)
+        cfg = prepare(game, players, lineup, rule, rules, betting)
         mask = np.array([x == "A" for x in labels])
         sides = _side_mask(cfg, labels)
         out.append(_Seating(k, labels, lineup, cfg, mask, ~mask, sides, ~sides))
@@ -245,7 +247,8 @@ def _play_block(seatings: Sequence[_Seating], seed: int, start: int, count: int,
         offset = (st.rotation + 1) * INDEPENDENT_OFFSET if independent else 0
         g, _ = play_game_chunk(st.cfg, seed, start + offset, count)
         n = st.a_sides.size
-        scores = g.select([f"side_score_{k}" for k in range(n)]).to_numpy().astype(np.float64).reshape(count, n)
+        scores = g.select([f"{score_prefix(st.cfg)}_{k}" for k in range(n)]).to_numpy().astype(np.float64)
+        scores = scores.reshape(count, n)
         a = scores[:, st.a_sides].mean(axis=1)
         b = scores[:, st.b_sides].mean(axis=1)
         winner = g["winner_side"].to_numpy().astype(np.int64)
@@ -269,6 +272,19 @@ def _play_block(seatings: Sequence[_Seating], seed: int, start: int, count: int,
     tally.a_wins.append(np.sum(a_w, axis=0))
     tally.b_wins.append(np.sum(b_w, axis=0))
     tally.deals += count
+
+
+def score_prefix(cfg: RunConfig) -> str:
+    """What a comparison scores a game side by: its final points, or in a stakes game (V5K-13/14,
+    whose 2 seats are the sides) its net stake units or chips."""
+    return "stake" if cfg.betting is not None else "side_score"
+
+
+def score_unit(cfg: RunConfig) -> str:
+    """The unit of a comparison's differences, as the verdict names it."""
+    if cfg.betting is None:
+        return "points"
+    return "stake units" if cfg.rules.r5k_doubling else "chips"
 
 
 def _play_range(seatings, seed: int, start: int, stop: int, tally: _Tally, independent: bool = False,
@@ -342,7 +358,7 @@ def _digits(half: float) -> int:
     return max(1, min(4, 1 - math.floor(math.log10(half))))
 
 
-def verdict(a: str, b: str, per_hand: dict, alpha: float = ALPHA) -> str:
+def verdict(a: str, b: str, per_hand: dict, alpha: float = ALPHA, unit: str = "points") -> str:
     """The one-line conclusion: "A beats B by X ± Y points per hand, p = ..." or no difference.
 
     Example:
@@ -353,9 +369,9 @@ def verdict(a: str, b: str, per_hand: dict, alpha: float = ALPHA) -> str:
     d = _digits(half)
     if p < alpha and x != 0:
         win, lose = (a, b) if x > 0 else (b, a)
-        return f"{win} beats {lose} by {abs(x):.{d}f} ± {half:.{d}f} points per hand, {p_text(p)}"
+        return f"{win} beats {lose} by {abs(x):.{d}f} ± {half:.{d}f} {unit} per hand, {p_text(p)}"
     return (f"no significant difference between {a} and {b}: {a} - {b} = {x:+.{d}f} ± {half:.{d}f} "
-            f"points per hand, {p_text(p)}")
+            f"{unit} per hand, {p_text(p)}")
 
 
 def _side(label: str, name: str, seatings: Sequence[_Seating], wins: int, games: int, score: np.ndarray) -> dict:
@@ -380,7 +396,9 @@ def _summarize(a: str, b: str, seatings: Sequence[_Seating], arr: dict[str, np.n
         "sides": [_side("A", a, seatings, a_wins, games, arr["a_score"]),
                   _side("B", b, seatings, b_wins, games, arr["b_score"])],
     })
-    stats["verdict"] = verdict(a, b, stats["per_hand"])
+    unit = score_unit(seatings[0].cfg)
+    stats["unit"] = unit
+    stats["verdict"] = verdict(a, b, stats["per_hand"], unit=unit)
     return stats
 
 
@@ -431,6 +449,7 @@ def compare(
     out: str | Path | None = None,
     threads: int | None = None,
     progress: ProgressFn | None = None,
+    betting: str | None = None,
 ) -> ComparisonResult:
     """Strategy ``a`` against strategy ``b`` on duplicate deals.
 
@@ -446,6 +465,11 @@ def compare(
     ``z``, ``p_value``), ``sides`` (win rate with Wilson interval, fair share, mean final score),
     ``verdict``, ``deals``, ``games``, ``seatings``, ``reached_ci`` and, with ``baseline=True``,
     ``ci_width_ratio`` and ``baseline`` (the independent-deals statistics).
+
+    In a stakes game (``r5k_doubling``, ``r5k_limit_poker``) the sides are scored by their net stake
+    units or chips (``stake_k``) instead of their points, ``summary["unit"]`` says which, and
+    ``betting`` is the one betting policy every seat uses (``strategies.betting``), so that A and
+    B differ only in their play.
 
     Example:
         >>> from rummysim import compare
@@ -466,10 +490,13 @@ def compare(
             raise InputError(f"--max-games ({max_games}) must be at least --games ({games})")
     if players is None:
         players = default_players(game, rule, rules, fallback=2)
-    prepare(game, players, a, rule, rules)  # game, players and rules errors first
+    if betting is not None and "," in betting:
+        raise InputError("compare plays one betting policy for every seat (so that A and B differ only in "
+                         f"their play), got --betting {betting}")
+    prepare(game, players, a, rule, rules, betting)  # game, players, rules and betting errors first
     out_file = output_target(out) if out is not None else None
     patterns = [parse_pattern(lineup, a, b, players)] if lineup else balanced_patterns(players)
-    seatings = _seatings(a, b, patterns, game, players, rule, rules)
+    seatings = _seatings(a, b, patterns, game, players, rule, rules, betting)
     set_threads(threads)
 
     t0 = time.perf_counter()

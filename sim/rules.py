@@ -110,10 +110,9 @@ KERNEL_SUPPORT: dict[str, object] = {
     "r500_partnership": (False, True),
     "r500_partner_layoff": ("any", "team_only"),
     "r500_persian": (False, True),
-    # 5000 Rummy: every play and scoring variation except Persian 5000 (V5K-9); the stakes
-    # variations V5K-1, V5K-13 and V5K-14 belong to the payoff/betting layer, not the engine
+    # 5000 Rummy: every variation, the stakes layers (V5K-1, V5K-13, V5K-14) included
     "r5k_target": "any",
-    "r5k_payoff": ("difference",),
+    "r5k_payoff": "any",
     "r5k_must_go_out_to_win": "any",
     "r5k_rummy": "any",
     "r5k_going_out": "any",
@@ -122,8 +121,8 @@ KERNEL_SUPPORT: dict[str, object] = {
     "r5k_persian": (False, True),
     "r5k_first_turn": "any",
     "r5k_money_cards": "any",
-    "r5k_doubling": (False,),
-    "r5k_limit_poker": (False,),
+    "r5k_doubling": "any",
+    "r5k_limit_poker": "any",
     # Rummikub: every rule and variation of RULES.md §6
     "rkub_direction": "any",
     "rkub_group_joker_release": "any",
@@ -882,6 +881,36 @@ def _check_r5k(rules: Rules, n: int) -> None:
     for flag, rule in (("r5k_doubling", "V5K-13"), ("r5k_limit_poker", "V5K-14")):
         if getattr(rules, flag) and n != 2:
             raise RulesError(f"rule {rule}: {flag}=true is for 2 players, got {n}")
+    _check_r5k_session(rules)
+
+
+SESSION_HANDS = 2  # V5K-13, V5K-14 (kernels.rum5000.layout keeps the same number for the engine)
+
+# A Doubling or Limit-Poker game is a session of two hands settled in stake (docs/rules-decisions.md
+# E70): the flags that decide a game to a target, or settle it otherwise, do not apply to it.
+_SESSION_EXCLUSIVE = (
+    ("r5k_must_go_out_to_win", True, "V5K-2"),
+    ("r5k_payoff", "game_point", "V5K-1"),
+)
+
+
+def _check_r5k_session(rules: Rules) -> None:
+    if rules.r5k_doubling and rules.r5k_limit_poker:
+        raise RulesError("rule V5K-13/V5K-14: r5k_doubling and r5k_limit_poker are two different games; "
+                         "choose one")
+    for flag, rule in (("r5k_doubling", "V5K-13"), ("r5k_limit_poker", "V5K-14")):
+        if not getattr(rules, flag):
+            continue
+        if rules.r5k_target != "auto":
+            raise RulesError(f"rule {rule}: {flag}=true plays a session of 2 hands, which replaces "
+                             f"the target (r5k_target={format_value(rules.r5k_target)})")
+        if rules.max_hands_per_game < SESSION_HANDS:
+            raise RulesError(f"rule {rule}: {flag}=true plays a session of {SESSION_HANDS} hands, more than "
+                             f"max_hands_per_game={rules.max_hands_per_game}")
+        for other, value, other_rule in _SESSION_EXCLUSIVE:
+            if _same(getattr(rules, other), value):
+                raise RulesError(f"rule {rule}: {flag}=true settles a 2-hand session in stake, so "
+                                 f"{other}={format_value(value)} ({other_rule}) does not apply")
 
 
 def _check_none(rules: Rules, n: int) -> None:
@@ -927,7 +956,9 @@ def pack_for(rules: Rules, n_players: int) -> tuple[int, int, int]:
 def describe(rules: Rules) -> list[dict[str, object]]:
     """One row per flag of the rules' game, then the engine flags (``rummysim rules show``).
 
-    Row keys: flag, value, default, rule_ids (tuple), doc, supported (by the kernels).
+    Row keys: flag, value, default, rule_ids (tuple), doc, supported (the value, by the kernels),
+    implemented (every value RULES.md allows) and not_implemented (the allowed values the kernels
+    do not play yet, a tuple).
     """
     rows: list[dict[str, object]] = []
     for game in (rules.game, ENGINE):
@@ -942,8 +973,20 @@ def describe(rules: Rules) -> list[dict[str, object]]:
                 "rule_ids": flag.rule_ids,
                 "doc": flag.doc,
                 "supported": _supported(name, value),
+                "implemented": not missing_values(name),
+                "not_implemented": missing_values(name),
             })
     return rows
+
+
+def missing_values(name: str) -> tuple[object, ...]:
+    """The values of flag ``name`` that RULES.md allows and the kernels do not play yet
+    (:data:`KERNEL_SUPPORT`); empty when the flag is implemented (an open integer counts as one
+    value, supported under ``"any"``)."""
+    flag = FLAGS[name]
+    if KERNEL_SUPPORT.get(name) == "any":
+        return ()
+    return tuple(v for v in flag.values if not _supported(name, v))
 
 
 def _self_check() -> None:

@@ -17,7 +17,7 @@ import numba
 import numpy as np
 import polars as pl
 
-from rummysim.analysis.summary import summarize_games, summarize_hands
+from rummysim.analysis.summary import summarize_games, summarize_hands, summarize_stakes
 from rummysim.errors import InputError
 from rummysim.limits import check_games, check_seed
 from rummysim.games import GameSpec, encode_rules, get_game
@@ -26,6 +26,7 @@ from rummysim.kernels.common import results as R
 from rummysim.output import OutputTarget, hands_path, output_target, run_metadata, write_parquet_atomic
 from rummysim.rules import PRESETS, Rules
 from rummysim.sides import SideMap, side_columns
+from rummysim.strategies.betting import DEFAULT_BETTING, parse_betting
 from rummysim.strategies.registry import parse_lineup
 
 UNITS = ("games", "hands")
@@ -49,6 +50,7 @@ class RunConfig:
     vector: np.ndarray = field(repr=False)
     spec: GameSpec = field(repr=False)
     sides: SideMap
+    betting: list[str] | None = None  # the seats' betting policies, when the rules play stakes
 
 
 @dataclass
@@ -73,15 +75,27 @@ def default_players(game: str, rule: Iterable[str], rules: Rules | None, fallbac
     return 4 if resolved.r500_partnership or resolved.r5k_persian else fallback
 
 
-def prepare(game: str, players: int, lineup: str, rule: Iterable[str] = (), rules: Rules | None = None) -> RunConfig:
-    """Validate everything about a run before any game is played (typed errors on bad input)."""
+def prepare(game: str, players: int, lineup: str, rule: Iterable[str] = (), rules: Rules | None = None,
+            betting: str | None = None) -> RunConfig:
+    """Validate everything about a run before any game is played (typed errors on bad input).
+
+    ``betting`` gives the seats' betting policies (``strategies.betting``) when the rules play a
+    stakes layer (V5K-13, V5K-14); they default to accept-all and are refused otherwise.
+    """
     if rules is None and game not in PRESETS:
         Rules.preset(game)  # raises the RulesError with the list of presets
     resolved = resolve_rules(game, rule, rules)
     vector = encode_rules(resolved, players)
     names, ids, params = parse_lineup(lineup, players, resolved.game)
     spec = get_game(resolved.game)
-    return RunConfig(resolved, players, names, ids, params, vector, spec, SideMap(spec.sides(resolved, players)))
+    policies = None
+    if spec.has_stakes(resolved):
+        policies, rows = parse_betting(betting or DEFAULT_BETTING, players)
+        params = np.ascontiguousarray(np.hstack([params, rows]))  # the betting row after N_PARAMS
+    elif betting is not None:
+        raise InputError("--betting needs a stakes game: r5k_doubling=true or r5k_limit_poker=true")
+    return RunConfig(resolved, players, names, ids, params, vector, spec, SideMap(spec.sides(resolved, players)),
+                     policies)
 
 
 def _chunks(total: int, size: int) -> Iterable[tuple[int, int]]:
@@ -119,8 +133,10 @@ def _seat_columns(block: np.ndarray, n: int, prefix: str) -> dict[str, np.ndarra
     return {f"{prefix}_{s}": block[:, s] for s in range(n)}
 
 
-def games_frame(rows: np.ndarray, start: int, sides: SideMap) -> pl.DataFrame:
-    """Kernel game rows (G_*) as a frame: one row per game, the side columns last."""
+def games_frame(rows: np.ndarray, start: int, sides: SideMap,
+                extra: dict[str, np.ndarray] | None = None) -> pl.DataFrame:
+    """Kernel game rows (G_*) as a frame: one row per game, then the ``extra`` columns of the
+    game's rules (``GameSpec.game_columns``), the side columns last."""
     n = sides.n_seats
     data = {
         "game_index": np.arange(start, start + rows.shape[0], dtype=np.int64),
@@ -133,12 +149,14 @@ def games_frame(rows: np.ndarray, start: int, sides: SideMap) -> pl.DataFrame:
         "tied_seats": rows[:, R.G_TIED].astype(np.int8),  # bitmask of the seats sharing the win
     }
     data.update(_seat_columns(rows[:, R.G_TOTAL : R.G_TOTAL + n].astype(np.int32), n, "score"))
+    data.update(extra or {})
     return pl.DataFrame(data).with_columns(side_columns(sides))
 
 
-def hands_frame(rows: np.ndarray, lead: dict[str, np.ndarray], n: int, spec: GameSpec) -> pl.DataFrame:
+def hands_frame(rows: np.ndarray, lead: dict[str, np.ndarray], n: int, spec: GameSpec,
+                extra: dict[str, np.ndarray] | None = None) -> pl.DataFrame:
     """Kernel hand rows (H_*) as a frame, one row per hand, after the ``lead`` index columns; the
-    reasons and per-hand counters are the game's (``spec``)."""
+    reasons and per-hand counters are the game's (``spec``), the ``extra`` columns last."""
     reasons = spec.reason_names()[rows[:, R.H_REASON]]
     data = {
         **lead,
@@ -149,6 +167,7 @@ def hands_frame(rows: np.ndarray, lead: dict[str, np.ndarray], n: int, spec: Gam
         **{name: rows[:, slot].astype(np.int16) for name, slot in spec.hand_counters},
     }
     data.update(_seat_columns(rows[:, R.H_SCORE : R.H_SCORE + n], n, "score"))
+    data.update(extra or {})
     return pl.DataFrame(data)
 
 
@@ -166,7 +185,7 @@ def play_game_chunk(
     cap = int(cfg.vector[C.R_HAND_CAP])
     hands = np.zeros((count, cap, R.H_SIZE) if want_hands else (0, 0, R.H_SIZE), dtype=np.int32)
     cfg.spec.games_runner()(cfg.vector, cfg.lineup, cfg.params, seed, start, count, games, hands)
-    gframe = games_frame(games, start, cfg.sides)
+    gframe = games_frame(games, start, cfg.sides, cfg.spec.game_columns(cfg.rules, games, cfg.players))
     hframe = None
     if want_hands:
         n_hands = games[:, R.G_HANDS]
@@ -174,7 +193,8 @@ def play_game_chunk(
         game_idx = np.broadcast_to(np.arange(start, start + count)[:, None], keep.shape)[keep]
         hand_idx = np.broadcast_to(np.arange(cap)[None, :], keep.shape)[keep]
         lead = {"game_index": game_idx.astype(np.int64), "hand": hand_idx.astype(np.int32)}
-        hframe = hands_frame(hands[keep], lead, cfg.players, cfg.spec)
+        kept = hands[keep]
+        hframe = hands_frame(kept, lead, cfg.players, cfg.spec, cfg.spec.hand_columns(cfg.rules, kept, cfg.players))
     return gframe, hframe
 
 
@@ -192,6 +212,7 @@ def simulate(
     threads: int | None = None,
     chunk_size: int | None = None,
     progress: ProgressFn | None = None,
+    betting: str | None = None,
 ) -> SimulationResult:
     """Simulate ``games`` games (or independent hands with ``unit="hands"``) and summarise them.
 
@@ -202,7 +223,7 @@ def simulate(
         ['game_index', 'first_dealer', 'winner']
 
     Results depend only on the arguments that shape the games (rules, players, lineup, seed, game
-    count), never on ``threads`` or ``chunk_size`` (games per kernel call and progress update;
+    count, and ``betting``: the seats' betting policies of a stakes game, V5K-13/14), never on ``threads`` or ``chunk_size`` (games per kernel call and progress update;
     default 16,384, or 4,096 with ``hands``). With ``out`` the game rows (or hand rows for
     ``unit="hands"``) are written to Parquet, and ``hands=True`` adds ``<out>.hands.parquet``.
     """
@@ -214,7 +235,7 @@ def simulate(
         chunk_size = DEFAULT_CHUNK if hands else LARGE_CHUNK
     if chunk_size < 1:
         raise InputError(f"chunk size must be at least 1, got {chunk_size}")
-    cfg = prepare(game, players, lineup, rule, rules)
+    cfg = prepare(game, players, lineup, rule, rules, betting)
     targets = _output_targets(out, hands and unit == "games")
     set_threads(threads)
     warm_up(cfg, seed, unit)
@@ -233,7 +254,8 @@ def simulate(
             rows = np.zeros((count, R.H_SIZE), dtype=np.int32)
             cfg.spec.hands_runner()(cfg.vector, cfg.lineup, cfg.params, seed, start, count, rows)
             idx = np.arange(start, start + count)
-            hand_parts.append(hands_frame(rows, {"hand_index": idx.astype(np.int64)}, cfg.players, cfg.spec))
+            hand_parts.append(hands_frame(rows, {"hand_index": idx.astype(np.int64)}, cfg.players, cfg.spec,
+                                          cfg.spec.hand_columns(cfg.rules, rows, cfg.players)))
         done += count
         if progress is not None:
             progress(done, games)
@@ -243,6 +265,8 @@ def simulate(
     hands_df = pl.concat(hand_parts) if hand_parts else None
     if unit == "games":
         summary = summarize_games(games_df, cfg.strategies, cfg.sides)
+        if cfg.betting is not None:
+            summary["stakes"] = summarize_stakes(games_df, cfg.strategies, cfg.betting)
     else:
         summary = summarize_hands(hands_df, cfg.strategies, cfg.sides)
     summary.update(_run_info(cfg, seed, unit, elapsed, threads))
@@ -254,6 +278,7 @@ def simulate(
         meta = run_metadata(
             game=cfg.rules.game, players=players, lineup=cfg.strategies, seed=seed, unit=unit,
             count=games, rules=cfg.rules.as_dict(), sides=cfg.sides.to_json(),
+            **({"betting": cfg.betting} if cfg.betting is not None else {}),
         )
         main_df = games_df if unit == "games" else hands_df
         if len(targets) == 2:
@@ -293,4 +318,5 @@ def _run_info(cfg: RunConfig, seed: int, unit: str, elapsed: float, threads: int
         "unit": unit,
         "elapsed_s": elapsed,
         "threads": numba.get_num_threads(),
+        **({"betting": cfg.betting} if cfg.betting is not None else {}),
     }

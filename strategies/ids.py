@@ -43,6 +43,25 @@ RO_SAMPLES = 0
 RO_MAX_CANDIDATES = 1
 RO_SEARCH_DISCARDS = 2
 
+# ---- betting policies (5000 Rummy's stakes layers: V5K-13 Doubling, V5K-14 Limit-Poker)
+# A seat's betting policy sits in its parameter row after the play strategy's N_PARAMS columns:
+# column N_PARAMS + BP_ID is the policy id, the BP_* columns after it its parameters
+# (strategies/betting.py names them, strategies/rum5000/betting.py plays them).
+BET_ACCEPT_ALL = 0
+BET_NEVER_DOUBLE = 1
+BET_THRESHOLD = 2
+BET_AGGRESSIVE = 3
+BP_ID = 0
+BP_DOUBLE_AT = 1
+BP_TAKE_AT = 2
+BP_BEAVER_AT = 3
+BP_BET_AT = 4
+BP_RAISE_AT = 5
+BP_CHIPS = 6
+BP_FOLD_AT = 7
+BP_CONCEDE_AT = 8
+BP_SIZE = 9
+
 # Rummikub-only strategies (strategies/rummikub/dispatch.py)
 VALUE = 6
 HOLDER = 7

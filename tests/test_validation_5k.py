@@ -11,7 +11,6 @@ from __future__ import annotations
 import pytest
 
 from rummysim.checks import validate_run
-from rummysim.errors import UnsupportedRuleError
 from rummysim.simulation import prepare
 
 PLAYER_COUNTS = (2, 3, 4, 5)  # R5K-SETUP-1
@@ -71,11 +70,10 @@ def test_V5K_every_variation_value_greedy(flag):
     ("flag", "rule_id"),
     [("r5k_doubling=true", "V5K-13"), ("r5k_limit_poker=true", "V5K-14"), ("r5k_payoff=game_point", "V5K-1")],
 )
-def test_V5K_variations_not_played_yet_are_refused_by_rule_id(flag, rule_id):
-    players = 2
-    with pytest.raises(UnsupportedRuleError) as info:
-        prepare("5000-rummy", players, "random", [flag])
-    assert rule_id in str(info.value)
+def test_V5K_stakes_variations_are_played(flag, rule_id):
+    """Issue 16: the stakes layers run (tests/test_stakes_5k.py checks how); no refusal is left."""
+    cfg = prepare("5000-rummy", 2, "random", [flag])
+    assert (cfg.betting is not None) == (rule_id != "V5K-1")
 
 
 @pytest.mark.parametrize("name", ["heuristic", "cautious", "digger", "rollout"])

@@ -15,7 +15,8 @@ G_FIRST_DEALER = 4
 G_CAPPED_HANDS = 5
 G_TIED = 6  # bitmask of the seats sharing the win
 G_TOTAL = 8  # + seat
-G_SIZE = 16
+G_STAKE = 16  # + seat (2 seats): a stakes session's net stake units or chips (5000 Rummy V5K-13/14)
+G_SIZE = 20
 
 # ---- per-hand result row (int32)
 H_DEALER = 0
@@ -26,7 +27,9 @@ H_CALLS = 4
 H_FLOATS = 5
 H_DEEP_TAKES = 6
 H_SCORE = 8  # + seat
-H_SIZE = 16
+H_STAKE = 16  # stakes hands: the stake at hand end (Doubling) or the pot (Limit-Poker)
+H_PAYOUT = 17  # + seat (2 seats): the hand's signed stake units or chips
+H_SIZE = 20
 
 # ---- hand-end reasons
 END_OUT = 1

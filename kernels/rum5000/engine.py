@@ -36,12 +36,17 @@ from rummysim.kernels.rum5000.layout import (
     S_IDLE, S_N, S_OUT, S_PILE_LEN, S_PLACED, S_PLAYED, S_SIZE, S_STALL, S_STOCK_OUT, S_STOCK_POS, S_TOTAL,
     S_TOVER, S_TPOS, S_TURN, S_WILD, T_DECK, T_DISCARD, T_DRAW_STOCK, T_EXCHANGE, T_FACE_UP, T_FLOAT,
     T_GAME_END, T_GAME_START, T_HAND_END, T_HAND_START, T_NO_DRAW, T_SCORE, T_TAKE_ALL, T_TAKE_PILE,
-    T_TURN_START,
+    T_TURN_START, END_CONCEDE, END_FOLD, G_STAKE, H_PAYOUT, H_STAKE, R5_STAKES, SESSION_HANDS, S_PAYOUT,
+    S_SESSION, S_STAKE, S_CONTRIB, STAKES_DOUBLING,
 )
 from rummysim.kernels.rum5000.melds import (
     Table5, apply_play5, card_placeable, copy_vector, count_cards, enumerate_plays5, fill_values, meld_out_path,
     new_search5,
 )
+from rummysim.kernels.rum5000.stakes import (
+    before_turn, first_dealer_tie, hand_stakes_start, session_result, session_start, settle_hand,
+)
+from rummysim.strategies.rum5000.betting import SV_SIZE
 from rummysim.strategies.rum5000.dispatch import (
     choose5_call, choose5_discard, choose5_draw, choose5_exchange, choose5_play, new_ahead5,
 )
@@ -65,14 +70,15 @@ TALLY_ROWS = 5  # score_hand5's per-seat rows: table, queens, sevens, held, bonu
 Game5 = namedtuple(
     "Game5",
     "st hands pack pile melds rules grp lineup params rngs rng_deal trace obs opts cand ends face vals n_melds "
-    "avail before single tally search work",
+    "avail before single tally search work sv",
 )
 """The state and work arrays of one game, as the flow functions take them (``g``).
 
 Work buffers beside the state: ``avail`` the cards a play may use, ``before`` a copy of them while
 it is applied, ``single`` the one card ``card_placeable`` tests, ``tally`` the per-seat rows of
 scoring, ``search`` the R5K-OUT-3 search's arrays (``melds.Search5``) and ``work`` the strategies'
-play-ahead workspace (``dispatch.Ahead5``)."""
+play-ahead workspace (``dispatch.Ahead5``); ``sv`` the stakes view a betting policy decides from
+(``stakes.stake_view``)."""
 
 
 @njit
@@ -104,6 +110,7 @@ def new_context5(rules, lineup, params, trace):
         np.zeros((TALLY_ROWS, MAX_SEATS), dtype=np.int64),  # tally
         new_search5(),
         new_ahead5(),
+        np.zeros(SV_SIZE, dtype=np.int64),  # sv
     )
 
 
@@ -658,7 +665,8 @@ def score_hand5(g, reason, out_seat):
     teams = rules[R5_PERSIAN] != 0
     g.tally[:, :] = 0
     table, queens, sevens, held, bonus = g.tally[0], g.tally[1], g.tally[2], g.tally[3], g.tally[4]
-    for m in range(g.n_melds[0]):
+    reckoned = reason != END_FOLD and reason != END_CONCEDE  # E66: a fold or concession scores nothing
+    for m in range(g.n_melds[0] if reckoned else 0):
         if melds[m, M_ALIVE] == 0:
             continue
         for i in range(melds[m, M_LEN]):
@@ -669,7 +677,7 @@ def score_hand5(g, reason, out_seat):
                 queens[s] += 1
             if c == SEVEN_H and is_natural(c, wild):
                 sevens[s] += 1
-    for s in range(n):
+    for s in range(n if reckoned else 0):
         for c in range(CARD_IDS):
             if hands[s, c] > 0:
                 v = vals[c]
@@ -709,12 +717,17 @@ def play_hand5(g):
     st, rules = g.st, g.rules
     n = st[S_N]
     seat = start_hand5(g)
-    reason = 0
+    stakes = rules[R5_STAKES] != 0
+    reason = hand_stakes_start(g) if stakes else 0
     out_seat = -1
-    while True:
+    while reason == 0:
         if st[S_TURN] >= rules[R_TURN_CAP]:
             reason = END_TURN_CAP
             break
+        if stakes:
+            reason = before_turn(g, seat)
+            if reason != 0:
+                break
         reason = normal_turn(g, seat)
         if reason == END_OUT:
             out_seat = seat
@@ -729,6 +742,8 @@ def play_hand5(g):
                 break
         seat = nxt
     score_hand5(g, reason, out_seat)
+    if stakes:
+        settle_hand(g, reason)
     return reason, out_seat, st[S_TURN]
 
 
@@ -788,6 +803,10 @@ def store_hand_row5(row, st, rules, dealer, reason, out_seat, turns):
     if rules[R5_PERSIAN] != 0:  # both partners' columns hold the partnership's hand score
         for s in range(n):
             row[H_SCORE + s] = st[S_HAND_SCORE + s % 2] + st[S_HAND_SCORE + s % 2 + 2]
+    if rules[R5_STAKES] != 0:
+        row[H_STAKE] = st[S_STAKE] if rules[R5_STAKES] == STAKES_DOUBLING else st[S_CONTRIB] + st[S_CONTRIB + 1]
+        for s in range(2):
+            row[H_PAYOUT + s] = st[S_PAYOUT + s]
 
 
 @njit
@@ -802,8 +821,11 @@ def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace):
     seed_game5(g, seed, game)
     out_game[:] = 0
     out_game[G_FIRST_DEALER] = st[S_DEALER]
-    record(trace, st, T_GAME_START, n, st[S_DEALER], game & 0x7FFFFFFF, rules[R5_TARGET], 2,
-           PARTNER_CODE_5000 if rules[R5_PERSIAN] != 0 else 0, 0)
+    stakes = rules[R5_STAKES]
+    record(trace, st, T_GAME_START, n, st[S_DEALER], game & 0x7FFFFFFF, 0 if stakes else rules[R5_TARGET], 2,
+           PARTNER_CODE_5000 if rules[R5_PERSIAN] != 0 else 0, stakes)
+    if stakes:
+        session_start(g, first_dealer_tie(seed, game))
     winner = -1
     tied = 0
     turns = 0
@@ -822,7 +844,10 @@ def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace):
             store_hand_row5(out_hands[h], st, rules, dealer, reason, out_seat, hand_turns)
         h += 1
         st[S_DEALER] = (dealer + 1) % n  # R5K-DEAL-3
-        if rules[R5_PERSIAN] != 0:  # V5K-9: the two team totals (team t's is seat t's)
+        if stakes:  # V5K-13/14: a session of two hands, won in stake (E70)
+            winner, tied = session_result(st)
+            finished = h == SESSION_HANDS
+        elif rules[R5_PERSIAN] != 0:  # V5K-9: the two team totals (team t's is seat t's)
             winner, tied, finished = game_result(st, 2, rules[R5_TARGET], rules[R5_MUST_GO_OUT] != 0,
                                                  out_seat % 2 if out_seat >= 0 else -1)
             tied = 0b1111 if tied != 0 else 0
@@ -840,6 +865,9 @@ def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace):
     out_game[G_CAPPED_HANDS] = capped_hands
     for s in range(n):
         out_game[G_TOTAL + s] = st[S_TOTAL + s]
+    if stakes:
+        for s in range(2):
+            out_game[G_STAKE + s] = st[S_SESSION + s]
     return st[S_TPOS], st[S_TOVER]
 
 

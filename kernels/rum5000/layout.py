@@ -34,6 +34,7 @@ R5_POLISH = 9  # V5K-8
 R5_FIRST_TURN = 10  # FT_* (V5K-10, V5K-11)
 R5_MONEY = 11  # V5K-12
 R5_PERSIAN = 12  # V5K-9: two partnerships, seat s plays for team s % 2
+R5_STAKES = 13  # STAKES_*: Doubling (V5K-13) or Limit-Poker (V5K-14), 2-hand sessions
 R5_SIZE = 16
 FT_UPCARD = 0
 FT_EXTRA_CARD = 1
@@ -44,6 +45,11 @@ RUMMY_ANY = 2  # V5K-4
 GO_ANY = 0
 GO_UNMELDABLE = 1  # V5K-5
 GO_MELD_ALL = 2  # V5K-6
+STAKES_OFF = 0
+STAKES_DOUBLING = 1  # V5K-13
+STAKES_POKER = 2  # V5K-14
+SESSION_HANDS = 2  # a stakes session is two hands (docs/rules-decisions.md E70)
+MAX_STAKE = 1 << 20  # engine safety limit on a doubled stake (docs/trace-format.md)
 
 # ---- meld rows
 M_KIND = 0
@@ -119,10 +125,20 @@ S_TOTAL = 20  # + seat
 S_HAND_SCORE = 28  # + seat
 S_PLAYED = 36  # + seat: normal turns played this hand
 S_BONUS = 44  # + seat
-S_SIZE = 52
+S_STAKE = 52  # Doubling: the hand's stake
+S_LAST_DOUBLER = 53  # Doubling: the seat whose double was last taken or beavered (-1)
+S_RAISES = 54  # + seat (2 seats), Limit-Poker: raises this hand
+S_CONTRIB = 56  # + seat, Limit-Poker: chips in the pot
+S_SESSION = 58  # + seat: the session's net stake units or chips so far
+S_PAYOUT = 60  # + seat: this hand's
+S_LOSER = 62  # the seat that folded or conceded this hand (-1)
+S_AUTO_DOUBLE = 63  # 1 when the first-dealer draw tied (V5K-13)
+S_SIZE = 64
 
 # ---- hand-end reasons beyond the common END_*
 END_STALL = END_GAME_FIRST  # R5K-DRAW-5
+END_FOLD = END_GAME_FIRST + 1  # V5K-13: a doubled seat folded
+END_CONCEDE = END_GAME_FIRST + 2  # V5K-14: a seat conceded (or folded in the betting round)
 
 # ---- observation (public information and the seat's own situation, C-INFO-1)
 O_SEAT = 0
@@ -147,3 +163,16 @@ T_TAKE_ALL = KINDS_5000 + 1
 T_EXCHANGE = KINDS_5000 + 2
 T_JOIN = KINDS_5000 + 3
 T_TRADE = KINDS_5000 + 4
+T_STAKES_START = KINDS_5000 + 5
+T_HAND_STAKE = KINDS_5000 + 6
+T_DOUBLE = KINDS_5000 + 7
+T_DOUBLE_TAKE = KINDS_5000 + 8
+T_DOUBLE_FOLD = KINDS_5000 + 9
+T_BEAVER = KINDS_5000 + 10
+T_ANTE = KINDS_5000 + 11
+T_CHECK = KINDS_5000 + 12
+T_BET = KINDS_5000 + 13
+T_CALL = KINDS_5000 + 14
+T_RAISE = KINDS_5000 + 15
+T_CONCEDE = KINDS_5000 + 16
+T_PAYOUT = KINDS_5000 + 17

@@ -36,8 +36,9 @@ BalanceOpt = Annotated[
 ]
 PayoffOpt = Annotated[
     Optional[str],
-    typer.Option("--payoff", help="Settle stakes per seat: difference (R500-END-3, R5K-GAME-3) or game-point "
-                                  "(V5K-1, V5K-2)."),
+    typer.Option("--payoff", help="Settle stakes per seat: difference (R500-END-3, R5K-GAME-3), game-point "
+                                  "(V5K-1, V5K-2) or stakes (the stake units or chips of a Doubling or "
+                                  "Limit-Poker run, V5K-13/14)."),
 ]
 StrategiesOpt = Annotated[bool, typer.Option("--strategies", help="Win rates per strategy (from the lineups).")]
 MatrixOpt = Annotated[bool, typer.Option("--matrix", help="Strategy against strategy win rates (from the lineups).")]
@@ -137,11 +138,11 @@ def _print_balance(console: Console, frame, by: list[str]) -> None:
 
 
 def _print_payoffs(console: Console, frame, by: list[str], mode: str) -> None:
-    unit = "game points" if mode == "game-point" else "points"
+    unit = {"game-point": "game points", "stakes": "stake units or chips"}.get(mode, "points")
     table = Table(title=f"Payoffs ({mode}): mean {unit} per game")
     for col in ("group", "seat", "strategy", "games", "settled", "mean", "95% CI", "total"):
         table.add_column(col, justify="left" if col in ("group", "strategy") else "right")
-    digits = 3 if mode == "game-point" else 1
+    digits = 3 if mode in ("game-point", "stakes") else 1
     for row in frame.to_dicts():
         table.add_row(
             _label(row, by), row["members"] or "-", row["strategy"] or "-", f"{row['games']:,}", f"{row['settled']:,}",

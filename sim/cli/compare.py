@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.table import Table
 
 from rummysim.cli.console import out_console
-from rummysim.cli.options import (DealsOpt, GameOpt, JsonOpt, OptionalPlayersOpt, ProgressOpt, RuleOpt, SeedOpt, ThreadsOpt,
+from rummysim.cli.options import (BettingOpt, DealsOpt, GameOpt, JsonOpt, OptionalPlayersOpt, ProgressOpt, RuleOpt, SeedOpt, ThreadsOpt,
                                   out_option)
 from rummysim.cli.progress import progress_bar, show_progress
 
@@ -47,7 +47,8 @@ def _print_compare(console: Console, s: dict) -> None:
     )
     console.print(f"seatings: {' | '.join(s['seatings'])}")
     table = Table()
-    for col in ("side", "strategy", "seats", "wins", "win rate %", "95% CI", "fair %", "mean final score", "95% CI"):
+    score = "mean final score" if s.get("unit", "points") == "points" else f"mean {s['unit']}"
+    for col in ("side", "strategy", "seats", "wins", "win rate %", "95% CI", "fair %", score, "95% CI"):
         table.add_column(col, justify="left" if col in ("side", "strategy") else "right")
     for side in s["sides"]:
         lo, hi = side["win_rate_ci"]
@@ -56,7 +57,8 @@ def _print_compare(console: Console, s: dict) -> None:
                       f"{side['win_rate'] * 100:.2f}", f"[{lo * 100:.1f}, {hi * 100:.1f}]", f"{side['fair'] * 100:.1f}",
                       f"{side['mean_score']:.1f}", f"[{slo:.1f}, {shi:.1f}]")
     console.print(table)
-    console.print(f"score difference {s['a']} - {s['b']} (95% CI; the unit of analysis is the deal):")
+    what = "score" if s.get("unit", "points") == "points" else s["unit"]
+    console.print(f"{what} difference {s['a']} - {s['b']} (95% CI; the unit of analysis is the deal):")
     console.print(f"  per game  {_pm(s['per_game'], 1)}   {p_text(s['per_game']['p_value'])}")
     console.print(f"  per hand  {_pm(s['per_hand'])}   {p_text(s['per_hand']['p_value'])}   "
                   f"({s['mean_hands_per_game']:.2f} hands per game)")
@@ -128,14 +130,16 @@ def compare_command(
     as_json: JsonOpt = False,
     threads: ThreadsOpt = None,
     progress: ProgressOpt = None,
+    betting: BettingOpt = None,
 ) -> None:
-    """Strategy A against B on duplicate deals: score difference per game and per hand, win rates, verdict."""
+    """Strategy A against B on duplicate deals: score difference per game and per hand, win rates, verdict
+    (in stake units or chips in a stakes game)."""
     from rummysim.comparison import compare
 
     with progress_bar("comparing", show_progress(progress), unit="deals", note=_half_width_note) as update:
         res = compare(a, b, game=game, players=players, lineup=lineup, rule=rule or (), games=games, seed=seed,
                       until_ci=until_ci, max_games=max_games, batch=batch, baseline=baseline, out=out,
-                      threads=threads, progress=update)
+                      threads=threads, progress=update, betting=betting)
     if as_json:
         out_console.print_json(json.dumps(res.summary))
         return

@@ -17,6 +17,10 @@ OptionalPlayersOpt = Annotated[Optional[int], typer.Option(
     "--players", "-n", help="Number of players (default: 4 for a partnership game, else 2).")]
 LineupOpt = Annotated[str, typer.Option(
     "--lineup", "-l", help="Strategy per seat, comma-separated (one name = every seat).")]
+BettingOpt = Annotated[Optional[str], typer.Option(
+    "--betting", help="Betting policy per seat in a stakes game (r5k_doubling, r5k_limit_poker), comma-separated "
+                      "(one = every seat), NAME:key=value as in --lineup; default accept-all. See "
+                      "`rummysim strategies list`.")]
 RuleOpt = Annotated[Optional[list[str]], typer.Option(
     "--rule", "-r", help="Rule flag override FLAG=VALUE (repeatable).")]
 SeedOpt = Annotated[int, typer.Option("--seed", "-s", help="Run seed.")]

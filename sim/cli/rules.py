@@ -32,26 +32,31 @@ def rules_show_command(
     name: Annotated[str, typer.Argument(help="Preset name.")] = "500-rum",
     rule: RuleOpt = None,
 ) -> None:
-    """Show every flag of a preset (with overrides): value, default, rule IDs, kernel support."""
+    """Show every flag of a preset (with overrides): value, default, rule IDs, kernel support of the
+    value, and whether every value of the flag is implemented."""
     from rummysim.rules import Rules, describe, format_value
 
     rules = Rules.preset(name)
     if rule:
         rules = rules.with_strings(rule)
     table = Table(title=f"{name} ({rules.game})")
-    for col in ("flag", "value", "default", "rule IDs", "supported"):
+    for col in ("flag", "value", "default", "rule IDs", "supported", "implemented"):
         table.add_column(col, no_wrap=True)
     table.add_column("meaning")
     for row in describe(rules):
+        missing = row["not_implemented"]
+        implemented = "yes" if row["implemented"] else "not " + ", ".join(format_value(v) for v in missing)
         table.add_row(
             row["flag"], format_value(row["value"]), format_value(row["default"]), ", ".join(row["rule_ids"]),
-            "yes" if row["supported"] else "not yet", row["doc"],
+            "yes" if row["supported"] else "not yet", implemented, row["doc"],
         )
     out_console.print(table)
 
 
 def strategies_list_command() -> None:
-    """List the strategies with their parameters and defaults."""
+    """List the strategies, then the betting policies of the stakes games (``--betting``), with
+    their parameters and defaults."""
+    from rummysim.strategies.betting import POLICIES
     from rummysim.strategies.registry import STRATEGIES
 
     table = Table()
@@ -61,6 +66,13 @@ def strategies_list_command() -> None:
         params = "; ".join(f"{p.name}={p.default:g} ({p.doc})" for p in s.params) or "-"
         table.add_row(s.name, s.doc, params)
     out_console.print(table)
+    policies = Table(title="betting policies (--betting, with r5k_doubling or r5k_limit_poker)")
+    for col in ("policy", "what it does", "parameters"):
+        policies.add_column(col)
+    for b in POLICIES.values():
+        params = "; ".join(f"{p.name}={p.default:g} ({p.doc})" for p in b.params) or "-"
+        policies.add_row(b.name, b.doc, params)
+    out_console.print(policies)
 
 
 def strategies_show_command(name: Annotated[str, typer.Argument(help="Strategy name.")]) -> None:

@@ -15,7 +15,7 @@ import typer
 from rich.table import Table
 
 from rummysim.cli.console import out_console
-from rummysim.cli.options import (GameOpt, JsonOpt, LineupOpt, PlayersOpt, ProgressOpt, RuleOpt, SeedOpt, ThreadsOpt,
+from rummysim.cli.options import (BettingOpt, GameOpt, JsonOpt, LineupOpt, PlayersOpt, ProgressOpt, RuleOpt, SeedOpt, ThreadsOpt,
                                   out_option)
 from rummysim.cli.progress import progress_bar, show_progress
 
@@ -49,6 +49,8 @@ def _print_game_summary(s: dict) -> None:
             _ci(row["win_rate_ci"], pct=True), f"{row['mean_score']:.1f}", _ci(row["mean_score_ci"]),
         )
     out_console.print(table)
+    if "stakes" in s:
+        _print_stakes(s)
     out_console.print(
         f"hands/game {s['mean_hands_per_game']:.2f}   turns/hand {s['mean_turns_per_hand']:.2f}   "
         f"drawn games {s['drawn_games']}   capped games {s['capped_games']}   capped hands {s['capped_hands']}"
@@ -57,6 +59,17 @@ def _print_game_summary(s: dict) -> None:
         f"{s['games_per_s']:,.0f} games/s   {s['hands_per_s']:,.0f} hands/s   "
         f"{s['elapsed_s']:.2f} s on {s['threads']} threads"
     )
+
+
+def _print_stakes(s: dict) -> None:
+    unit = "stake units" if s.get("rules_changed", {}).get("r5k_doubling") else "chips"
+    table = Table(title=f"stakes: net {unit} per game (a session of 2 hands)")
+    for col in ("seat", "strategy", "betting", "mean", "95% CI", "per hand"):
+        table.add_column(col, justify="left" if col in ("strategy", "betting") else "right")
+    for row in s["stakes"]:
+        table.add_row(str(row["seat"]), row["strategy"], row["betting"], f"{row['mean_stake']:+.3f}",
+                      f"[{row['mean_stake_ci'][0]:+.3f}, {row['mean_stake_ci'][1]:+.3f}]", f"{row['stake_per_hand']:+.3f}")
+    out_console.print(table)
 
 
 def _print_hand_summary(s: dict) -> None:
@@ -88,6 +101,7 @@ def simulate_command(
     as_json: JsonOpt = False,
     threads: ThreadsOpt = None,
     progress: ProgressOpt = None,
+    betting: BettingOpt = None,
 ) -> None:
     """Play many complete games (or hands) in parallel and summarise them."""
     from rummysim.errors import InputError
@@ -97,7 +111,7 @@ def simulate_command(
         raise InputError("--hands writes the hand rows to OUT.hands.parquet: give --out too")
     with progress_bar("simulating", show_progress(progress)) as update:
         res = simulate(game=game, players=players, lineup=lineup, games=games, seed=seed, rule=rule or (), unit=unit,
-                       hands=hands, out=out, threads=threads, progress=update)
+                       hands=hands, out=out, threads=threads, progress=update, betting=betting)
     if as_json:
         out_console.print_json(json.dumps(res.summary))
     elif unit == "games":
@@ -116,13 +130,14 @@ def validate_command(
     seed: SeedOpt = 0,
     rule: RuleOpt = None,
     progress: ProgressOpt = None,
+    betting: BettingOpt = None,
 ) -> None:
     """Play games in trace mode and check every action with the independent validator (exit 1 on any violation)."""
     from rummysim.checks import validate_run
 
     with progress_bar("validating", show_progress(progress)) as update:
         report = validate_run(game=game, players=players, lineup=lineup, games=games, seed=seed, rule=rule or (),
-                              progress=update)
+                              progress=update, betting=betting)
     out_console.print(f"games {report.games}   actions checked {report.actions_checked:,}   violations {len(report.violations)}")
     for v in report.violations[:MAX_VIOLATIONS_SHOWN]:
         out_console.print(f"  seed {v.seed} game {v.game_index} action {v.action} {v.rule_id}: {v.message}")
@@ -139,11 +154,13 @@ def replay_command(
     players: PlayersOpt = 4,
     lineup: LineupOpt = "greedy",
     rule: RuleOpt = None,
+    betting: BettingOpt = None,
 ) -> None:
     """Print one game turn by turn (the same game `simulate` plays for that seed and index)."""
     from rummysim.checks import replay_game
 
-    out_console.print(replay_game(seed, game_index, game=game, players=players, lineup=lineup, rule=rule or ()),
+    out_console.print(replay_game(seed, game_index, game=game, players=players, lineup=lineup, rule=rule or (),
+                                  betting=betting),
                       markup=False)
 
 

@@ -34,7 +34,17 @@ def encode_5000(rules: Rules, n_players: int) -> np.ndarray:
     vec[L5.R5_FIRST_TURN] = _FIRST_TURN_5K[rules.r5k_first_turn]
     vec[L5.R5_MONEY] = int(rules.r5k_money_cards)
     vec[L5.R5_PERSIAN] = int(rules.r5k_persian)
+    vec[L5.R5_STAKES] = stakes_mode(rules)
     return vec
+
+
+def stakes_mode(rules: Rules) -> int:
+    """STAKES_*: Doubling (V5K-13), Limit-Poker (V5K-14) or neither."""
+    if rules.r5k_doubling:
+        return L5.STAKES_DOUBLING
+    if rules.r5k_limit_poker:
+        return L5.STAKES_POKER
+    return L5.STAKES_OFF
 
 
 def sides_5000(rules: Rules, players: int) -> tuple[int, ...]:
@@ -45,6 +55,34 @@ def sides_5000(rules: Rules, players: int) -> tuple[int, ...]:
 def counters_5000(flags: Mapping[str, object]) -> frozenset[str]:
     """Rummy calls with V5K-3/V5K-4, deep takes always; no floats are recorded in 5000 Rummy."""
     return frozenset({"deep_takes"} | ({"calls"} if flags.get("r5k_rummy", "off") != "off" else set()))
+
+
+def has_stakes_5000(rules: Rules) -> bool:
+    return stakes_mode(rules) != L5.STAKES_OFF
+
+
+def game_columns_5000(rules: Rules, rows: np.ndarray, players: int) -> dict[str, np.ndarray]:
+    """``stake_0``, ``stake_1`` for a Doubling or Limit-Poker session; ``payoff_k`` (V5K-1's game
+    point: 1 to the winner, 1/k to each of k tied winners, 0 in a capped game) for ``game_point``."""
+    if has_stakes_5000(rules):
+        return {f"stake_{s}": rows[:, L5.G_STAKE + s].astype(np.int32) for s in range(2)}
+    if rules.r5k_payoff != "game_point":
+        return {}
+    winner, tied, capped = rows[:, L5.G_WINNER], rows[:, L5.G_TIED], rows[:, L5.G_CAPPED] != 0
+    seats = np.arange(players)
+    wins = (winner[:, None] == seats[None, :]) | (((tied[:, None] >> seats[None, :]) & 1) == 1)
+    wins &= ~capped[:, None]
+    k = np.maximum(wins.sum(axis=1, keepdims=True), 1)
+    share = wins / k
+    return {f"payoff_{s}": share[:, s].astype(np.float64) for s in range(players)}
+
+
+def hand_columns_5000(rules: Rules, rows: np.ndarray, players: int) -> dict[str, np.ndarray]:
+    """``stake`` (the hand's stake at its end, or the pot) and ``payout_0``, ``payout_1`` for stakes."""
+    if not has_stakes_5000(rules):
+        return {}
+    return {"stake": rows[:, L5.H_STAKE].astype(np.int32),
+            **{f"payout_{s}": rows[:, L5.H_PAYOUT + s].astype(np.int32) for s in range(2)}}
 
 
 _ENTRY = "rummysim.kernels.rum5000.batch"
@@ -59,7 +97,11 @@ SPECS = (
         traced_runner_at=f"{_ENTRY}:run_game_traced5",
         validator_at="rummysim.validate.rum5000:validate_trace",
         replay_at="rummysim.replay:format_trace",
-        hand_end_reasons={**COMMON_REASONS, L5.END_STALL: "stall"},  # R5K-DRAW-5
+        hand_end_reasons={**COMMON_REASONS, L5.END_STALL: "stall",  # R5K-DRAW-5
+                          L5.END_FOLD: "fold", L5.END_CONCEDE: "concede"},  # V5K-13, V5K-14
         sides=sides_5000,
+        has_stakes=has_stakes_5000,
+        game_columns=game_columns_5000,
+        hand_columns=hand_columns_5000,
     ),
 )

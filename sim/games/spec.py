@@ -59,6 +59,12 @@ class GameSpec:
     active_counters: Callable[[Mapping[str, object]], frozenset[str]]
     hand_counters: tuple[tuple[str, int], ...] = COMMON_COUNTERS
     sides: Callable[[Rules, int], tuple[int, ...]] = lambda rules, players: tuple(range(players))  # SideMap.of_seat
+    #: whether the rules play a stakes layer whose seats need betting policies (``--betting``)
+    has_stakes: Callable[[Rules], bool] = lambda rules: False
+    #: the columns a run's rules add to its game rows and its hand rows, from the kernel rows:
+    #: ``(rules, rows, players) -> {name: values}`` (none for most configurations)
+    game_columns: Callable[[Rules, np.ndarray, int], dict[str, np.ndarray]] = lambda rules, rows, players: {}
+    hand_columns: Callable[[Rules, np.ndarray, int], dict[str, np.ndarray]] = lambda rules, rows, players: {}
 
     @property
     def flags(self) -> tuple[str, ...]:

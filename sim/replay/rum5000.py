@@ -1,7 +1,7 @@
 """The replay text of 5000 Rummy: the hand's wild rank (every wild card marked ``*``, in a sequence
 with its designation ``7♥*(5♠)``), each seat's face-up card and the hand size it sets, Polish
 take-all, upcard exchanges, the first-turn no-draw, joins, trades, the hand-end reasons of
-R5K-STOCK-1 and R5K-DRAW-5, and ties."""
+R5K-STOCK-1 and R5K-DRAW-5, ties, and the stakes of Doubling and Limit-Poker (V5K-13/14)."""
 
 from __future__ import annotations
 
@@ -24,6 +24,28 @@ _END_REASONS = {
     3: "{n} turns in a row put no card on the table after the stock ran out (R5K-STOCK-1 c)",
     4: "turn cap (engine limit)",
     6: "stall: {n3} top-card takes in a row that stayed in hand (R5K-DRAW-5)",
+    7: "a doubled player folded (V5K-13)",
+    8: "a player conceded (V5K-14)",
+}
+
+# The stakes records of docs/trace-format.md ("Stakes", V5K-13/14), read here from that page alone
+# until the validator's trace reader declares them: kind -> the line it writes.
+_STAKES_MODES = {1: "Doubling (V5K-13)", 2: "Limit-Poker (V5K-14)"}
+_STAKES_LINES = {
+    101: lambda r: f"  stakes: {_STAKES_MODES.get(r[1], r[1])}, a session of {r[3]} hands"
+                   + (" · tied first-dealer draw: automatic double" if r[2] else ""),
+    102: lambda r: f"  stake {r[1]}",
+    103: lambda r: f"    P{r[1]} doubles to {r[2]}",
+    104: lambda r: f"    P{r[1]} takes: stake {r[2]}",
+    105: lambda r: f"    P{r[1]} folds, losing {r[2]}",
+    106: lambda r: f"    P{r[1]} beavers: stake {r[2]}",
+    107: lambda r: f"  P{r[1]} antes {r[2]} · pot {r[3]}",
+    108: lambda r: f"  P{r[1]} checks",
+    109: lambda r: f"  P{r[1]} bets {r[2]} · pot {r[3]}",
+    110: lambda r: f"  P{r[1]} calls {r[2]} · pot {r[3]}",
+    111: lambda r: f"  P{r[1]} calls {r[2]} and raises {r[3]} · pot {r[4]}",
+    112: lambda r: f"    P{r[1]} concedes the pot of {r[2]}" + (" in the betting round" if r[3] == 0 else ""),
+    113: lambda r: f"    P{r[1]} {r[2]:+} ({'x' + str(r[4]) + ' ' if r[4] else ''}stake {r[5]}) · session {r[3]:+}",
 }
 _NO_DRAW = {
     0: "stock empty, does not take from the pile",
@@ -61,7 +83,11 @@ class Rum5000Records(Decoder):
             **super().record_handlers(),
             FACE_UP: self.face_up, TAKE_ALL: self.take_all, EXCHANGE: self.exchange,
             JOIN: self.join, TRADE: self.trade,
+            **{kind: self.stakes_line for kind in _STAKES_LINES},
         }
+
+    def stakes_line(self, row: list[int]) -> None:
+        self.w(_STAKES_LINES[row[0]](row))
 
     def hand_reset(self) -> None:
         super().hand_reset()
