@@ -887,7 +887,7 @@ def _check_r5k(rules: Rules, n: int) -> None:
 SESSION_HANDS = 2  # V5K-13, V5K-14 (kernels.rum5000.layout keeps the same number for the engine)
 
 # A Doubling or Limit-Poker game is a session of two hands settled in stake (docs/rules-decisions.md
-# E70): the flags that decide a game to a target, or settle it otherwise, do not apply to it.
+# E71): the flags that decide a game to a target, or settle it otherwise, do not apply to it.
 _SESSION_EXCLUSIVE = (
     ("r5k_must_go_out_to_win", True, "V5K-2"),
     ("r5k_payoff", "game_point", "V5K-1"),

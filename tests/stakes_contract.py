@@ -96,7 +96,7 @@ def _hand(rows, i: int, hand: int, dealer: int, first: int, seen: Seen) -> int:
     if seen.mode == DOUBLING:
         _need(rows[i][0] == L5.T_HAND_STAKE, f"HAND_STAKE must follow the deal: {rows[i]}")
         stake = rows[i][1]
-        _need(stake == (2 if hand == 0 and seen.auto_double else 1), f"hand {hand} starts at stake {stake} (E65)")
+        _need(stake == (2 if hand == 0 and seen.auto_double else 1), f"hand {hand} starts at stake {stake} (E66)")
         seen.start_stakes.append(stake)
         i += 1
     else:
@@ -133,7 +133,7 @@ def _hand(rows, i: int, hand: int, dealer: int, first: int, seen: Seen) -> int:
                 last = doubler
                 t = rows[i + 2]
                 _need(t[0] == L5.T_TURN_START and t[1] == 1 - doubler and t[5] == 0,
-                      f"the doubled seat's normal turn must follow: {t} (E71)")
+                      f"the doubled seat's normal turn must follow: {t} (E72)")
             i += 2
             continue
         if kind == L5.T_CONCEDE:
@@ -154,7 +154,7 @@ def _hand(rows, i: int, hand: int, dealer: int, first: int, seen: Seen) -> int:
         sc = rows[i + 1 + s]
         _need(sc[0] == L5.T_SCORE and sc[1] == s, "SCORE records follow HAND_END")
         if reason in (FOLD, CONCEDE):
-            _need(rows[i][2] == -1 and sc[2] == 0 and sc[4:7] == (0, 0, 0), f"a {reason} hand scores nothing: {sc} (E66)")
+            _need(rows[i][2] == -1 and sc[2] == 0 and sc[4:7] == (0, 0, 0), f"a {reason} hand scores nothing: {sc} (E67)")
         scores.append(sc[2])
     i += 3
     amount, mult = _settle(seen.mode, reason, loser, stake, contrib, scores)
@@ -194,7 +194,7 @@ def _round(rows, i: int, first: int, contrib: list[int], raises: list[int], seen
             contrib[seat] += r[2]
             bet = True
         elif kind == L5.T_RAISE:
-            _need(to_call > 0 and r[2] == to_call and 1 <= r[3] <= 10 and raises[seat] < 2, f"RAISE {r} (E69)")
+            _need(to_call > 0 and r[2] == to_call and 1 <= r[3] <= 10 and raises[seat] < 2, f"RAISE {r} (E70)")
             contrib[seat] += to_call + r[3]
             raises[seat] += 1
         else:

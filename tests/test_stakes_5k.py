@@ -1,7 +1,7 @@
 """5000 Rummy's stakes layers: V5K-1 game points, V5K-13 Doubling, V5K-14 Limit-Poker (issue 16).
 
 Traces are replayed by ``tests.stakes_contract`` (docs/trace-format.md, "Stakes"); the readings
-of docs/rules-decisions.md E64-E74 are named in the tests.
+of docs/rules-decisions.md E65-E75 are named in the tests.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def test_stakes_flags_accepted_and_implemented():
     ("r5k_limit_poker=true",), ("r5k_target=3000",), ("r5k_must_go_out_to_win=true",), ("r5k_payoff=game_point",),
     ("max_hands_per_game=1",),
 ])
-def test_E70_session_refuses_target_flags(extra):
+def test_E71_session_refuses_target_flags(extra):
     with pytest.raises(RulesError, match="V5K-13"):
         Rules.preset("5000-rummy").with_strings([*DOUBLING, *extra]).check(2)
 
@@ -127,7 +127,7 @@ def test_policy_fixed_behaviours():
     assert B.answer_double(never, view(-1)) == B.ANSWER_FOLD and B.answer_double(never, view(0)) == B.ANSWER_TAKE
 
 
-def test_E74_stake_view_ignores_hidden_cards():
+def test_E75_stake_view_ignores_hidden_cards():
     """C-INFO-1: the opponent's hidden cards change, its public hand size stays: same view, same choices."""
     k = make5(2, "5", {0: "KH KS 5C 5D 2H 3H", 1: "QC QD QH 9S 9C"}, stock="AS AH 7C 7D 8C 8D",
               rule=DOUBLING, lineup="greedy")
@@ -152,7 +152,7 @@ def test_E74_stake_view_ignores_hidden_cards():
 # Doubling (V5K-13)
 
 
-def test_E64_gammon_multiplier_on_the_hand_difference():
+def test_E65_gammon_multiplier_on_the_hand_difference():
     assert [K.gammon_multiplier(d) for d in (5, 245, 250, 495, 500, 2000)] == [1, 1, 2, 2, 3, 3]
     seen = replay_all(DOUBLING, "accept-all", 60)
     pairs = [(d, m) for s in seen for d, m in zip(s.hand_diffs, s.multipliers)]
@@ -167,7 +167,7 @@ def test_doubling_traces_keep_the_contract():
         assert all(s.mode == 1 and len(s.reasons) == 2 for s in seen)
 
 
-def test_E65_stake_restarts_each_hand_and_E66_folds_score_nothing():
+def test_E66_stake_restarts_each_hand_and_E67_folds_score_nothing():
     seen = replay_all(DOUBLING, "threshold:double_at=0:take_at=60", 40)
     assert any(s.hand_stakes[0] > 1 for s in seen)
     assert all(s.start_stakes[1] == 1 for s in seen)
@@ -175,7 +175,7 @@ def test_E65_stake_restarts_each_hand_and_E66_folds_score_nothing():
     assert folds  # the replay checked their zero SCORE records
 
 
-def test_E67_beaver_keeps_the_right_to_double():
+def test_E68_beaver_keeps_the_right_to_double():
     seen = replay_all(DOUBLING, "aggressive", 10)
     found = False
     for s in seen:
@@ -188,13 +188,13 @@ def test_E67_beaver_keeps_the_right_to_double():
     assert max(st for s in seen for st in s.hand_stakes) == L5.MAX_STAKE  # the engine's safety limit holds
 
 
-def test_E71_doubles_only_before_normal_turns():
+def test_E72_doubles_only_before_normal_turns():
     """replay_stakes requires the doubled seat's normal TURN_START right after every taken double."""
     seen = replay_all(("r5k_doubling=true", "r5k_rummy=any_cards"), "threshold:double_at=20", 30)
     assert sum(e[0] == L5.T_DOUBLE for s in seen for e in s.events) > 10
 
 
-def test_E72_automatic_double_rate_and_unchanged_dealers():
+def test_E73_automatic_double_rate_and_unchanged_dealers():
     res = simulate("5000-rummy", players=2, lineup="greedy", games=4000, seed=11, rule=DOUBLING, unit="games")
     plain = simulate("5000-rummy", players=2, lineup="greedy", games=4000, seed=11, rule=["r5k_target=100"])
     assert res.games["first_dealer"].to_list() == plain.games["first_dealer"].to_list()
@@ -209,7 +209,7 @@ def test_E72_automatic_double_rate_and_unchanged_dealers():
 # Limit-Poker (V5K-14)
 
 
-def test_E69_full_betting_round_between_aggressive_seats():
+def test_E70_full_betting_round_between_aggressive_seats():
     seen = replay_all(POKER, "aggressive", 5)
     for s in seen:
         kinds = [e[0] for e in s.events]
@@ -218,7 +218,7 @@ def test_E69_full_betting_round_between_aggressive_seats():
         assert s.hand_stakes == [102, 102]
 
 
-def test_E68_fold_in_the_round_and_concession_in_play():
+def test_E69_fold_in_the_round_and_concession_in_play():
     seen = replay_all(POKER, "threshold:bet_at=-1000:fold_at=1000,threshold:fold_at=0:concede_at=-40", 60)
     concessions = [e for s in seen for e in s.events if e[0] == L5.T_CONCEDE]
     assert {e[3] for e in concessions} == {0, 1}  # (kind, seat, pot, phase): in the round and in play
@@ -250,7 +250,7 @@ def test_stake_columns_add_up():
     assert res.summary["stakes"][0]["betting"] == "threshold"
 
 
-def test_E73_game_point_payoff_columns():
+def test_E74_game_point_payoff_columns():
     res = simulate("5000-rummy", players=3, lineup="greedy", games=60, seed=4, rule=["r5k_payoff=game_point",
                                                                                      "r5k_target=1500"])
     g = res.games

@@ -665,7 +665,7 @@ def score_hand5(g, reason, out_seat):
     teams = rules[R5_PERSIAN] != 0
     g.tally[:, :] = 0
     table, queens, sevens, held, bonus = g.tally[0], g.tally[1], g.tally[2], g.tally[3], g.tally[4]
-    reckoned = reason != END_FOLD and reason != END_CONCEDE  # E66: a fold or concession scores nothing
+    reckoned = reason != END_FOLD and reason != END_CONCEDE  # E67: a fold or concession scores nothing
     for m in range(g.n_melds[0] if reckoned else 0):
         if melds[m, M_ALIVE] == 0:
             continue
@@ -844,7 +844,7 @@ def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace):
             store_hand_row5(out_hands[h], st, rules, dealer, reason, out_seat, hand_turns)
         h += 1
         st[S_DEALER] = (dealer + 1) % n  # R5K-DEAL-3
-        if stakes:  # V5K-13/14: a session of two hands, won in stake (E70)
+        if stakes:  # V5K-13/14: a session of two hands, won in stake (E71)
             winner, tied = session_result(st)
             finished = h == SESSION_HANDS
         elif rules[R5_PERSIAN] != 0:  # V5K-9: the two team totals (team t's is seat t's)

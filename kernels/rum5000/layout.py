@@ -48,7 +48,7 @@ GO_MELD_ALL = 2  # V5K-6
 STAKES_OFF = 0
 STAKES_DOUBLING = 1  # V5K-13
 STAKES_POKER = 2  # V5K-14
-SESSION_HANDS = 2  # a stakes session is two hands (docs/rules-decisions.md E70)
+SESSION_HANDS = 2  # a stakes session is two hands (docs/rules-decisions.md E71)
 MAX_STAKE = 1 << 20  # engine safety limit on a doubled stake (docs/trace-format.md)
 
 # ---- meld rows

@@ -1,6 +1,6 @@
 """The stakes layers of 5000 Rummy: Doubling (V5K-13) and Limit-Poker 5000 (V5K-14).
 
-Both are 2-player sessions of two hands (docs/rules-decisions.md E64-E72). The engine calls in at
+Both are 2-player sessions of two hands (docs/rules-decisions.md E65-E73). The engine calls in at
 four points: the session start (``session_start``: the modelled first-dealer tie), each hand's
 start after the deal (``hand_stakes_start``: the stake, or the antes and the betting round),
 before each normal turn (``before_turn``: a double and its answer, or a concession) and after the
@@ -39,7 +39,7 @@ RAISES_PER_HAND = 2
 
 @njit
 def first_dealer_tie(seed, game):
-    """V5K-13: the two first-dealer draws tie (same rank) with chance 7/103 (E72); 0 or 1."""
+    """V5K-13: the two first-dealer draws tie (same rank) with chance 7/103 (E73); 0 or 1."""
     rng = np.zeros(4, dtype=np.uint64)
     seed_stream(rng, seed, game, STREAM_GAME, TIE_SUBSTREAM)
     return 1 if below(rng, 103) < SAME_RANK_OUTS else 0
@@ -94,7 +94,7 @@ def hand_stakes_start(g):
     st[S_PAYOUT] = 0
     st[S_PAYOUT + 1] = 0
     if g.rules[R5_STAKES] == STAKES_DOUBLING:
-        st[S_STAKE] = 2 if st[S_HAND_INDEX] == 0 and st[S_AUTO_DOUBLE] == 1 else 1  # E65
+        st[S_STAKE] = 2 if st[S_HAND_INDEX] == 0 and st[S_AUTO_DOUBLE] == 1 else 1  # E66
         st[S_LAST_DOUBLER] = -1
         record(g.trace, st, T_HAND_STAKE, st[S_STAKE], 0, 0, 0, 0, 0, 0)
         return 0
@@ -191,7 +191,7 @@ def double_window(g, doubler, doubled):
         st[S_LOSER] = doubled
         record(g.trace, st, T_DOUBLE_FOLD, doubled, stake, 0, 0, 0, 0, 0)
         return END_FOLD
-    st[S_LAST_DOUBLER] = doubler  # a beaver keeps the doubled seat's right to double next (E67)
+    st[S_LAST_DOUBLER] = doubler  # a beaver keeps the doubled seat's right to double next (E68)
     if answer == ANSWER_BEAVER and 2 * offered <= MAX_STAKE:
         st[S_STAKE] = 2 * offered
         record(g.trace, st, T_BEAVER, doubled, st[S_STAKE], 0, 0, 0, 0, 0)
@@ -206,7 +206,7 @@ def double_window(g, doubler, doubled):
 
 @njit_noalloc
 def gammon_multiplier(d):
-    """V5K-13: x1, x2 when losing by 250-495, x3 by 500 or more (the hand's difference: E64)."""
+    """V5K-13: x1, x2 when losing by 250-495, x3 by 500 or more (the hand's difference: E65)."""
     if d >= 500:
         return 3
     if d >= 250:
@@ -249,7 +249,7 @@ def settle_hand(g, reason):
 
 @njit_noalloc
 def session_result(st):
-    """(winner or -1, tie mask): the seat ahead in stake after the session (E70)."""
+    """(winner or -1, tie mask): the seat ahead in stake after the session (E71)."""
     a, b = st[S_SESSION], st[S_SESSION + 1]
     if a == b:
         return -1, 3
