@@ -14,7 +14,12 @@ The hand scripts at the bottom play one short hand each with seat ``f`` first.
 
 from __future__ import annotations
 
+from typing import Callable, Mapping
+
 from tests.tracebuild_5k import B5
+
+#: records to write before turn i of a hand script (DOUBLE and its answer, CONCEDE)
+Before = Mapping[int, Callable[["S5"], object]]
 
 DOUBLING, LIMIT_POKER = 1, 2
 
@@ -158,11 +163,20 @@ def deal_out_hand(b: S5, loser: str) -> int:
     return f
 
 
-def play_out_hand(b: S5, f: int) -> S5:
+def _before(b: S5, before: Before | None, i: int) -> None:
+    if before and i in before:
+        before[i](b)
+
+
+def play_out_hand(b: S5, f: int, before: Before | None = None) -> S5:
     """f melds 3C 4C 5C, the dealer draws and discards 8S, f takes it, adds 6C and goes out by
-    discarding 8S (bonus 200): f scores 220, the dealer minus its hand value."""
+    discarding 8S (bonus 200): f scores 220, the dealer minus its hand value.  ``before[i]``
+    writes records before turn i (0, 1, 2)."""
+    _before(b, before, 0)
     b.draw(f).meld(f, "seq", "3C 4C 5C").discard(f, "KS")
+    _before(b, before, 1)
     b.draw(1 - f).discard(1 - f, "8S")
+    _before(b, before, 2)
     b.take(f).layoff(f, 0, "6C").discard(f, "8S")
     return b.end(1, out=f)
 
@@ -181,9 +195,9 @@ def deal_tie_hand(b: S5) -> int:
     return f
 
 
-def play_tie_hand(b: S5, f: int) -> S5:
+def play_tie_hand(b: S5, f: int, before: Before | None = None) -> S5:
     """Four draw-and-discard turns, then the turn cap (max_turns_per_hand=4): -20 each."""
-    for _ in range(2):
-        for seat in (f, 1 - f):
-            b.draw_discard(seat)
+    for i, seat in enumerate((f, 1 - f, f, 1 - f)):
+        _before(b, before, i)
+        b.draw_discard(seat)
     return b.end(4)

@@ -396,7 +396,7 @@ class StakesChecks(Replayer):
         if self.phase in (P_FOLDED, P_CONCEDED):
             self._stakes_hand_end(row)
             return
-        if reason in (FOLD_REASON, CONCEDE_REASON) and self.phase == P_TURN:
+        if reason in (FOLD_REASON, CONCEDE_REASON):
             layer = {FOLD_REASON: (STAKES_DOUBLING, "V5K-13", "DOUBLE_FOLD"),
                      CONCEDE_REASON: (STAKES_LIMIT_POKER, "V5K-14", "CONCEDE")}[reason]
             rule = layer[1] if self.cfg.stakes == layer[0] else "TRACE-FORMAT"
