@@ -12,7 +12,8 @@ from __future__ import annotations
 import pytest
 
 from rummysim.validate import validate_trace
-from tests.scenarios_5k import bad, insert, mutate, ok, rows_of
+from rummysim.validate.rum5000.results import game_point_payoffs, result_problems
+from tests.scenarios_5k import bad, close, insert, mutate, ok, rows_of, short_hand
 from tests.tracebuild_5k import GAME
 from tests.tracebuild_stakes_5k import (
     DOUBLING,
@@ -501,3 +502,42 @@ def test_poker_payout_not_conserved():
 def test_reason_8_without_a_concession():
     b = poker()
     bad(mutate(b, rows_of(b, HAND_END)[1], 1, 8), "V5K-14", PFL)
+
+
+# ============================================================================================
+# Result columns: V5K-1 game points, stake and payout columns
+# ============================================================================================
+
+
+@pytest.mark.parametrize("winner,capped,mask,exp", [
+    (1, 0, 0, [0.0, 1.0, 0.0]), (-1, 0, 0b101, [0.5, 0.0, 0.5]), (-1, 1, 0, [0.0, 0.0, 0.0]),
+    (-1, 0, 0b111, [1 / 3, 1 / 3, 1 / 3]),
+])
+def test_game_point_payoffs(winner, capped, mask, exp):
+    assert game_point_payoffs(winner, capped, mask, 3) == pytest.approx(exp)
+
+
+def test_game_point_payoff_columns():
+    b = close(short_hand(), 1, out=0)  # capped after 1 hand: everyone 0
+    rows = b.rows
+    assert result_problems(rows, {"payoff_0": 0.0, "payoff_1": 0.0}, payoff="game_point") == []
+    wrong = result_problems(rows, {"payoff_0": 1.0, "payoff_1": 0.0}, payoff="game_point")
+    assert [v.rule_id for v in wrong] == ["V5K-1"]
+    assert result_problems(rows, {"payoff_0": 0.0}, payoff="game_point")[0].rule_id == "V5K-1"
+    assert result_problems(rows, {"payoff_0": 0.0, "payoff_1": 0.0})[0].rule_id == "V5K-1"
+    assert result_problems(rows, {}) == []
+
+
+def test_stake_and_payout_columns():
+    b = doubling()
+    hands = [{"stake": 1, "payout_0": 3, "payout_1": -3},
+             {"stake": 1, "payout_0": 0, "payout_1": 0}]
+    assert result_problems(b.rows, {"stake_0": 3, "stake_1": -3}, hands) == []
+    assert [v.rule_id for v in result_problems(b.rows, {"stake_0": 3, "stake_1": 3}, hands)] \
+        == ["V5K-13"]
+    hands[1] = {"stake": 2, "payout_0": 0, "payout_1": 0}
+    assert [v.rule_id for v in result_problems(b.rows, {"stake_0": 3, "stake_1": -3}, hands)] \
+        == ["V5K-13"]
+    p = poker(LEGAL_ROUNDS["bet-call"])
+    assert [v.rule_id for v in result_problems(p.rows, {"stake_0": 0, "stake_1": 0})] \
+        == ["V5K-14"]
