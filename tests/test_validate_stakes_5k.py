@@ -36,9 +36,10 @@ pytestmark = pytest.mark.usefixtures("paranoid_validator")
 DFL = {**GAME, "r5k_doubling": True, "max_turns_per_hand": 4}
 PFL = {**GAME, "r5k_limit_poker": True, "max_turns_per_hand": 4}
 
-STAKES_START, HAND_STAKE, DOUBLE, DOUBLE_TAKE, DOUBLE_FOLD, BEAVER = 101, 102, 103, 104, 105, 106
-ANTE, CHECK, BET, CALL, RAISE, CONCEDE, PAYOUT = 107, 108, 109, 110, 111, 112, 113
-TURN_START, DRAW_STOCK, HAND_END, SCORE, HAND_START, GAME_END = 5, 10, 40, 41, 2, 50
+# record kinds (docs/trace-format.md), written out as the builder writes them
+HAND_STAKE, DOUBLE, DOUBLE_TAKE, DOUBLE_FOLD, BEAVER = 102, 103, 104, 105, 106
+ANTE, BET, CALL, RAISE, CONCEDE, PAYOUT = 107, 109, 110, 111, 112, 113
+DRAW_STOCK, HAND_END, SCORE, HAND_START, GAME_END = 10, 40, 41, 2, 50
 
 
 def doubling(loss: str = LOSS_830, auto: int = 0, before: Before | None = None,

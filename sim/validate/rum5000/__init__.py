@@ -1,7 +1,7 @@
 """Independent rules checker for 5000 Rummy traces (game code 2).
 
 :func:`validate_trace` replays a trace record by record against RULES.md §4 (base rules), §5
-(variations V5K-2..12), §8 (tables), §9 (AMB-28..37) and the "5000 Rummy" section of
+(variations V5K-2..14), §8 (tables), §9 (AMB-28..37) and the "5000 Rummy" section of
 docs/trace-format.md.  Like the 500 Rum checker (:mod:`rummysim.validate.rum500`) it was written
 from those two documents alone, as a second opinion on the engine; the two share only the common
 modules of :mod:`rummysim.validate` (trace reading and record kinds, cards, flag tables, the record
