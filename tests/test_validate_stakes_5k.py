@@ -542,3 +542,26 @@ def test_stake_and_payout_columns():
     p = poker(LEGAL_ROUNDS["bet-call"])
     assert [v.rule_id for v in result_problems(p.rows, {"stake_0": 0, "stake_1": 0})] \
         == ["V5K-14"]
+
+
+def test_engine_stake_cap():
+    """Beavers before every turn (x4 each, the seats alternating as doubler): ten reach the
+    engine limit 2^20; the eleventh DOUBLE would offer 2^21."""
+    def session(gaps: int) -> S5:
+        b = S5(DOUBLING)
+        for _ in range(2):
+            f = deal_tie_hand(b)
+            b.hand_stake()
+            for i in range(12):
+                seat = (f + i) % 2
+                if i < gaps and b.hand_no == 0:
+                    b.double(1 - seat).beaver(seat)
+                b.draw_discard(seat)
+            b.end(4).payouts()
+        return b.session_end()
+
+    flags = {**DFL, "max_turns_per_hand": 12}
+    b = session(10)
+    assert b.rows[rows_of(b, BEAVER)[-1]][2] == 1 << 20
+    ok(b, flags)
+    bad(session(11), "ENGINE-STAKE-CAP", flags)
