@@ -565,3 +565,30 @@ def test_engine_stake_cap():
     assert b.rows[rows_of(b, BEAVER)[-1]][2] == 1 << 20
     ok(b, flags)
     bad(session(11), "ENGINE-STAKE-CAP", flags)
+
+
+def test_double_before_a_normal_turn_not_before_a_rummy_call():
+    """2 players, r5k_rummy=top_card: seat 0 calls on seat 1's 8H; seat 1 may double before
+    seat 0's normal turn that follows the call, but not before the call turn."""
+    flags = {**DFL, "r5k_rummy": "top_card"}
+    b = S5(DOUBLING, flags={"r5k_rummy": "top_card"})
+    b.deal("K", {0: "5H 6H 7H 3C 4D 9S", 1: "4C 8H 2C 3D 9D"}, stock="2H 3S 4H")
+    b.hand_stake()
+    b.draw(0).meld(0, "seq", "5H 6H 7H").discard(0, "2H")
+    b.draw(1).discard(1, "8H")
+    call_at = len(b.rows)
+    b.call_(0).layoff(0, 0, "8H").discard(0, "3C")
+    b.double(1).take_double(0)
+    b.draw(0).discard(0, "4H")
+    b.end(4).payouts()
+    f = deal_tie_hand(b)
+    play_tie_hand(b.hand_stake(), f).payouts()
+    b.session_end()
+    assert payout_rows(b)[0][5] == 2
+    ok(b, flags)
+    a = b.array()
+    i = rows_of(b, DOUBLE)[0]
+    moved = insert(a[[j for j in range(len(a)) if j not in (i, i + 1)]], call_at,
+                   [DOUBLE, 1, 2, 0, 0, 0, 0, 0], [DOUBLE_TAKE, 0, 2, 0, 0, 0, 0, 0])
+    res = bad(moved, "V5K-13", flags)
+    assert "normal turn follows" in res.violations[0].message
