@@ -65,7 +65,6 @@ def test_flags_from_Rules_as_dict_are_accepted():
 
 
 @pytest.mark.parametrize("flag,value", [
-    ("r5k_doubling", True), ("r5k_limit_poker", True),
     ("r500_target", 1000), ("std_game_hands", 3), ("rkub_rounds", 2), ("r5k_rummy", "pile"),
     ("no_such_flag", 1), ("r5k_target", 0),
 ])

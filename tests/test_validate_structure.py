@@ -113,7 +113,9 @@ def test_record_kinds_in_their_ranges():
               T.TEAM_SCORE, T.GAME_BONUS, T.GAME_END]
     rum500 = [T.RESTOCK, T.RESHUFFLE, T.START_PILE, T.OUT_OF_TURN, T.ADDOPP_LAYOFF,
               T.DEALERS_JOKER, T.NOMINATE, T.DOUBLE, T.SPLIT, T.BLOCK]
-    rum5000 = [T.FACE_UP, T.TAKE_ALL, T.EXCHANGE, T.JOIN, T.TRADE]
+    rum5000 = [T.FACE_UP, T.TAKE_ALL, T.EXCHANGE, T.JOIN, T.TRADE,
+               T.STAKES_START, T.HAND_STAKE, T.STAKE_DOUBLE, T.DOUBLE_TAKE, T.DOUBLE_FOLD, T.BEAVER,
+               T.ANTE, T.CHECK, T.BET, T.CALL, T.RAISE, T.CONCEDE, T.PAYOUT]
     rummikub = [T.FIRST_TILE, T.INITIAL, T.TABLE, T.COMBO, T.TILE, T.PASS, T.ATTEMPT, T.PENALTY]
     assert all(k in T.COMMON_KINDS for k in common)
     assert all(k in T.RUM500_KINDS for k in rum500)

@@ -83,8 +83,8 @@ RUM5000_FLAGS: FlagSpecs = {
     "r5k_persian": (BOOL, False, {False, True}),  # V5K-9
     "r5k_first_turn": (STR, "upcard", {"upcard", "extra_card", "exchange_upcard"}),  # V5K-10/11
     "r5k_money_cards": (BOOL, False, {False, True}),  # V5K-12
-    "r5k_doubling": (BOOL, False, {False}),  # V5K-13 [STAKES]: a fold ends a hand; not traced
-    "r5k_limit_poker": (BOOL, False, {False}),  # V5K-14 [STAKES]: likewise
+    "r5k_doubling": (BOOL, False, {False, True}),  # V5K-13 [STAKES]: a fold ends a hand
+    "r5k_limit_poker": (BOOL, False, {False, True}),  # V5K-14 [STAKES]: a concession likewise
 }
 
 # Rummikub (§6); rkub_rounds: None = any positive int

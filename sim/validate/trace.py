@@ -59,6 +59,20 @@ TAKE_ALL = 97  # V5K-8
 EXCHANGE = 98  # V5K-11
 JOIN = 99  # R5K-SEQ-5/6
 TRADE = 100  # R5K-TRADE-1
+# 5000 Rummy stakes layers (docs/trace-format.md "Stakes"): V5K-13 Doubling, V5K-14 Limit-Poker
+STAKES_START = 101
+HAND_STAKE = 102
+STAKE_DOUBLE = 103  # the Doubling offer (docs/trace-format.md names it DOUBLE; 71 is the gambit's)
+DOUBLE_TAKE = 104
+DOUBLE_FOLD = 105
+BEAVER = 106
+ANTE = 107
+CHECK = 108
+BET = 109
+CALL = 110
+RAISE = 111
+CONCEDE = 112
+PAYOUT = 113
 
 FIRST_TILE = 128  # Rummikub's range
 INITIAL = 129  # RKUB-INIT-30
@@ -110,6 +124,19 @@ RECORD_NAMES: dict[int, str] = {
     PASS: "PASS",
     ATTEMPT: "ATTEMPT",
     PENALTY: "PENALTY",
+    STAKES_START: "STAKES_START",
+    HAND_STAKE: "HAND_STAKE",
+    STAKE_DOUBLE: "DOUBLE",
+    DOUBLE_TAKE: "DOUBLE_TAKE",
+    DOUBLE_FOLD: "DOUBLE_FOLD",
+    BEAVER: "BEAVER",
+    ANTE: "ANTE",
+    CHECK: "CHECK",
+    BET: "BET",
+    CALL: "CALL",
+    RAISE: "RAISE",
+    CONCEDE: "CONCEDE",
+    PAYOUT: "PAYOUT",
 }
 
 # GAME_START column 5

@@ -1,7 +1,7 @@
 """Independent rules checker for 5000 Rummy traces (game code 2).
 
 :func:`validate_trace` replays a trace record by record against RULES.md §4 (base rules), §5
-(variations V5K-2..12), §8 (tables), §9 (AMB-28..37) and the "5000 Rummy" section of
+(variations V5K-2..14), §8 (tables), §9 (AMB-28..37) and the "5000 Rummy" section of
 docs/trace-format.md.  Like the 500 Rum checker (:mod:`rummysim.validate.rum500`) it was written
 from those two documents alone, as a second opinion on the engine; the two share only the common
 modules of :mod:`rummysim.validate` (trace reading and record kinds, cards, flag tables, the record
@@ -10,9 +10,9 @@ loop).
 Flags: ``r5k_target`` (auto or a positive int), ``r5k_must_go_out_to_win``, ``r5k_rummy``,
 ``r5k_going_out``, ``r5k_michigan``, ``r5k_polish``, ``r5k_first_turn``, ``r5k_money_cards`` and
 ``r5k_payoff`` (a stakes flag, V5K-1: play is unchanged, so every value is accepted),
-``r5k_persian`` (V5K-9, below), plus the engine caps.  The stakes layers V5K-13/14 are not checked:
-those flags, and every flag of another game, must hold their defaults, otherwise ``ValueError``
-names the flag.
+``r5k_persian`` (V5K-9, below), ``r5k_doubling`` and ``r5k_limit_poker`` (the stakes layers
+V5K-13/14, checked by ``stakes``), plus the engine caps.  Every flag of another game must hold its
+default, otherwise ``ValueError`` names the flag.
 
 Persian 5000 (docs/trace-format.md "Persian 5000"): 4 seats, team of seat s = s mod 2; a
 partnership's melds are its own for R5K-SEQ-4/6 (JOIN without cards), R5K-GROUP-2 counts per
@@ -28,7 +28,8 @@ had to choose are listed in docs/rules-decisions.md (validator section, V15 onwa
 
 Modules: ``config`` (flags), ``table`` (cards, values and table melds), ``phases`` (what may come
 next), ``replayer`` (the replayer and the deal) with its mixins ``draws``, ``plays``, ``turns`` and
-``scoring``.
+``scoring``, and ``stakes`` (Doubling, Limit-Poker); ``results`` checks the result columns the
+stakes layers add (V5K-1 game points, stake and payout columns).
 """
 
 from __future__ import annotations

@@ -1,8 +1,11 @@
 """The 5000 Rummy checker's flags: RULES.md §8.6 values read into a :class:`Config`.
 
-``r5k_payoff`` is a stakes flag (V5K-1: play is unchanged), so every value is accepted; the
-stakes layers V5K-13/14 are not checked: those flags, and every flag of another game, must hold
-their defaults.  ``r5k_persian`` (V5K-9) is checked.
+``r5k_payoff`` is a stakes flag (V5K-1: play is unchanged), so every value is accepted.  The
+stakes layers ``r5k_doubling`` (V5K-13) and ``r5k_limit_poker`` (V5K-14) are checked by
+:mod:`rummysim.validate.rum5000.stakes`; as the trace spec says, they are never on together and
+neither goes with ``r5k_must_go_out_to_win``, an integer ``r5k_target``, ``r5k_payoff =
+game_point`` or ``r5k_persian`` (a 4-player game): such a combination raises ``ValueError``.
+Every flag of another game must hold its default.
 """
 
 from __future__ import annotations
@@ -20,6 +23,9 @@ from rummysim.validate.flags import (
     norm_value,
 )
 
+#: GAME_START column 7 / STAKES_START column 1: the stakes mode
+STAKES_NONE, STAKES_DOUBLING, STAKES_LIMIT_POKER = 0, 1, 2
+
 #: ``game`` flag values this checker answers to
 GAME_NAMES = frozenset({"5000-rummy", "5000_rummy", "r5k", "5000"})
 
@@ -35,6 +41,7 @@ class Config:
     first_turn: str
     money: bool
     persian: bool  # V5K-9
+    stakes: int  # STAKES_NONE, STAKES_DOUBLING (V5K-13) or STAKES_LIMIT_POKER (V5K-14)
     max_turns: int
     max_hands: int
 
@@ -86,6 +93,7 @@ def parse_flags(flags: Mapping[str, object] | None) -> Config:
         elif v not in allowed:
             raise ValueError(f"flag {name}: value {raw!r} is not implemented by the checker")
         vals[name] = v
+    stakes = _stakes_mode(vals)
     return Config(
         target=vals["r5k_target"],
         must_go_out=bool(vals["r5k_must_go_out_to_win"]),
@@ -96,13 +104,37 @@ def parse_flags(flags: Mapping[str, object] | None) -> Config:
         first_turn=vals["r5k_first_turn"],
         money=bool(vals["r5k_money_cards"]),
         persian=bool(vals["r5k_persian"]),
+        stakes=stakes,
         max_turns=engine["max_turns_per_hand"],
         max_hands=engine["max_hands_per_game"],
     )
 
 
+def _stakes_mode(vals: Mapping[str, Any]) -> int:
+    """The stakes mode the flags select; a combination the trace spec excludes raises."""
+    doubling, poker = bool(vals["r5k_doubling"]), bool(vals["r5k_limit_poker"])
+    if not (doubling or poker):
+        return STAKES_NONE
+    name = "r5k_doubling" if doubling else "r5k_limit_poker"
+    excluded = {
+        "r5k_limit_poker": poker and doubling,
+        "r5k_must_go_out_to_win": bool(vals["r5k_must_go_out_to_win"]),
+        "r5k_target": vals["r5k_target"] != "auto",
+        "r5k_payoff": vals["r5k_payoff"] == "game_point",
+        "r5k_persian": bool(vals["r5k_persian"]),
+    }
+    for other, clash in excluded.items():
+        if clash:
+            raise ValueError(f"flag {name}: not combined with {other}={vals[other]!r} (a "
+                             "2-hand stakes session replaces the target)")
+    return STAKES_DOUBLING if doubling else STAKES_LIMIT_POKER
+
+
 def target_for(cfg: Config, n: int) -> int:
-    """R5K-GAME-1: auto = 5000 / 3000 / 2000 for 2 / 3 / 4-5 players (2000 in Persian 5000)."""
+    """R5K-GAME-1: auto = 5000 / 3000 / 2000 for 2 / 3 / 4-5 players (2000 in Persian 5000);
+    a stakes session (V5K-13/14) has no target: GAME_START column 4 is 0."""
+    if cfg.stakes != STAKES_NONE:
+        return 0
     if cfg.target != "auto":
         return cfg.target
     if cfg.persian:

@@ -1,10 +1,24 @@
 """What a 5000 Rummy replay expects next (its phases), the record columns each kind uses, the
-rule behind each HAND_END reason and the kinds of draw a turn can make."""
+rule behind each HAND_END reason and the kinds of draw a turn can make (the stakes layers'
+phases and records included)."""
 
 from __future__ import annotations
 
 from rummysim.validate.trace import (
+    ANTE,
+    BEAVER,
+    BET,
+    CALL,
     CARD,
+    CHECK,
+    CONCEDE,
+    STAKE_DOUBLE,
+    DOUBLE_FOLD,
+    DOUBLE_TAKE,
+    HAND_STAKE,
+    PAYOUT,
+    RAISE,
+    STAKES_START,
     DISCARD,
     DRAW_STOCK,
     EXCHANGE,
@@ -28,7 +42,7 @@ from rummysim.validate.trace import (
 
 # Number of meaningful columns after column 0 (the rest must be 0); DECK is checked separately.
 USED_COLS: dict[int, int] = {
-    GAME_START: 6,
+    GAME_START: 7,  # column 7: the stakes mode
     HAND_START: 6,
     FACE_UP: 3,
     TURN_START: 5,
@@ -48,8 +62,22 @@ USED_COLS: dict[int, int] = {
     SCORE: 6,
     TEAM_SCORE: 3,
     GAME_END: 4,
+    STAKES_START: 4,
+    HAND_STAKE: 1,
+    STAKE_DOUBLE: 2,
+    DOUBLE_TAKE: 2,
+    DOUBLE_FOLD: 2,
+    BEAVER: 2,
+    ANTE: 3,
+    CHECK: 1,
+    BET: 3,
+    CALL: 3,
+    RAISE: 4,
+    CONCEDE: 3,
+    PAYOUT: 5,
 }
-ACTION_KINDS = frozenset(USED_COLS) - {GAME_START, HAND_START, TURN_START, GAME_END}
+ACTION_KINDS = frozenset(USED_COLS) - {GAME_START, HAND_START, TURN_START, GAME_END,
+                                       STAKES_START, HAND_STAKE, PAYOUT}
 
 # replay phases (what the next record may be)
 P_GAME_START = 0
@@ -67,6 +95,14 @@ P_SCORE = 11
 P_GAME_OVER = 12
 P_DONE = 13
 P_TEAM_SCORE = 14  # V5K-9: the two TEAM_SCORE records after the SCORE records
+P_STAKES_START = 15  # V5K-13/14: STAKES_START right after GAME_START
+P_HAND_STAKE = 16  # V5K-13: HAND_STAKE after the deal
+P_ANSWER = 17  # V5K-13: the doubled seat's DOUBLE_TAKE / BEAVER / DOUBLE_FOLD
+P_FOLDED = 18  # V5K-13: HAND_END reason 7
+P_ANTE = 19  # V5K-14: the two ANTE records after the deal
+P_BETTING = 20  # V5K-14: the betting round
+P_CONCEDED = 21  # V5K-14: HAND_END reason 8
+P_PAYOUT = 22  # V5K-13/14: the two PAYOUT records after the SCORE records
 
 PHASE_NAMES = {
     P_GAME_START: "GAME_START expected",
@@ -84,6 +120,14 @@ PHASE_NAMES = {
     P_GAME_OVER: "GAME_END expected",
     P_DONE: "after GAME_END",
     P_TEAM_SCORE: "reading TEAM_SCORE records",
+    P_STAKES_START: "STAKES_START expected",
+    P_HAND_STAKE: "HAND_STAKE expected",
+    P_ANSWER: "the answer to a DOUBLE expected",
+    P_FOLDED: "HAND_END after a fold expected",
+    P_ANTE: "ANTE records expected",
+    P_BETTING: "in the betting round",
+    P_CONCEDED: "HAND_END after a concession expected",
+    P_PAYOUT: "reading PAYOUT records",
 }
 
 END_RULES = {1: "R5K-OUT-1", 2: "R5K-STOCK-1", 3: "R5K-STOCK-1", 4: "ENGINE-TURN-CAP",

@@ -4,7 +4,8 @@ cards, FACE_UP).
 
 The checks are split by concern over the mixins it is made of: draws (``draws.py``), melds,
 additions, joins and trades (``plays.py``), going out, the discard and the end of a turn
-(``turns.py``), hand end, scores and game end (``scoring.py``).
+(``turns.py``), hand end, scores and game end (``scoring.py``), the stakes layers V5K-13/14
+(``stakes.py``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from rummysim.validate.rum5000.config import Config, target_for
 from rummysim.validate.rum5000.draws import DrawChecks
 from rummysim.validate.rum5000.plays import PlayChecks
 from rummysim.validate.rum5000.scoring import Scoring
+from rummysim.validate.rum5000.stakes import STAKE_KINDS, STAKE_PHASES, StakesChecks
 from rummysim.validate.rum5000.turns import TurnEnd
 from rummysim.validate.teams import TEAM_SEATS, TeamLedger, team_of
 from rummysim.validate.rum5000.phases import (
@@ -34,6 +36,7 @@ from rummysim.validate.rum5000.phases import (
     P_NODRAW,
     P_OUT,
     P_PLAY,
+    P_STAKES_START,
     P_TEAM_SCORE,
     P_TURN,
     PHASE_NAMES,
@@ -47,7 +50,20 @@ from rummysim.validate.rum5000.table import (
     dealt_hand_size,
 )
 from rummysim.validate.trace import (
+    ANTE,
+    BEAVER,
+    BET,
+    CALL,
     CARD,
+    CHECK,
+    CONCEDE,
+    STAKE_DOUBLE,
+    DOUBLE_FOLD,
+    DOUBLE_TAKE,
+    HAND_STAKE,
+    PAYOUT,
+    RAISE,
+    STAKES_START,
     DECK,
     DISCARD,
     DRAW_STOCK,
@@ -75,13 +91,14 @@ from rummysim.validate.trace import (
 )
 
 
-class Rum5000Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
+class Rum5000Replayer(StakesChecks, DrawChecks, PlayChecks, TurnEnd, Scoring):
     """Replays 5000 Rummy games record by record."""
 
     USED_COLS = USED_COLS
     ACTION_KINDS = ACTION_KINDS
     PHASE_NAMES = PHASE_NAMES
-    UNDEALT_PHASES = frozenset({P_GAME_START, P_HAND_START, P_DECK, P_FACE_UP, P_DONE})
+    UNDEALT_PHASES = frozenset({P_GAME_START, P_HAND_START, P_DECK, P_FACE_UP, P_DONE,
+                                P_STAKES_START})
     START_PHASE = P_GAME_START
     DONE_PHASE = P_DONE
     UNKNOWN_KIND = "record kind {kind} is not a 5000 Rummy record"
@@ -119,11 +136,26 @@ class Rum5000Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
             SCORE: self._score,
             TEAM_SCORE: self._team_score,
             GAME_END: self._game_end,
+            STAKES_START: self._stakes_start,
+            HAND_STAKE: self._hand_stake,
+            STAKE_DOUBLE: self._double,
+            DOUBLE_TAKE: self._double_take,
+            DOUBLE_FOLD: self._double_fold,
+            BEAVER: self._beaver,
+            ANTE: self._ante,
+            CHECK: self._check,
+            BET: self._bet,
+            CALL: self._call,
+            RAISE: self._raise,
+            CONCEDE: self._concede,
+            PAYOUT: self._payout,
         }
 
     def _unexpected(self, row: list[int]) -> NoReturn:
         """A record the current phase does not allow: name the rule it breaks."""
         kind = row[0]
+        if self.phase in STAKE_PHASES or kind in STAKE_KINDS:
+            self._stakes_unexpected(row)
         name = RECORD_NAMES.get(kind, str(kind))
         ph = self.phase
         go = self.cfg.going_out
@@ -267,6 +299,7 @@ class Rum5000Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
         self.hands_played = 0
         self.dealer = first_dealer
         self.phase = P_HAND_START
+        self._stakes_game_start(row)  # V5K-13/14: STAKES_START next
 
     # ---- deal ---------------------------------------------------------------------------
 
@@ -388,4 +421,5 @@ class Rum5000Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
         self.cur = -1
         self.draw = -1
         self.phase = P_TURN
+        self._stakes_hand_start()  # V5K-13/14: HAND_STAKE or the antes next
 
