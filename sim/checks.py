@@ -17,8 +17,8 @@ from rummysim.kernels.common import results as R
 from rummysim.kernels.common import layout as C
 from rummysim.limits import check_game_index, check_range, check_seed
 from rummysim.rules import Rules
-from rummysim.simulation import RunConfig, prepare
-from rummysim.validate.trace import GAME_BONUS
+from rummysim.simulation import RunConfig, play_game_chunk, prepare
+from rummysim.validate.trace import GAME_BONUS, GAME_END, GAME_START, PAYOUT, STAKES_START
 
 TRACE_ROWS = 400_000
 
@@ -80,6 +80,7 @@ def validate_run(
     flags = _flags(cfg)
     report = ValidationReport()
     validate_trace = cfg.spec.validator()
+    results = _ResultColumns(cfg)
     buffer = np.zeros((TRACE_ROWS, C.TRACE_COLS), dtype=np.int32)
     for g in range(games):
         trace, game_row, over = traced_game(cfg, seed, g, buffer)
@@ -97,9 +98,41 @@ def validate_run(
         for v in result.violations:
             report.violations.append(ReportedViolation(seed, g, v.record, v.rule_id, v.message))
         report.violations.extend(_kernel_row_matches_trace(seed, g, trace, game_row, players))
+        results.keep(g, trace)
         if progress is not None:
             progress(g + 1, games)
+    report.violations.extend(results.problems(cfg, seed, games))
     return report
+
+
+class _ResultColumns:
+    """The validator's check of the result columns some rules add (5000 Rummy's payoff and stakes
+    columns): the games are played again on the normal, untraced path, and each game's rows are
+    checked against the records of its trace that decide them."""
+
+    KINDS = (GAME_START, STAKES_START, PAYOUT, GAME_END)
+
+    def __init__(self, cfg: RunConfig) -> None:
+        self.check = cfg.spec.result_checker()
+        self.payoff = str(cfg.rules.as_dict().get("r5k_payoff", "difference"))
+        self.rows: list[np.ndarray] = []
+
+    def keep(self, g: int, trace: np.ndarray) -> None:
+        if self.check is not None:
+            self.rows.append(trace[np.isin(trace[:, 0], self.KINDS)])
+
+    def problems(self, cfg: RunConfig, seed: int, games: int) -> list[ReportedViolation]:
+        if self.check is None:
+            return []
+        game_rows, hand_rows = play_game_chunk(cfg, seed, 0, games, want_hands=True)
+        by_game = hand_rows.partition_by("game_index", as_dict=True) if hand_rows is not None else {}
+        found = []
+        for g, rows in enumerate(self.rows):
+            hands = by_game.get((g,))
+            named = hands.rows(named=True) if hands is not None else []
+            for v in self.check(rows, game_rows.row(g, named=True), named, self.payoff):
+                found.append(ReportedViolation(seed, g, v.record, v.rule_id, f"result columns: {v.message}"))
+        return found
 
 
 def _kernel_row_matches_trace(seed: int, g: int, trace: np.ndarray, row: np.ndarray, n: int) -> list[ReportedViolation]:

@@ -96,6 +96,7 @@ SPECS = (
         hands_runner_at=f"{_ENTRY}:run_hands5",
         traced_runner_at=f"{_ENTRY}:run_game_traced5",
         validator_at="rummysim.validate.rum5000:validate_trace",
+        result_checker_at="rummysim.validate.rum5000.results:result_problems",
         replay_at="rummysim.replay:format_trace",
         hand_end_reasons={**COMMON_REASONS, L5.END_STALL: "stall",  # R5K-DRAW-5
                           L5.END_FOLD: "fold", L5.END_CONCEDE: "concede"},  # V5K-13, V5K-14

@@ -65,6 +65,9 @@ class GameSpec:
     #: ``(rules, rows, players) -> {name: values}`` (none for most configurations)
     game_columns: Callable[[Rules, np.ndarray, int], dict[str, np.ndarray]] = lambda rules, rows, players: {}
     hand_columns: Callable[[Rules, np.ndarray, int], dict[str, np.ndarray]] = lambda rules, rows, players: {}
+    #: the validator's check of the result columns a run's rules add (``"module:attribute"``:
+    #: ``(trace rows, game row, hand rows, payoff) -> violations``), or None when there are none
+    result_checker_at: str | None = None
 
     @property
     def flags(self) -> tuple[str, ...]:
@@ -91,6 +94,9 @@ class GameSpec:
             return _load(self.validator_at)
         except ModuleNotFoundError as exc:
             raise RummysimError(f"this build has no validator for {self.name} ({exc.name} is missing)") from None
+
+    def result_checker(self) -> Callable | None:
+        return None if self.result_checker_at is None else _load(self.result_checker_at)
 
     def replay(self) -> Callable:
         return _load(self.replay_at)
