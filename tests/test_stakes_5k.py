@@ -302,3 +302,24 @@ def test_replay_shows_the_stakes():
     assert "??" not in text
     text = replay_game(3, 0, game="5000-rummy", players=2, lineup="greedy", rule=POKER, betting="aggressive")
     assert "antes 1 · pot 2" in text and "raises 10" in text and "??" not in text
+
+
+# ---------------------------------------------------------------------------------------------
+# sweeps
+
+
+def test_a_sweep_grid_takes_betting_policies_per_cell(tmp_path):
+    from rummysim.sweeps import SweepConfigError, load_sweep, sweep
+
+    grid = {"game": "5000-rummy", "players": 2, "lineup": "greedy", "r5k_doubling": True,
+            "betting": ["accept-all", "threshold,accept-all"]}
+    config = {"run": {"seed": 5, "games_per_cell": 40, "chunk_size": 20}, "grid": grid}
+    cells = load_sweep(config).cells
+    assert [c.betting for c in cells] == [("accept-all", "accept-all"), ("threshold", "accept-all")]
+    out = sweep(config, tmp_path / "out", threads=1)
+    games = pl.read_parquet(out / "**/*.parquet", hive_partitioning=True)
+    alone = simulate("5000-rummy", 2, "greedy", games=40, seed=cells[1].seed, rule=DOUBLING, betting="threshold,accept-all")
+    played = games.filter(pl.col("cell") == cells[1].id).sort("game_index")
+    assert played["stake_0"].to_list() == alone.games["stake_0"].to_list()  # the cell plays its policies
+    with pytest.raises(SweepConfigError, match="betting needs a stakes game"):
+        load_sweep({"run": {"games_per_cell": 10}, "grid": {"game": "500-rum", "betting": "threshold"}}).cells

@@ -14,6 +14,7 @@ lineup and rule overrides), and every cell plays the same number of games::
     players = [3, 4]                          # default 4
     lineup = ["greedy", "random at seat 0, greedy elsewhere"]   # default greedy
     r500_target = [500, 1000]                 # any rule flag (`rummysim rules show 500-rum`)
+    # betting = ["threshold,accept-all"]      # stakes games (r5k_doubling, r5k_limit_poker) only
 
 A lineup is one strategy for every seat (``"greedy"``, ``"all random"``), one per seat
 (``"greedy,random,greedy,random"`` or ``["greedy", "random", "greedy", "random"]``), or seats

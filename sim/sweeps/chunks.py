@@ -46,6 +46,7 @@ class ChunkJob:
     part: str
     hands_part: str
     cell_meta: dict[str, str]  # shared by the chunks of a cell (memory stays small for many chunks)
+    betting: tuple[str, ...] | None = None  # a stakes cell's betting policies
 
     @property
     def metadata(self) -> dict[str, str]:
@@ -122,13 +123,15 @@ class PendingChunks:
                 preset=cell.preset, players=cell.players, lineup=cell.lineup, rules=cell.rules, seed=cell.seed,
                 index=k, start=start, count=count, hands=config.hands, pad_players=config.max_players,
                 columns=consts, part=config.part_name(k), hands_part=config.part_name(k, hands=True), cell_meta=meta,
+                betting=cell.betting,
             )
 
     def _cell_meta(self, cell: Cell) -> dict[str, str]:
         from rummysim.output import run_metadata
 
         meta = run_metadata(game=cell.game, players=cell.players, lineup=list(cell.lineup), seed=cell.seed,
-                            unit="games", count=self.config.chunk_size, rules=cell.rules)
+                            unit="games", count=self.config.chunk_size, rules=cell.rules,
+                            **({} if cell.betting is None else {"betting": list(cell.betting)}))
         meta.update({
             "sweep.run_id": self.run_id, "sweep.hash": self.config.sweep_hash, "sweep.cell": cell.id,
             "sweep.label": cell.label, "sweep.run_seed": str(self.config.seed), "sweep.git_commit": self.commit or "",
@@ -172,7 +175,8 @@ def run_config(job: ChunkJob) -> RunConfig:
     key = job.cell_id + canonical(job.rules)
     cfg = _CONFIGS.get(key)
     if cfg is None:
-        cfg = prepare(job.preset, job.players, ",".join(job.lineup), rules=Rules.from_dict(job.rules))
+        cfg = prepare(job.preset, job.players, ",".join(job.lineup), rules=Rules.from_dict(job.rules),
+                      betting=None if job.betting is None else ",".join(job.betting))
         if len(_CONFIGS) > 256:
             _CONFIGS.clear()
         _CONFIGS[key] = cfg

@@ -22,6 +22,7 @@ from pathlib import Path
 from rummysim import limits
 from rummysim.errors import InputError, RulesError, RummysimError, UnsupportedRuleError
 from rummysim.rules import FLAGS, GAMES, Rules, format_value
+from rummysim.strategies.betting import DEFAULT_BETTING, parse_betting, parse_betting_policy
 
 FORMAT = "rummysim-sweep/1"
 DEFAULT_CHUNK = 4096
@@ -168,6 +169,7 @@ class Cell:
     rules: dict[str, object]
     changed: dict[str, object]
     seed: int
+    betting: tuple[str, ...] | None = None  # the seats' betting policies of a stakes cell (V5K-13/14)
 
     @property
     def path(self) -> str:
@@ -180,6 +182,7 @@ class Cell:
             "players": self.players, "lineup": list(self.lineup), "lineup_spec": self.lineup_spec,
             "overrides": self.overrides, "rules_changed": self.changed, "rules": self.rules, "seed": self.seed,
             "hash": self.hash, "games": sweep.games_per_cell, "chunks": sweep.chunks_per_cell,
+            "betting": None if self.betting is None else list(self.betting),
         }
 
 
@@ -387,13 +390,13 @@ def check_plan_size(config: SweepConfig) -> None:
 
 def _read_grid(raw: dict[str, object], fail: Callable[[str, str], SweepConfigError]) -> dict[str, list[object]]:
     """Each grid key with its list of typed, individually valid values (in file order)."""
-    keys = ["game", "players", "lineup", *FLAGS]
+    keys = ["game", "players", "lineup", "betting", *FLAGS]
     grid: dict[str, list[object]] = {}
     for key, value in raw.items():
         where = f"[grid] {key}"
         if key not in keys:
-            raise fail(where, f"unknown key{_did_you_mean(key, keys)}; [grid] takes game, players, lineup "
-                              "and rule flags (`rummysim rules show 500-rum` lists them)")
+            raise fail(where, f"unknown key{_did_you_mean(key, keys)}; [grid] takes game, players, lineup, "
+                              "betting (the betting policies of a stakes game) and rule flags (`rummysim rules show 500-rum` lists them)")
         if isinstance(value, dict):
             raise fail(where, "expected a value or a list of values, got a table")
         values = _values(value) if key != "lineup" else (value if isinstance(value, list) else [value])
@@ -415,8 +418,8 @@ def _read_grid(raw: dict[str, object], fail: Callable[[str, str], SweepConfigErr
     for key, default in DEFAULT_GRID.items():
         if key not in grid:
             grid[key] = [_grid_value(key, default)]
-    order = ["game", "players", "lineup"]
-    return {k: grid[k] for k in [*order, *[k for k in grid if k not in order]]}
+    order = ["game", "players", "lineup", "betting"]
+    return {k: grid[k] for k in [*[k for k in order if k in grid], *[k for k in grid if k not in order]]}
 
 
 def _grid_value(key: str, value: object) -> object:
@@ -435,6 +438,12 @@ def _grid_value(key: str, value: object) -> object:
         return value
     if key == "lineup":
         return parse_lineup_spec(value)
+    if key == "betting":
+        if not isinstance(value, str):
+            raise InputError(f"expected betting policies as text (e.g. \"threshold,accept-all\"), got {value!r}")
+        for part in value.split(","):
+            parse_betting_policy(part.strip())  # InputError naming the unknown policy or parameter
+        return value
     flag = FLAGS[key]
     if isinstance(value, float) or not isinstance(value, (str, int, bool)):
         raise InputError(f"expected true/false, an integer or a string, got {value!r}")
@@ -461,7 +470,7 @@ def _blame(exc: RummysimError, values: Mapping[str, object]) -> str:
         return "game"
     if not isinstance(exc, RulesError) and "players" in text:
         return "players"
-    mentioned = [k for k in values if k not in ("game", "players", "lineup") and re.search(rf"\b{k}\b", text)]
+    mentioned = [k for k in values if k not in ("game", "players", "lineup", "betting") and re.search(rf"\b{k}\b", text)]
     if mentioned:
         return mentioned[0]
     if "players" in text or re.search(r"\bgot \d+$", text):
@@ -492,6 +501,7 @@ def _expand(grid: Mapping[str, Sequence[object]], run_seed: int, where: str) -> 
                 presets[preset] = Rules.preset(preset)  # type: ignore[arg-type]
             rules = presets[preset].with_(**overrides)  # type: ignore[index]
             encode_rules(rules, players)  # type: ignore[arg-type]
+            betting = _cell_betting(values.get("betting"), rules, players)  # type: ignore[arg-type]
         except _Blamed as exc:
             bad.append((exc.key, _cell_text(values), str(exc.error)))
             continue
@@ -500,9 +510,12 @@ def _expand(grid: Mapping[str, Sequence[object]], run_seed: int, where: str) -> 
             continue
         changed = rules.changed()
         ident = {"preset": preset, "game": rules.game, "players": players, "lineup": lineup, "rules": changed}
+        if betting is not None:  # only then: the cells of sweeps without betting keep their ids
+            ident["betting"] = list(betting)
         digest = hashlib.sha256(canonical(ident).encode()).hexdigest()
         cid = "c" + digest[:10]
         label_parts = [str(preset), f"{players} players", ",".join(lineup)]
+        label_parts += [] if betting is None else [f"betting {','.join(betting)}"]
         label_parts += [f"{k}={format_value(v)}" for k, v in overrides.items()]
         label = ", ".join(label_parts)
         if cid in seen:
@@ -517,12 +530,28 @@ def _expand(grid: Mapping[str, Sequence[object]], run_seed: int, where: str) -> 
         yield Cell(
             id=cid, hash=digest, label=label, preset=str(preset), game=rules.game, players=int(players),  # type: ignore[arg-type]
             lineup=tuple(lineup), lineup_spec=spec.text, overrides=dict(overrides),  # type: ignore[union-attr]
-            rules=rules.as_dict(), changed=changed, seed=cell_seed(run_seed, digest),
+            rules=rules.as_dict(), changed=changed, seed=cell_seed(run_seed, digest), betting=betting,
         )
     if bad:
         key, cell, reason = bad[0]
         more = f" (and {len(bad) - 1} more impossible cells)" if len(bad) > 1 else ""
         raise SweepConfigError(where, f"[grid] {key}", f"impossible cell ({cell}): {reason}{more}")
+
+
+def _cell_betting(text: str | None, rules: Rules, players: int) -> tuple[str, ...] | None:
+    """The canonical betting policy per seat of a stakes cell (accept-all when the grid gives
+    none), None for a cell without a stakes layer; a betting value on such a cell is refused."""
+    from rummysim.games import get_game
+
+    if not get_game(rules.game).has_stakes(rules):
+        if text is not None:
+            raise _Blamed("betting", InputError("betting needs a stakes game: r5k_doubling=true or r5k_limit_poker=true"))
+        return None
+    try:
+        names, _ = parse_betting(text or DEFAULT_BETTING, players)
+    except InputError as exc:
+        raise _Blamed("betting", exc) from None
+    return tuple(names)
 
 
 def _plain(value: object) -> object:
