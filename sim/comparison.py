@@ -609,6 +609,7 @@ def tournament(
     out: str | Path | None = None,
     threads: int | None = None,
     progress: ProgressFn | None = None,
+    betting: str | None = None,
 ) -> TournamentResult:
     """Every pair of ``strategies`` on duplicate deals: a matrix of score differences and a ranking.
 
@@ -619,7 +620,8 @@ def tournament(
     the others (the mean over opponents, per deal; its interval from the spread across deals,
     valid because every pairing plays the same deals), and also gives each strategy's win rate over
     all its games and its Bradley-Terry strength fitted to the head-to-head wins (MM algorithm,
-    half a pseudo-win each way per pair; strengths sum to 1).
+    half a pseudo-win each way per pair; strengths sum to 1). In a stakes game the differences are
+    in stake units or chips (``summary["unit"]``), every seat playing the one ``betting`` policy.
 
     Example:
         >>> from rummysim import tournament
@@ -638,11 +640,14 @@ def tournament(
     _check_counts(games, seed)
     if players is None:
         players = default_players(game, rule, rules, fallback=2)
-    cfg0 = prepare(game, players, names[0], rule, rules)
+    if betting is not None and "," in betting:
+        raise InputError("tournament plays one betting policy for every seat (so that the strategies differ only "
+                         f"in their play), got --betting {betting}")
+    cfg0 = prepare(game, players, names[0], rule, rules, betting)
     out_file = output_target(out) if out is not None else None
     patterns = balanced_patterns(players)
     pairs = list(combinations(range(len(names)), 2))
-    seatings = {(i, j): _seatings(names[i], names[j], patterns, game, players, rule, rules) for i, j in pairs}
+    seatings = {(i, j): _seatings(names[i], names[j], patterns, game, players, rule, rules, betting) for i, j in pairs}
     set_threads(threads)
 
     t0 = time.perf_counter()
@@ -702,7 +707,7 @@ def tournament(
     games_df = pl.concat(frames)
     summary = {"strategies": names, "pairings": [f"{names[i]} vs {names[j]}" for i, j in pairs],
                "lineup": [",".join(p) for p in patterns], "deals": games, "games": games_df.height,
-               "seatings_per_pairing": len(next(iter(seatings.values())))}
+               "seatings_per_pairing": len(next(iter(seatings.values()))), "unit": score_unit(cfg0)}
     summary.update(_run_info(cfg0, seed, time.perf_counter() - t0))
     if out_file is not None:
         _write(games_df, out_file, cfg0, seed, command="tournament", strategies=names)

@@ -323,3 +323,13 @@ def test_a_sweep_grid_takes_betting_policies_per_cell(tmp_path):
     assert played["stake_0"].to_list() == alone.games["stake_0"].to_list()  # the cell plays its policies
     with pytest.raises(SweepConfigError, match="betting needs a stakes game"):
         load_sweep({"run": {"games_per_cell": 10}, "grid": {"game": "500-rum", "betting": "threshold"}}).cells
+
+
+def test_tournament_scores_a_stakes_game_in_stake_units_with_one_betting_policy():
+    from rummysim.comparison import tournament
+
+    res = tournament(["greedy", "random"], game="5000-rummy", players=2, rule=DOUBLING, games=20, betting="threshold")
+    assert res.summary["unit"] == "stake units"
+    assert tournament(["greedy", "random"], game="5000-rummy", players=2, games=5).summary["unit"] == "points"
+    with pytest.raises(InputError, match="one betting policy"):
+        tournament(["greedy", "random"], game="5000-rummy", players=2, rule=DOUBLING, games=5, betting="threshold,accept-all")

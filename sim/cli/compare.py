@@ -84,7 +84,9 @@ def _print_tournament(console: Console, res) -> None:
     )
     names = s["strategies"]
     cells = {(r["strategy"], r["opponent"]): r for r in res.matrix.to_dicts()}
-    table = Table(title="score difference per hand, row - column (95% CI)")
+    unit = s.get("unit", "points")
+    what = "score difference" if unit == "points" else f"difference in {unit}"
+    table = Table(title=f"{what} per hand, row - column (95% CI)")
     table.add_column("strategy")
     for n in names:
         table.add_column(n, justify="right")
@@ -96,7 +98,7 @@ def _print_tournament(console: Console, res) -> None:
                        f"{c['diff_per_hand']:+.2f} [{c['diff_per_hand_lo']:.2f}, {c['diff_per_hand_hi']:.2f}]")
         table.add_row(row, *out)
     console.print(table)
-    rank = Table(title="ranking: mean score difference per hand against the others")
+    rank = Table(title=f"ranking: mean {what} per hand against the others")
     for col in ("rank", "strategy", "per hand", "95% CI", "per game", "95% CI", "win rate %", "Bradley-Terry"):
         rank.add_column(col, justify="left" if col == "strategy" else "right")
     for r in res.ranking.to_dicts():
@@ -159,13 +161,14 @@ def tournament_command(
     as_json: JsonOpt = False,
     threads: ThreadsOpt = None,
     progress: ProgressOpt = None,
+    betting: BettingOpt = None,
 ) -> None:
     """Every pair of strategies on the same duplicate deals: matrix of score differences and ranking."""
     from rummysim.comparison import tournament
 
     with progress_bar("tournament", show_progress(progress), unit="deals", note=_half_width_note) as update:
         res = tournament(strategies, game=game, players=players, rule=rule or (), games=games, seed=seed, out=out,
-                         threads=threads, progress=update)
+                         threads=threads, progress=update, betting=betting)
     if as_json:
         out_console.print_json(json.dumps({**res.summary, "matrix": res.matrix.to_dicts(),
                                            "ranking": res.ranking.to_dicts()}))
