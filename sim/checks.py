@@ -17,6 +17,7 @@ from rummysim.kernels.common import layout as C
 from rummysim.limits import check_game_index, check_range, check_seed
 from rummysim.rules import Rules
 from rummysim.simulation import RunConfig, prepare
+from rummysim.validate import RunSettings, check_configuration
 from rummysim.validate.trace import GAME_BONUS
 
 TRACE_ROWS = 400_000
@@ -25,7 +26,7 @@ TRACE_ROWS = 400_000
 @dataclass
 class ReportedViolation:
     seed: int
-    game_index: int
+    game_index: int  # -1: the run's configuration (the validator's own preset expansion)
     action: int
     rule_id: str
     message: str
@@ -54,6 +55,12 @@ def _flags(cfg: RunConfig) -> dict[str, object]:
     return cfg.rules.as_dict()
 
 
+def _configuration_violations(settings: RunSettings, flags: dict[str, object], seed: int) -> list[ReportedViolation]:
+    """The validator's own expansion of what the run was asked for, against the flags it played
+    (game index -1: the run's configuration, not one game)."""
+    return [ReportedViolation(seed, -1, 0, v.rule_id, v.message) for v in check_configuration(settings, flags)]
+
+
 def validate_run(
     game: str = "500-rum",
     players: int = 4,
@@ -66,6 +73,9 @@ def validate_run(
 ) -> ValidationReport:
     """Play ``games`` games in trace mode and replay each through the independent validator.
 
+    The validator also expands the preset name ``game`` and the ``rule`` overrides itself (from
+    RULES.md, not through the config layer) and reports every flag where the run's rules differ.
+
     Example:
         >>> from rummysim import validate_run
         >>> validate_run("500-rum", players=3, lineup="random", games=5, seed=1).ok
@@ -76,6 +86,8 @@ def validate_run(
     cfg = prepare(game, players, lineup, rule, rules)
     flags = _flags(cfg)
     report = ValidationReport()
+    settings = RunSettings(None if rules is not None else game, tuple(rule), rules.as_dict() if rules is not None else None)
+    report.violations.extend(_configuration_violations(settings, flags, seed))
     validate_trace = cfg.spec.validator()
     buffer = np.zeros((TRACE_ROWS, C.TRACE_COLS), dtype=np.int32)
     for g in range(games):

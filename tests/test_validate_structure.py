@@ -1,7 +1,7 @@
 """The validator stays a second opinion: ``rummysim.validate`` and ``rummysim.replay`` import
-nothing from the kernels or the strategies, one game's checker nothing from the other's, and no
-module a private name of another; the package-level ``validate_trace`` hands each game to its own
-checker."""
+nothing from the kernels, the strategies or the config layer (rules, presets), one game's checker
+nothing from the other's, and no module a private name of another; the package-level
+``validate_trace`` hands each game to its own checker."""
 
 from __future__ import annotations
 
@@ -88,6 +88,28 @@ def test_no_import_of_kernels_strategies_or_private_names(package):
             assert not imported.startswith(("kernels", "strategies")), module
             private = [n for n in names if n.startswith("_")]
             assert private == [], f"{module} imports {private} from {imported}"
+
+
+#: the config layer: presets, flags and their expansion (the validator expands presets itself)
+CONFIG_LAYER = ("rummysim.rules", "rummysim.presets", "rummysim.simulation", "rummysim.games",
+                "rummysim.checks")
+
+
+@pytest.mark.parametrize("package", PACKAGES, ids=lambda p: p.__name__)
+def test_no_import_of_the_config_layer(package):
+    """The validator reads a run's preset name and overrides and expands them from its own reading
+    of RULES.md (``rummysim.validate.presets``): no import of the config layer, no relative import,
+    and of rummysim only the validator's and the replay's own modules."""
+    for module, path in _module_files(package).items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                assert node.level == 0, f"{module} has a relative import"
+        for imported, _names in _imports(path):
+            assert not imported.startswith(CONFIG_LAYER), f"{module} imports {imported}"
+            assert imported.split(".")[0] not in ("rules", "presets"), module
+            if imported.startswith("rummysim"):
+                assert imported.startswith(("rummysim.validate", "rummysim.replay")), \
+                    f"{module} imports {imported}"
 
 
 @pytest.mark.parametrize("own,other", [("rum500", "rum5000"), ("rum5000", "rum500")])
