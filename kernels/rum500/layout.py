@@ -192,3 +192,5 @@ T_RESHUFFLE = KINDS_500 + 1
 T_START_PILE = KINDS_500 + 2
 T_OUT_OF_TURN = KINDS_500 + 3
 T_ADDOPP_LAYOFF = KINDS_500 + 4
+T_OOT_ASK = KINDS_500 + 30  # 94: a seat's turn in an out-of-turn window (V500-OUTOFTURN)
+T_RUMMY_ASK = KINDS_500 + 31  # 95: a seat asked in a rummy-call window (V500-RUMMY-1)

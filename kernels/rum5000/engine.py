@@ -25,7 +25,7 @@ from rummysim.kernels.common._jit import njit, njit_inline, njit_noalloc
 from rummysim.kernels.common.rng import STREAM_DEAL, STREAM_GAME, STREAM_SEAT, below, seed_stream, shuffle_int16
 from rummysim.kernels.common.trace import record, record_cards
 from rummysim.kernels.rum5000.layout import (
-    CARD_IDS, C_SIZE, C_TYPE, DECK5, D_ALL, D_DECLINE, D_SKIP, D_STOCK, END_IDLE, END_OUT, END_STALL,
+    ASK_CALL, ASK_CANNOT, ASK_PASS, CARD_IDS, C_SIZE, C_TYPE, DECK5, D_ALL, D_DECLINE, D_SKIP, D_STOCK, END_IDLE, END_OUT, END_STALL,
     END_STOCK, END_TURN_CAP, FT_EXCHANGE, FT_EXTRA_CARD, GO_MELD_ALL, GO_UNMELDABLE, G_CAPPED, G_CAPPED_HANDS,
     G_FIRST_DEALER, G_HANDS, G_TIED, G_TOTAL, G_TURNS, G_WINNER, H_CALLS, H_DEALER, H_DEEP_TAKES, H_FLOATS,
     H_OUT_SEAT, H_REASON, H_SCORE, H_TURNS, MAX_CAND5, MAX_MELDS5, MAX_SEATS, M_ALIVE, M_CARD, M_CRED, M_LEN,
@@ -36,7 +36,7 @@ from rummysim.kernels.rum5000.layout import (
     S_IDLE, S_N, S_OUT, S_PILE_LEN, S_PLACED, S_PLAYED, S_SIZE, S_STALL, S_STOCK_OUT, S_STOCK_POS, S_TOTAL,
     S_TOVER, S_TPOS, S_TURN, S_WILD, T_DECK, T_DISCARD, T_DRAW_STOCK, T_EXCHANGE, T_FACE_UP, T_FLOAT,
     T_GAME_END, T_GAME_START, T_HAND_END, T_HAND_START, T_NO_DRAW, T_SCORE, T_TAKE_ALL, T_TAKE_PILE,
-    T_TURN_START,
+    T_TURN_START, TRACE_FEATURES, T_CALL_ASK,
 )
 from rummysim.kernels.rum5000.melds import (
     Table5, apply_play5, card_placeable, copy_vector, count_cards, enumerate_plays5, fill_values, meld_out_path,
@@ -607,7 +607,8 @@ def call_claims(g, seat):
 
 @njit_inline
 def rummy_windows(g, discarder, in_turn):
-    """V5K-3/4: calls on a discard, clockwise from the in-turn seat; returns a hand-end reason."""
+    """V5K-3/4: calls on a discard, clockwise from the in-turn seat; returns a hand-end reason. In
+    trace mode every seat reached is recorded (CALL_ASK) with its answer, in the order asked."""
     n = g.st[S_N]
     teams = g.rules[R5_PERSIAN] != 0
     last = discarder
@@ -622,6 +623,7 @@ def rummy_windows(g, discarder, in_turn):
                 continue  # no call on a partner's discard (docs/rules-decisions.md)
             nopt = call_claims(g, s)
             if nopt <= 1:
+                record(g.trace, g.st, T_CALL_ASK, s, ASK_CANNOT, -1, 0, 0, 0, 0)
                 continue
             observe5(g, s, -1)
             i = choose5_call(g.lineup[s], g.params[s], g.obs, g.hands[s], g.pile, seat_table(g, s), g.opts, nopt,
@@ -629,7 +631,9 @@ def rummy_windows(g, discarder, in_turn):
             if i > 0:
                 caller = s
                 k = g.opts[i]
+                record(g.trace, g.st, T_CALL_ASK, s, ASK_CALL, k, nopt - 1, 0, 0, 0)
                 break
+            record(g.trace, g.st, T_CALL_ASK, s, ASK_PASS, -1, nopt - 1, 0, 0, 0)
         if caller < 0:
             return 0
         reason = call_turn(g, caller, k)
@@ -803,7 +807,7 @@ def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace):
     out_game[:] = 0
     out_game[G_FIRST_DEALER] = st[S_DEALER]
     record(trace, st, T_GAME_START, n, st[S_DEALER], game & 0x7FFFFFFF, rules[R5_TARGET], 2,
-           PARTNER_CODE_5000 if rules[R5_PERSIAN] != 0 else 0, 0)
+           PARTNER_CODE_5000 if rules[R5_PERSIAN] != 0 else 0, TRACE_FEATURES)
     winner = -1
     tied = 0
     turns = 0

@@ -147,3 +147,4 @@ T_TAKE_ALL = KINDS_5000 + 1
 T_EXCHANGE = KINDS_5000 + 2
 T_JOIN = KINDS_5000 + 3
 T_TRADE = KINDS_5000 + 4
+T_CALL_ASK = KINDS_5000 + 31  # 127: a seat asked in a rummy-call window (V5K-3a, V5K-4a)

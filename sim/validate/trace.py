@@ -47,12 +47,15 @@ RESHUFFLE = 65
 START_PILE = 66
 OUT_OF_TURN = 67
 ADDOPP_LAYOFF = 68
+OOT_ASK = 94  # a seat's turn in an out-of-turn window (V500-OUTOFTURN)
+RUMMY_ASK = 95  # a seat asked in a rummy-call window (V500-RUMMY-1)
 
 FACE_UP = 96  # 5000 Rummy's range
 TAKE_ALL = 97  # V5K-8
 EXCHANGE = 98  # V5K-11
 JOIN = 99  # R5K-SEQ-5/6
 TRADE = 100  # R5K-TRADE-1
+CALL_ASK = 127  # a seat asked in a rummy-call window (V5K-3a, V5K-4a)
 
 RECORD_NAMES: dict[int, str] = {
     GAME_START: "GAME_START",
@@ -75,6 +78,9 @@ RECORD_NAMES: dict[int, str] = {
     ADDOPP_LAYOFF: "ADDOPP_LAYOFF",
     JOIN: "JOIN",
     TRADE: "TRADE",
+    RUMMY_ASK: "RUMMY_ASK",
+    OOT_ASK: "OOT_ASK",
+    CALL_ASK: "CALL_ASK",
     DISCARD: "DISCARD",
     FLOAT: "FLOAT",
     HAND_END: "HAND_END",

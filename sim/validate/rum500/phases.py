@@ -17,8 +17,10 @@ from rummysim.validate.trace import (
     LAYOFF,
     MELD,
     NO_DRAW,
+    OOT_ASK,
     OUT_OF_TURN,
     RESHUFFLE,
+    RUMMY_ASK,
     SCORE,
     START_PILE,
     TAKE_PILE,
@@ -29,7 +31,7 @@ from rummysim.validate.trace import (
 # Number of meaningful columns after column 0; the rest must be 0 ("unused columns are 0").
 # DECK and RESTOCK are special (unused card slots are -1) and are checked separately.
 USED_COLS: dict[int, int] = {
-    GAME_START: 6,
+    GAME_START: 7,
     HAND_START: 5,
     TURN_START: 5,
     RESHUFFLE: 2,
@@ -41,6 +43,8 @@ USED_COLS: dict[int, int] = {
     CARD: 4,
     LAYOFF: 4,
     OUT_OF_TURN: 1,
+    RUMMY_ASK: 4,
+    OOT_ASK: 2,
     ADDOPP_LAYOFF: 4,
     DISCARD: 2,
     FLOAT: 1,
@@ -70,6 +74,8 @@ ACTION_KINDS = frozenset(
         OUT_OF_TURN,
         ADDOPP_LAYOFF,
         FLOAT,
+        RUMMY_ASK,
+        OOT_ASK,
     }
 )
 

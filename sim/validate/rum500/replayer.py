@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections import Counter
 
+from rummysim.validate.asks import ASKS_RECORDED
 from rummysim.validate.cards import JOKER, NATURAL_IDS, VALID_CARD, card_name
+from rummysim.validate.rum500.asks import WindowAsks
 from rummysim.validate.rum500.config import Config, value_table
 from rummysim.validate.rum500.draws import DrawChecks
 from rummysim.validate.rum500.phases import (
@@ -57,6 +59,7 @@ from rummysim.validate.trace import (
     LAYOFF,
     MELD,
     NO_DRAW,
+    OOT_ASK,
     OUT_OF_TURN,
     PARTNERS_500,
     PARTNERS_NONE,
@@ -64,6 +67,7 @@ from rummysim.validate.trace import (
     RECORD_NAMES,
     RESHUFFLE,
     RESTOCK,
+    RUMMY_ASK,
     SCORE,
     START_PILE,
     TAKE_PILE,
@@ -73,7 +77,7 @@ from rummysim.validate.trace import (
 )
 
 
-class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
+class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring, WindowAsks):
     """Replays 500 Rum or Standard Rummy games record by record (``cfg.game``)."""
 
     USED_COLS = USED_COLS
@@ -115,6 +119,8 @@ class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
         self.hand_size: list[int] = []
         self.pile: list[int] = []
         self.melds: list[Meld] = []
+        self.asks_on = False  # GAME_START column 7: the windows' asks are recorded
+        self._reset_window_asks()
         self.dispatch = {
             GAME_START: self._game_start,
             HAND_START: self._hand_start,
@@ -130,6 +136,8 @@ class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
             LAYOFF: self._layoff,
             CARD: self._card,
             OUT_OF_TURN: self._out_of_turn,
+            RUMMY_ASK: self._rummy_ask,
+            OOT_ASK: self._oot_ask,
             ADDOPP_LAYOFF: self._addopp_layoff,
             DISCARD: self._discard,
             FLOAT: self._float,
@@ -139,7 +147,7 @@ class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
             GAME_BONUS: self._game_bonus,
             GAME_END: self._game_end,
         }
-        self.before_record = self._end_oot_melds
+        self.before_record = self._before_record
 
     # ---- violation helpers --------------------------------------------------------------
 
@@ -147,6 +155,11 @@ class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
         if self.std:
             rule = STD_RULES.get(rule, rule)
         self.violations.append(Violation(self.game_index, self.i, rule, msg))
+
+    def _before_record(self, kind: int) -> None:
+        self._end_oot_melds(kind)
+        if self.asks_on:
+            self._close_window_asks(kind)
 
     def _end_oot_melds(self, kind: int) -> None:
         """A record other than MELD/CARD ends the out-of-turn seat's melds."""
@@ -285,6 +298,10 @@ class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
         if not 0 <= first_dealer < n:
             self.fail("TRACE-FORMAT", f"first_dealer {first_dealer} is not a seat")
         self._check_partnership_start(row)
+        self.asks_on = bool(row[7] & ASKS_RECORDED)
+        if row[7] & ~ASKS_RECORDED:
+            self.flag("TRACE-FORMAT", f"GAME_START column 7 {row[7]}: only bit 0 (window asks) "
+                                      "is defined")
         if self.persian:
             if target != 0:
                 self.flag("V500-PERSIAN-5", f"GAME_START target {target}; a Persian game is two "
@@ -463,6 +480,7 @@ class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
         self.oot_melds = 0
         self.open_acc = 0
         self.open_any = False
+        self._reset_window_asks()
         self.phase = P_START_PILE if upchoice else P_TURN
 
     def _stock_left(self) -> int:

@@ -4,6 +4,7 @@ rule behind each HAND_END reason and the kinds of draw a turn can make."""
 from __future__ import annotations
 
 from rummysim.validate.trace import (
+    CALL_ASK,
     CARD,
     DISCARD,
     DRAW_STOCK,
@@ -28,7 +29,7 @@ from rummysim.validate.trace import (
 
 # Number of meaningful columns after column 0 (the rest must be 0); DECK is checked separately.
 USED_COLS: dict[int, int] = {
-    GAME_START: 6,
+    GAME_START: 7,
     HAND_START: 6,
     FACE_UP: 3,
     TURN_START: 5,
@@ -48,6 +49,7 @@ USED_COLS: dict[int, int] = {
     SCORE: 6,
     TEAM_SCORE: 3,
     GAME_END: 4,
+    CALL_ASK: 4,
 }
 ACTION_KINDS = frozenset(USED_COLS) - {GAME_START, HAND_START, TURN_START, GAME_END}
 

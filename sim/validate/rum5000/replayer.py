@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import NoReturn
 
+from rummysim.validate.asks import ASKS_RECORDED
 from rummysim.validate.cards import NATURAL_IDS, card_name
+from rummysim.validate.rum5000.asks import CallAsks
 from rummysim.validate.rum5000.config import Config, target_for
 from rummysim.validate.rum5000.draws import DrawChecks
 from rummysim.validate.rum5000.plays import PlayChecks
@@ -47,6 +49,7 @@ from rummysim.validate.rum5000.table import (
     dealt_hand_size,
 )
 from rummysim.validate.trace import (
+    CALL_ASK,
     CARD,
     DECK,
     DISCARD,
@@ -75,7 +78,7 @@ from rummysim.validate.trace import (
 )
 
 
-class Rum5000Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
+class Rum5000Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring, CallAsks):
     """Replays 5000 Rummy games record by record."""
 
     USED_COLS = USED_COLS
@@ -97,6 +100,8 @@ class Rum5000Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
         self.hand_size: list[int] = []
         self.melds: list[Meld] = []
         self.pile: list[int] = []
+        self.asks_on = False  # GAME_START column 7: the windows' asks are recorded
+        self._reset_call_asks()
         self.dispatch = {
             GAME_START: self._game_start,
             HAND_START: self._hand_start,
@@ -119,7 +124,13 @@ class Rum5000Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
             SCORE: self._score,
             TEAM_SCORE: self._team_score,
             GAME_END: self._game_end,
+            CALL_ASK: self._call_ask,
         }
+        self.before_record = self._before_record
+
+    def _before_record(self, kind: int) -> None:
+        if self.asks_on:
+            self._close_call_asks(kind)
 
     def _unexpected(self, row: list[int]) -> NoReturn:
         """A record the current phase does not allow: name the rule it breaks."""
@@ -256,6 +267,10 @@ class Rum5000Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
                                "partnerships")
         if not 0 <= first_dealer < n:
             self.fail("TRACE-FORMAT", f"first_dealer {first_dealer} is not a seat")
+        self.asks_on = bool(row[7] & ASKS_RECORDED)
+        if row[7] & ~ASKS_RECORDED:
+            self.flag("TRACE-FORMAT", f"GAME_START column 7 {row[7]}: only bit 0 (window asks) "
+                                      "is defined")
         self.n = n
         self.target = target_for(self.cfg, n)
         if target != self.target:
@@ -385,6 +400,7 @@ class Rum5000Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring):
         self.next_seat = (self.dealer + 1) % n  # R5K-TURN-1
         self.window = False  # V5K-3/4 rummy window open
         self.embargo = -1  # the seat that may not call in the open window
+        self._reset_call_asks()
         self.cur = -1
         self.draw = -1
         self.phase = P_TURN
