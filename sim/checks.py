@@ -18,6 +18,7 @@ from rummysim.limits import check_game_index, check_range, check_seed
 from rummysim.rules import Rules
 from rummysim.simulation import RunConfig, prepare
 from rummysim.validate import RunSettings, check_configuration
+from rummysim.validate.asks import ASKS_RECORDED
 from rummysim.validate.trace import GAME_BONUS
 
 TRACE_ROWS = 400_000
@@ -103,9 +104,18 @@ def validate_run(
         for v in result.violations:
             report.violations.append(ReportedViolation(seed, g, v.record, v.rule_id, v.message))
         report.violations.extend(_kernel_row_matches_trace(seed, g, trace, game_row, players))
+        report.violations.extend(_kernel_trace_records_asks(seed, g, trace))
         if progress is not None:
             progress(g + 1, games)
     return report
+
+
+def _kernel_trace_records_asks(seed: int, g: int, trace: np.ndarray) -> list[ReportedViolation]:
+    """A kernel trace declares that it lists every seat its call and out-of-turn windows ask
+    (GAME_START column 7), so the validator checks the asks rather than skipping them."""
+    if trace[0, 0] == C.T_GAME_START and trace[0, 7] & ASKS_RECORDED:
+        return []
+    return [ReportedViolation(seed, g, 0, "TRACE-FORMAT", "the kernel's trace does not declare its window asks (GAME_START column 7)")]
 
 
 def _kernel_row_matches_trace(seed: int, g: int, trace: np.ndarray, row: np.ndarray, n: int) -> list[ReportedViolation]:
