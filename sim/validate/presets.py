@@ -186,7 +186,9 @@ def expand(settings: RunSettings) -> Expansion:
     if settings.preset is None:
         if settings.base is None:
             raise ExpansionError("neither a preset nor base flags given")
-        start = {name: _typed(name, raw) for name, raw in settings.base.items()}
+        # flags the validator has no table for are carried over as given
+        start = {name: _typed(name, raw) if name in FLAG_DEFAULTS else raw
+                 for name, raw in settings.base.items()}
         base = Expansion({**_defaults(str(start.get("game", "500-rum"))), **start}, {})
     else:
         preset = NAMED_PRESETS.get(settings.preset)
