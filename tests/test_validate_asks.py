@@ -18,7 +18,8 @@ from rummysim.checks import _kernel_trace_records_asks, traced_game, validate_ru
 from rummysim.simulation import prepare
 from rummysim.validate import validate_trace
 from rummysim.validate.asks import ASK_CALL, ASK_CANNOT
-from rummysim.validate.trace import CALL_ASK, GAME_START, OOT_ASK, RUMMY_ASK, TURN_START
+from rummysim.validate.trace import (CALL_ASK, EXCHANGE, EXCHANGE_ASK, GAME_START, OOT_ASK, RUMMY_ASK,
+                                     TURN_START)
 
 RUMMY_500 = ("500-rum-calling", 4, ["r500_meld_out_of_turn=true"])
 CALLS_5000 = {"top_card": ("5000-rummy-top-card", 3, []), "any_cards": ("5000-rummy-any-cards", 3, [])}
@@ -130,6 +131,26 @@ def test_5000_a_call_the_asks_do_not_give_is_reported():
             assert any(v.rule_id == "V5K-4a" and "no seat asked" in v.message for v in found)
             return
     pytest.fail("no call in the games played")
+
+
+def test_5000_upcard_offer_out_of_order_or_to_the_wrong_seat_is_reported():
+    """V5K-11: the offer goes clockwise from the first player's left; the swap is the asked seat's."""
+    planted = {"order": 0, "swapper": 0}
+    for trace, flags in traces("5000-rummy-exchange", 4, [], 6):
+        assert validate_trace(trace, flags).ok
+        for a, b in windows(trace, EXCHANGE_ASK):
+            if b - a >= 2:  # reverse a window that asked two seats or more
+                bad = trace.copy()
+                bad[a:b] = trace[a:b][::-1]
+                assert "V5K-11" in rule_ids(bad, flags)
+                planted["order"] += 1
+            if trace[b, 0] == EXCHANGE:  # the swap by another seat than the one that said yes
+                bad = trace.copy()
+                bad[b - 1, 2] = 1
+                found = validate_trace(bad, flags).violations
+                assert any(v.rule_id == "V5K-11" and "asks give" in v.message for v in found)
+                planted["swapper"] += 1
+    assert planted["order"] > 0 and planted["swapper"] > 0
 
 
 def test_asks_are_checked_only_when_the_trace_declares_them():

@@ -131,7 +131,8 @@ def test_record_kinds_in_their_ranges():
               T.TEAM_SCORE, T.GAME_BONUS, T.GAME_END]
     rum500 = [T.RESTOCK, T.RESHUFFLE, T.START_PILE, T.OUT_OF_TURN, T.ADDOPP_LAYOFF, T.OOT_ASK,
               T.RUMMY_ASK]
-    rum5000 = [T.FACE_UP, T.TAKE_ALL, T.EXCHANGE, T.JOIN, T.TRADE, T.CALL_ASK]
+    rum5000 = [T.FACE_UP, T.TAKE_ALL, T.EXCHANGE, T.JOIN, T.TRADE, T.CALL_ASK,
+               T.EXCHANGE_ASK]
     assert all(k in T.COMMON_KINDS for k in common)
     assert all(k in T.RUM500_KINDS for k in rum500)
     assert all(k in T.RUM5000_KINDS for k in rum5000)

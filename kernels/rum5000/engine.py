@@ -36,7 +36,7 @@ from rummysim.kernels.rum5000.layout import (
     S_IDLE, S_N, S_OUT, S_PILE_LEN, S_PLACED, S_PLAYED, S_SIZE, S_STALL, S_STOCK_OUT, S_STOCK_POS, S_TOTAL,
     S_TOVER, S_TPOS, S_TURN, S_WILD, T_DECK, T_DISCARD, T_DRAW_STOCK, T_EXCHANGE, T_FACE_UP, T_FLOAT,
     T_GAME_END, T_GAME_START, T_HAND_END, T_HAND_START, T_NO_DRAW, T_SCORE, T_TAKE_ALL, T_TAKE_PILE,
-    T_TURN_START, TRACE_FEATURES, T_CALL_ASK,
+    T_TURN_START, TRACE_FEATURES, T_CALL_ASK, T_EXCHANGE_ASK,
 )
 from rummysim.kernels.rum5000.melds import (
     Table5, apply_play5, card_placeable, copy_vector, count_cards, enumerate_plays5, fill_values, meld_out_path,
@@ -447,7 +447,8 @@ def begin_turn(g, seat, kind):
 
 @njit_inline
 def exchange_offers(g, first):
-    """V5K-11: clockwise from the first player's left up to the dealer, the first swap ends it."""
+    """V5K-11: clockwise from the first player's left up to the dealer, the first swap ends it (in
+    trace mode each seat offered is recorded, EXCHANGE_ASK)."""
     st, hands, pile, opts = g.st, g.hands, g.pile, g.opts
     n = st[S_N]
     for j in range(1, n):
@@ -461,6 +462,7 @@ def exchange_offers(g, first):
         observe5(g, s, -1)
         i = choose5_exchange(g.lineup[s], g.params[s], g.obs, hands[s], pile, seat_table(g, s), opts, k, g.rngs[s],
                              g.work)
+        record(g.trace, st, T_EXCHANGE_ASK, s, ASK_CALL if i > 0 else ASK_PASS, 0, 0, 0, 0, 0)
         if i > 0:
             given = opts[i]
             taken = pile[0]

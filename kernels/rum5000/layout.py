@@ -147,4 +147,5 @@ T_TAKE_ALL = KINDS_5000 + 1
 T_EXCHANGE = KINDS_5000 + 2
 T_JOIN = KINDS_5000 + 3
 T_TRADE = KINDS_5000 + 4
+T_EXCHANGE_ASK = KINDS_5000 + 30  # 126: a seat offered the upcard swap (V5K-11)
 T_CALL_ASK = KINDS_5000 + 31  # 127: a seat asked in a rummy-call window (V5K-3a, V5K-4a)

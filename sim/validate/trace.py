@@ -55,6 +55,7 @@ TAKE_ALL = 97  # V5K-8
 EXCHANGE = 98  # V5K-11
 JOIN = 99  # R5K-SEQ-5/6
 TRADE = 100  # R5K-TRADE-1
+EXCHANGE_ASK = 126  # a seat offered the upcard swap (V5K-11)
 CALL_ASK = 127  # a seat asked in a rummy-call window (V5K-3a, V5K-4a)
 
 RECORD_NAMES: dict[int, str] = {
@@ -81,6 +82,7 @@ RECORD_NAMES: dict[int, str] = {
     RUMMY_ASK: "RUMMY_ASK",
     OOT_ASK: "OOT_ASK",
     CALL_ASK: "CALL_ASK",
+    EXCHANGE_ASK: "EXCHANGE_ASK",
     DISCARD: "DISCARD",
     FLOAT: "FLOAT",
     HAND_END: "HAND_END",

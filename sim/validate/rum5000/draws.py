@@ -118,6 +118,7 @@ class DrawChecks(Replayer):
             self.flag("V5K-11", "a second EXCHANGE: the first swap ends the offer")
         elif seat == self.cur:
             self.flag("V5K-11", "the first player takes the upcard or draws; it does not swap")
+        self._check_offer_swap(seat)
         if len(self.pile) != 1 or self.pile[0] != take:
             shown = card_name(self.pile[-1]) if self.pile else "none"
             self.fail("C-CARD-CONSERVATION", f"EXCHANGE takes {card_name(take)} but the upcard "

@@ -9,6 +9,7 @@ from rummysim.validate.trace import (
     DISCARD,
     DRAW_STOCK,
     EXCHANGE,
+    EXCHANGE_ASK,
     FACE_UP,
     FLOAT,
     GAME_END,
@@ -50,6 +51,7 @@ USED_COLS: dict[int, int] = {
     TEAM_SCORE: 3,
     GAME_END: 4,
     CALL_ASK: 4,
+    EXCHANGE_ASK: 2,
 }
 ACTION_KINDS = frozenset(USED_COLS) - {GAME_START, HAND_START, TURN_START, GAME_END}
 

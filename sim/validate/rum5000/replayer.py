@@ -52,6 +52,7 @@ from rummysim.validate.trace import (
     CALL_ASK,
     CARD,
     DECK,
+    EXCHANGE_ASK,
     DISCARD,
     DRAW_STOCK,
     EXCHANGE,
@@ -125,6 +126,7 @@ class Rum5000Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring, CallAsks):
             TEAM_SCORE: self._team_score,
             GAME_END: self._game_end,
             CALL_ASK: self._call_ask,
+            EXCHANGE_ASK: self._exchange_ask,
         }
         self.before_record = self._before_record
 
