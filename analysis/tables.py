@@ -49,7 +49,7 @@ Source = str | Path | Dataset | pl.DataFrame | pl.LazyFrame
 By = str | Sequence[str] | None
 
 QUANTILES = (0.10, 0.25, 0.50, 0.75, 0.90)
-STOCK_REASONS = ("stock_out", "stock_end")
+STOCK_REASONS = ("stock_out", "stock_end", "passes")  # Rummikub's pool-empty passes end like a stock-out
 STALL_REASONS = ("idle_guard", "turn_cap", "stall")
 
 PAYOFF_MODES = ("difference", "game-point")

@@ -7,11 +7,13 @@ One run measures, in this order:
 - **strategies**: the same for 4-player 500 Rum with each registered strategy in every seat;
 - **validator reference**: the plain-Python validator replaying the same games, so that the speed
   claim is a ratio measured on the same machine in the same minute;
+- **Rummikub solver**: the exact move solver against the integer program on the same positions of
+  real games, without and with jokers (``bench_rummikub``);
 - **start-up**: ``rummysim --help`` and a 1-game ``simulate`` in fresh processes, cold (empty
   temporary ``NUMBA_CACHE_DIR``) and warm (the normal cache);
 - **end to end**: ``rummysim simulate`` writing Parquet at two sizes in fresh processes: wall time,
   peak RSS, and 10^6 games (measured with ``full`` sizes, otherwise extrapolated and labelled so);
-- **targets** of issue 8, each with its measured value and met/missed.
+- **targets** of issues 8 and 17, each with its measured value and met/missed.
 
 Every in-process figure is the median of several timed runs after a warm-up; the games per run are
 calibrated so that each run lasts about ``Sizes.seconds_per_run``. The result is a JSON-ready dict
@@ -30,7 +32,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, astuple, dataclass
 from datetime import datetime
 from pathlib import Path
 
@@ -38,6 +40,7 @@ import numba
 import numpy as np
 
 import rummysim
+from rummysim.bench_rummikub import solver_reference
 from rummysim.kernels.common import results as R
 from rummysim.kernels.common.layout import TRACE_COLS
 from rummysim.checks import TRACE_ROWS, traced_game
@@ -60,6 +63,8 @@ class Sizes:
     seconds_per_run: float  # target length of one timed in-process run (a parallel call costs ~25 ms here)
     repetitions: int  # timed runs per throughput figure (the median is reported)
     validator_games: int
+    rummikub_games: int  # greedy 4-player games whose positions the Rummikub solver section uses
+    milp_positions: int  # of each kind, solved by the integer program too
     start_runs: int  # fresh processes per warm start-up figure (and per cold `--help`)
     cold_simulate_runs: int  # fresh processes with an empty cache; 0 = not measured (~30 s each)
     e2e_games: tuple[int, int]  # the two sizes of the end-to-end simulate
@@ -67,9 +72,9 @@ class Sizes:
 
 
 SIZES = {
-    "quick": Sizes("quick", 0.1, 2, 5, 2, 0, (200, 800), 1),
-    "default": Sizes("default", 1.5, 5, 500, 5, 3, (10_000, 100_000), 3),
-    "full": Sizes("full", 1.5, 5, 500, 5, 3, (100_000, MILLION), 3),
+    "quick": Sizes("quick", 0.1, 2, 5, 3, 10, 2, 0, (200, 800), 1),
+    "default": Sizes("default", 1.5, 5, 500, 40, 150, 5, 3, (10_000, 100_000), 3),
+    "full": Sizes("full", 1.5, 5, 500, 80, 400, 5, 3, (100_000, MILLION), 3),
 }
 
 
@@ -84,7 +89,8 @@ class Case:
 
 
 LINEUPS = ("greedy", "random")
-GAME_PLAYERS = (("500-rum", (2, 4, 8)), ("5000-rummy", (2, 4)), ("partnership-500", (4,)), ("persian-rummy", (4,)))
+GAME_PLAYERS = (("500-rum", (2, 4, 8)), ("5000-rummy", (2, 4)), ("partnership-500", (4,)), ("persian-rummy", (4,)),
+                ("rummikub", (2, 4)))
 THROUGHPUT_CASES = tuple(Case(g, n, lineup) for g, counts in GAME_PLAYERS for n in counts for lineup in LINEUPS)
 STRATEGY_GAME, STRATEGY_PLAYERS = "500-rum", 4
 REFERENCE = Case("500-rum", 4, "greedy")  # the validator reference and the per-core and scaling targets
@@ -106,7 +112,15 @@ TARGETS = (
     Target("thread_scaling", "thread scaling 1 -> all threads, 500 Rum 4 players greedy", 1.8, "x", True),
     Target("cold_simulate_s", "cold start of a 1-game simulate (empty numba cache)", 30, "s", False),
     Target("warm_simulate_s", "cached start of a 1-game simulate", 2, "s", False),
+    Target("rkub_games_per_s_per_core", "Rummikub 4-player greedy games/s per core", 100, "games/s", True),
+    Target("rkub_solves_no_jokers", "Rummikub solves/s per core, positions without jokers", 10_000, "solves/s", True),
+    Target("rkub_solves_jokers", "Rummikub solves/s per core, positions with jokers", 2_000, "solves/s", True),
+    Target("rkub_ratio_no_jokers", "Rummikub solver / integer program, no jokers", 1000, "x", True),
+    Target("rkub_ratio_jokers", "Rummikub solver / integer program, with jokers", 100, "x", True),
+    Target("rkub_package_ratio_no_jokers", "Rummikub solver / the rummikub-solver package, no jokers", 1000, "x", True),
+    Target("rkub_package_ratio_jokers", "Rummikub solver / the rummikub-solver package, with jokers", 100, "x", True),
 )
+RUMMIKUB_REFERENCE = Case("rummikub", 4, "greedy")  # the games target
 
 
 # --- throughput (in process) ------------------------------------------------------------------
@@ -384,7 +398,18 @@ def _target_values(result: dict) -> dict[str, tuple[float | None, str | None]]:
     sim1 = result["startup"]["simulate_1_game"]
     e2e = result["end_to_end"]
     how = e2e["million_games_how"] if on is None else f"{e2e['million_games_how']}; {on}"
+    rk = next((r for r in result["throughput"] if r["available"] and
+               (r["game"], r["players"], r["lineup"]) == astuple(RUMMIKUB_REFERENCE)), None)
+    groups = {g["positions"]: g for g in result["rummikub_solver"].get("groups", [])}
+    no_j, with_j = groups.get("no jokers"), groups.get("jokers")
     return {
+        "rkub_games_per_s_per_core": (rk and rk["one_thread"]["games_per_s"], None),
+        "rkub_solves_no_jokers": (no_j and no_j["solver_solves_per_s"], None),
+        "rkub_solves_jokers": (with_j and with_j["solver_solves_per_s"], None),
+        "rkub_ratio_no_jokers": (no_j and no_j["ratio"], None),
+        "rkub_ratio_jokers": (with_j and with_j["ratio"], None),
+        "rkub_package_ratio_no_jokers": (no_j and no_j["package_ratio"], None),
+        "rkub_package_ratio_jokers": (with_j and with_j["package_ratio"], None),
         "hands_per_s_per_core": (ref and ref["one_thread"]["hands_per_s"], None),
         "million_games_s": (e2e["million_games_s"], how),
         "thread_scaling": (ref and ref["scaling"], on),
@@ -436,6 +461,7 @@ def run_suite(sizes: Sizes, log: Log | None = None, cases: Sequence[Case] = THRO
     strategies = [rates.row(Case(STRATEGY_GAME, STRATEGY_PLAYERS, name)) for name in STRATEGIES]
     log(f"validator reference: {sizes.validator_games} games")
     reference = validator_reference(REFERENCE, sizes.validator_games, sizes.repetitions)
+    rummikub = solver_reference(sizes.rummikub_games, sizes.milp_positions, sizes.repetitions, log)
     with tempfile.TemporaryDirectory(prefix="rummysim-bench-") as tmp:
         workdir = Path(tmp)
         starts = startup(sizes, workdir, log)
@@ -445,7 +471,7 @@ def run_suite(sizes: Sizes, log: Log | None = None, cases: Sequence[Case] = THRO
                   "seconds": (datetime.now().astimezone() - started).total_seconds(), "sizes": asdict(sizes)},
         "machine": machine_info(load_at_start),
         "throughput": throughput, "strategies": strategies, "validator_reference": reference,
-        "startup": starts, "end_to_end": e2e,
+        "rummikub_solver": rummikub, "startup": starts, "end_to_end": e2e,
     }
     result["targets"] = evaluate_targets(_target_values(result))
     return result

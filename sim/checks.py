@@ -19,9 +19,11 @@ from rummysim.rules import Rules
 from rummysim.simulation import RunConfig, prepare
 from rummysim.validate import RunSettings, check_configuration
 from rummysim.validate.asks import ASKS_RECORDED
-from rummysim.validate.trace import GAME_BONUS
+from rummysim.validate.trace import GAME_BONUS, GAME_CODE_500, GAME_CODE_5000, GAME_CODE_STANDARD
 
 TRACE_ROWS = 400_000
+#: GAME_START game codes of the kernels that record their windows' asks (docs/trace-format.md)
+WINDOW_GAME_CODES = (GAME_CODE_500, GAME_CODE_STANDARD, GAME_CODE_5000)
 
 
 @dataclass
@@ -111,9 +113,10 @@ def validate_run(
 
 
 def _kernel_trace_records_asks(seed: int, g: int, trace: np.ndarray) -> list[ReportedViolation]:
-    """A kernel trace declares that it lists every seat its call and out-of-turn windows ask
-    (GAME_START column 7), so the validator checks the asks rather than skipping them."""
-    if trace[0, 0] == C.T_GAME_START and trace[0, 7] & ASKS_RECORDED:
+    """A trace of the kernels that have call or out-of-turn windows (500 Rum, Standard Rummy, 5000
+    Rummy) declares that it lists every seat they ask (GAME_START column 7), so the validator
+    checks the asks rather than skipping them."""
+    if trace[0, 0] != C.T_GAME_START or trace[0, 5] not in WINDOW_GAME_CODES or trace[0, 7] & ASKS_RECORDED:
         return []
     return [ReportedViolation(seed, g, 0, "TRACE-FORMAT", "the kernel's trace does not declare its window asks (GAME_START column 7)")]
 

@@ -72,7 +72,7 @@ __all__ = [
 # expanded or overridden settings are all supported runs.
 # ---------------------------------------------------------------------------
 KERNEL_SUPPORT: dict[str, object] = {
-    "game": ("500-rum", "standard-rummy", "5000-rummy"),
+    "game": ("500-rum", "standard-rummy", "5000-rummy", "rummikub"),
     # 500 Rum: every variation of RULES.md §3 except Dealer's gambit (V500-GAMBIT)
     "r500_num_decks": "any",
     "r500_jokers_per_deck": "any",
@@ -124,15 +124,15 @@ KERNEL_SUPPORT: dict[str, object] = {
     "r5k_money_cards": "any",
     "r5k_doubling": (False,),
     "r5k_limit_poker": (False,),
-    # Rummikub
-    "rkub_direction": ("clockwise",),
-    "rkub_group_joker_release": ("one_tile",),
-    "rkub_max_jokers_per_combo": (2,),
-    "rkub_joker_penalty": (30,),
-    "rkub_initial_rule": ("total",),
-    "rkub_manipulate_on_initial_turn": (True,),
-    "rkub_invalid_turn": ("reject",),
-    "rkub_rounds": (1,),
+    # Rummikub: every rule and variation of RULES.md §6
+    "rkub_direction": "any",
+    "rkub_group_joker_release": "any",
+    "rkub_max_jokers_per_combo": "any",
+    "rkub_joker_penalty": "any",
+    "rkub_initial_rule": "any",
+    "rkub_manipulate_on_initial_turn": "any",
+    "rkub_invalid_turn": "any",
+    "rkub_rounds": "any",
     # Standard Rummy
     "std_going_out": "any",
     "std_game_hands": "any",

@@ -79,7 +79,7 @@ def prepare(game: str, players: int, lineup: str, rule: Iterable[str] = (), rule
         Rules.preset(game)  # raises the RulesError with the list of presets
     resolved = resolve_rules(game, rule, rules)
     vector = encode_rules(resolved, players)
-    names, ids, params = parse_lineup(lineup, players)
+    names, ids, params = parse_lineup(lineup, players, resolved.game)
     spec = get_game(resolved.game)
     return RunConfig(resolved, players, names, ids, params, vector, spec, SideMap(spec.sides(resolved, players)))
 

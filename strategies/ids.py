@@ -36,3 +36,17 @@ H_TEAM_PLAY = 12  # partnership play only: feed tests by the opponents' lay-off 
 RO_SAMPLES = 0
 RO_MAX_CANDIDATES = 1
 RO_SEARCH_DISCARDS = 2
+
+# Rummikub-only strategies (strategies/rummikub/dispatch.py)
+VALUE = 6
+HOLDER = 7
+
+# random's parameter in Rummikub
+RK_BLUNDER = 0
+
+# holder parameters (Rummikub)
+HOLD_KEEP_JOKERS = 0
+HOLD_INITIAL_MIN = 1
+HOLD_MIN_TILES = 2
+HOLD_HURRY_RACK = 3
+HOLD_HURRY_POOL = 4

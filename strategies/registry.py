@@ -35,10 +35,14 @@ class Param:
 
 @dataclass(frozen=True)
 class StrategyInfo:
+    """A strategy: its name, numba id, documentation, parameters and the games it plays (``games``
+    empty: every game)."""
+
     name: str
     id: int
     doc: str
     params: tuple[Param, ...] = ()
+    games: tuple[str, ...] = ()
 
     def default_params(self) -> np.ndarray:
         row = np.zeros(N_PARAMS, dtype=np.float64)
@@ -115,7 +119,8 @@ def _describe(point: dict[str, float]) -> str:
 
 HEURISTIC_IN_5000 = (" In 5000 Rummy it plays like greedy's 5000 rules with these parameters where they carry "
                      "over (deadwood_weight, min_gain, max_take, hold_melds, risk_stock, risk_opp_cards, "
-                     "feed_weight); future and the discard weights are not used there yet.")
+                     "feed_weight); future and the discard weights are not used there yet. In Rummikub it "
+                     "plays as greedy.")
 
 STRATEGIES: dict[str, StrategyInfo] = {
     s.name: s
@@ -124,7 +129,12 @@ STRATEGIES: dict[str, StrategyInfo] = {
             "random",
             ids.RANDOM,
             "A uniformly random legal choice at every decision point (draws, melds, lay-offs, "
-            "joker designations, stopping, discards).",
+            "joker designations, stopping, discards). In Rummikub: draws a third of the time even when it "
+            "could play, otherwise plays the arrangement the exact solver finds for random weights of its "
+            "tiles (rearrangements, joker retrieval and partial plays included); with blunder > 0 it "
+            "sometimes tries an invalid table (RKUB-TIME-1).",
+            (Param("blunder", 0.0, "Rummikub: chance per turn of trying an invalid table (only with "
+                   "rkub_invalid_turn=penalty_draw3; other games ignore it)"),),
         ),
         StrategyInfo(
             "greedy",
@@ -132,7 +142,8 @@ STRATEGIES: dict[str, StrategyInfo] = {
             "Melds and lays off all it can (highest value first); takes from the pile when its "
             "greedy play-out gains points; discards the least useful card of highest value. In 5000 "
             "Rummy it also trades for wild cards and joins sequences when that puts points down, "
-            "calls every rummy that gains points, and swaps for the upcard when that helps.",
+            "calls every rummy that gains points, and swaps for the upcard when that helps. In "
+            "Rummikub it places the most rack tiles every turn (the exact solver, rearranging the table).",
             (
                 _param("deadwood_weight", 1.0, "weight of taken cards it cannot use, in the take test"),
                 _param("min_gain", 0.0, "a pile take must gain more than this many points"),
@@ -179,12 +190,35 @@ STRATEGIES: dict[str, StrategyInfo] = {
             "determinizations), plays the hand out from each option with a fast greedy model "
             "(top-discard or stock draws, greedy melds and discards) and picks the option with the "
             "best mean score difference. Melds, lay-offs and rummy calls as greedy. In 5000 Rummy it plays "
-            "by greedy's rules (no 5000 play-out model yet).",
+            "by greedy's rules (no 5000 play-out model yet), and in Rummikub as greedy.",
             (
                 _param("samples", 32.0, "K: determinizations (play-outs per option)"),
                 _param("max_candidates", 4.0, "options searched per decision (the stock draw always among them)"),
                 _param("search_discards", 1.0, "1: search discards too; 0: discard as greedy"),
             ),
+        ),
+        StrategyInfo(
+            "value",
+            ids.VALUE,
+            "Rummikub: places the rack tiles worth the most points each turn (numbers; a joker its rack "
+            "penalty), through the exact solver; its initial meld too.",
+            games=("rummikub",),
+        ),
+        StrategyInfo(
+            "holder",
+            ids.HOLDER,
+            "Rummikub: holds tiles back. Keeps its jokers unless they let it empty its rack, makes the "
+            "initial meld only once it is worth initial_min, and plays only when it places at least "
+            "min_tiles tiles; once an opponent is down to hurry_rack tiles or the pool to hurry_pool it "
+            "plays everything it can.",
+            (
+                Param("keep_jokers", 1.0, "1: keep rack jokers unless they empty the rack (or time is short)"),
+                Param("initial_min", 40.0, "least value of its initial meld (30 = as soon as allowed)"),
+                Param("min_tiles", 2.0, "least rack tiles a play must place"),
+                Param("hurry_rack", 4.0, "play everything once an opponent holds this many tiles or fewer"),
+                Param("hurry_pool", 10.0, "play everything once the pool holds this many tiles or fewer"),
+            ),
+            games=("rummikub",),
         ),
     )
 }
@@ -232,17 +266,20 @@ def canonical_spec(spec: str) -> str:
     return ":".join([info.name, *changed])
 
 
-def parse_lineup(text: str, n_players: int) -> tuple[list[str], np.ndarray, np.ndarray]:
+def parse_lineup(text: str, n_players: int, game: str | None = None) -> tuple[list[str], np.ndarray, np.ndarray]:
     """Names per seat, int64 ids and float64 params for ``--lineup``.
 
     ``text`` is a comma-separated list with one strategy per seat, or a single one for every seat;
     each may set parameters (``heuristic:team_play=0``). The names returned are canonical
-    (:func:`canonical_spec`).
+    (:func:`canonical_spec`). With ``game``, a strategy that does not play that game is refused.
     """
     specs = [part.strip() for part in text.split(",") if part.strip()]
     if not specs:
         raise InputError("--lineup is empty: give one strategy per seat, e.g. greedy,random")
     parsed = [parse_strategy(s) for s in specs]
+    for info, _ in parsed:
+        if game is not None and info.games and game not in info.games:
+            raise InputError(f"strategy {info.name!r} plays only {', '.join(info.games)}, not {game}")
     if len(parsed) == 1:
         parsed = parsed * n_players
         specs = specs * n_players

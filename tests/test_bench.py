@@ -55,8 +55,8 @@ def _check_rate_row(row: dict) -> None:
 def test_stdout_json_is_the_written_file(quick):
     printed, written = quick
     assert printed == written
-    assert set(printed) == {"suite", "machine", "throughput", "strategies", "validator_reference", "startup",
-                            "end_to_end", "targets"}
+    assert set(printed) == {"suite", "machine", "throughput", "strategies", "validator_reference",
+                            "rummikub_solver", "startup", "end_to_end", "targets"}
     assert printed["suite"]["mode"] == "quick"
 
 
@@ -88,6 +88,18 @@ def test_validator_reference_replays_the_games_cleanly(quick):
     assert ref["games"] == SIZES["quick"].validator_games and ref["violations"] == 0
     assert _positive(ref["validator_games_per_s"], ref["validator_actions_per_s"], ref["kernel_games_per_s"],
                      ref["kernel_over_validator"])
+
+
+def test_rummikub_solver_section_compares_the_same_positions(quick):
+    r = quick[0]["rummikub_solver"]
+    if not r["available"]:
+        assert "scipy" in r["reason"]
+        return
+    assert {g["positions"] for g in r["groups"]} <= {"no jokers", "jokers"} and r["groups"]
+    for g in r["groups"]:
+        if g["solver_beam_cuts"] == 0:  # every solve proven best: the integer program agrees on all
+            assert g["same_answers"] == g["milp_positions"]
+        assert _positive(g["count"], g["solver_solves_per_s"], g["milp_solves_per_s"], g["ratio"])
 
 
 def test_startup_figures(quick):
@@ -124,7 +136,8 @@ def test_tables_show_every_section_and_unavailable_cases(quick):
     console = Console(file=io.StringIO(), width=200)
     print_results(console, result)
     text = console.file.getvalue()
-    for needle in ("throughput", "strategies", "validator reference", "start-up", "end to end", "targets of issue 8",
+    for needle in ("throughput", "strategies", "validator reference", "Rummikub solver", "start-up", "end to end",
+                   "targets of issues 8 and 17",
                    "MISSED" if any(t["met"] is False for t in result["targets"]) else "met"):
         assert needle in text
     for row in result["throughput"]:

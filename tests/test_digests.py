@@ -40,6 +40,9 @@ CASES = [
     ("5000-rummy", 2, "greedy", 40, "games"),
     ("5000-rummy", 3, "greedy,random,greedy", 30, "games"),
     ("5000-rummy", 3, "heuristic,cautious,greedy", 10, "games"),
+    ("rummikub", 4, "greedy", 40, "games"),
+    ("rummikub", 3, "greedy,random,value", 30, "games"),
+    ("rummikub", 2, "holder,greedy", 200, "hands"),
 ]
 
 DIGESTS = {
@@ -61,6 +64,9 @@ DIGESTS = {
     '5000-rummy-2p-greedy-games': ('5266b895b3dbbc4cdf4022fd975b2108', '1bba2e8133491289e68d016f32832648'),
     '5000-rummy-3p-greedy,random,greedy-games': ('0a0155114a8dc112b54c04d18fe0cf0a', '869b18915f8bd30c9b03da0f3eadacfe'),
     '5000-rummy-3p-heuristic,cautious,greedy-games': ('43e060e5d0cc7f7424cb5361c7476111', '752a6f9edf6d1d26a60eb33691926247'),
+    'rummikub-4p-greedy-games': ('37da5227c3beafa4482abd3333c9b102', 'c82c5517b867907a321d590956df00f2'),
+    'rummikub-3p-greedy,random,value-games': ('2e0e465bd7ab9da2ae9bad7f69175561', 'c7f66b0e6b0d08936756296f47e5541d'),
+    'rummikub-2p-holder,greedy-hands': ('-', '9172bd19b0800b7f2752688587c84511'),
 }
 
 

@@ -380,15 +380,14 @@ def test_boathouse_supported_via_expanded_flags():
     Rules().with_(r500_boathouse=True).check(3)
 
 
-def test_other_games_unsupported():
+def test_other_games_supported():
     Rules(game="standard-rummy").check(6)
     Rules(game="5000-rummy").check(3)
-    for game, rule, n in (("rummikub", "RKUB-SET-1", 4),):
-        with pytest.raises(UnsupportedRuleError) as info:
-            Rules(game=game).check(n)
-        assert info.value.rule_id == rule and "not supported yet" in str(info.value)
+    Rules(game="rummikub").with_(rkub_rounds=3, rkub_invalid_turn="penalty_draw3").check(4)
     with pytest.raises(InputError, match="2-5 players"):
         Rules(game="5000-rummy").check(6)
+    with pytest.raises(InputError, match="2-4 players"):
+        Rules(game="rummikub").check(5)
 
 
 def test_conflicts():
@@ -481,7 +480,7 @@ def test_describe():
 
 def test_kernel_support_table_is_consistent():
     assert set(KERNEL_SUPPORT) == {"game", *FLAGS}
-    assert KERNEL_SUPPORT["game"] == ("500-rum", "standard-rummy", "5000-rummy")
+    assert KERNEL_SUPPORT["game"] == ("500-rum", "standard-rummy", "5000-rummy", "rummikub")
     for name, support in KERNEL_SUPPORT.items():
         if name == "game" or support == "any":
             continue

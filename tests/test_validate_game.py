@@ -326,7 +326,7 @@ def test_V500_TARGET_game_start_field():
     {"r500_partner_layoff": "team_only"}, {"r500_partnership": False, "r500_persian": True},
     {"r500_card_values": "5_10_15", "r500_persian": True}, {"r5k_target": 3000},
     {"r5k_rummy": "top_card"}, {"rkub_rounds": 2}, {"rkub_joker_penalty": 25},
-    {"r500_no_such_flag": 1}, {"r5k_no_such_flag": 1}, {"game": "rummikub"},
+    {"r500_no_such_flag": 1}, {"r5k_no_such_flag": 1}, {"game": "gin-rummy"},
     {"r500_jokers_per_deck": 3}, {"r500_num_decks": True},
     {"r500_stock_out_idle_turns": 0}, {"r500_card_values": "five"}, {"max_turns_per_hand": 0},
     {"std_game_hands": 3}, {"r500_first_meld_min": 20},

@@ -1,6 +1,6 @@
 """The validator stays a second opinion: ``rummysim.validate`` and ``rummysim.replay`` import
 nothing from the kernels, the strategies or the config layer (rules, presets), one game's checker
-nothing from the other's, and no module a private name of another; the package-level
+nothing from the others', and no module a private name of another; the package-level
 ``validate_trace`` hands each game to its own checker."""
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import rummysim.replay
 import rummysim.validate
 import rummysim.validate.rum500
 import rummysim.validate.rum5000
+import rummysim.validate.rummikub
 from rummysim.validate import VALIDATORS, validate_trace
 from rummysim.validate import trace as T
 from tests.scenarios_5k import close, short_hand
@@ -112,7 +113,10 @@ def test_no_import_of_the_config_layer(package):
                     f"{module} imports {imported}"
 
 
-@pytest.mark.parametrize("own,other", [("rum500", "rum5000"), ("rum5000", "rum500")])
+@pytest.mark.parametrize("own,other", [
+    ("rum500", "rum5000"), ("rum5000", "rum500"), ("rum500", "rummikub"), ("rum5000", "rummikub"),
+    ("rummikub", "rum500"), ("rummikub", "rum5000"),
+])
 def test_one_games_checker_imports_nothing_of_the_others(own, other):
     package = getattr(rummysim.validate, own)
     forbidden = f"rummysim.validate.{other}"
@@ -133,18 +137,21 @@ def test_record_kinds_in_their_ranges():
               T.RUMMY_ASK]
     rum5000 = [T.FACE_UP, T.TAKE_ALL, T.EXCHANGE, T.JOIN, T.TRADE, T.CALL_ASK,
                T.EXCHANGE_ASK]
+    rummikub = [T.FIRST_TILE, T.INITIAL, T.TABLE, T.COMBO, T.TILE, T.PASS, T.ATTEMPT, T.PENALTY]
     assert all(k in T.COMMON_KINDS for k in common)
     assert all(k in T.RUM500_KINDS for k in rum500)
     assert all(k in T.RUM5000_KINDS for k in rum5000)
-    assert sorted(T.RECORD_NAMES) == sorted(common + rum500 + rum5000)
+    assert all(k in T.RUMMIKUB_KINDS for k in rummikub)
+    assert sorted(T.RECORD_NAMES) == sorted(common + rum500 + rum5000 + rummikub)
 
 
 def test_game_names_pick_each_games_checker():
     assert VALIDATORS["500-rum"] is rummysim.validate.rum500.validate_trace
     assert VALIDATORS["standard-rummy"] is rummysim.validate.rum500.validate_trace
     assert VALIDATORS["5000-rummy"] is rummysim.validate.rum5000.validate_trace
+    assert VALIDATORS["rummikub"] is rummysim.validate.rummikub.validate_trace
     with pytest.raises(ValueError, match="flag game"):
-        validate_trace(t01_state().array(), {"game": "rummikub"})
+        validate_trace(t01_state().array(), {"game": "gin-rummy"})
 
 
 def test_per_game_entry_points_match_the_package_level_one():

@@ -69,6 +69,26 @@ def _print_reference(console: Console, v: dict) -> None:
         f"kernel/validator = {v['kernel_over_validator']:,.1f}x", markup=False)
 
 
+def _print_rummikub(console: Console, r: dict) -> None:
+    if not r["available"]:
+        console.print(f"Rummikub solver: not measured ({r['reason']})", markup=False)
+        return
+    table = Table(title=f"Rummikub solver on the positions of {r['games']} greedy 4-player games (1 thread)")
+    for col in ("positions", "count", "table tiles", "rack tiles", "solver solves/s", "beam cuts", "on",
+                "IP runs 3-5 /s", "ratio", "IP runs 3-13 /s", "ratio", "same answers", "package /s", "ratio"):
+        table.add_column(col, justify="left" if col == "positions" else "right")
+    for g in r["groups"]:
+        table.add_row(g["positions"], str(g["count"]), _num(g["mean_table_tiles"], 1), _num(g["mean_rack_tiles"], 1),
+                      _num(g["solver_solves_per_s"]), str(g["solver_beam_cuts"]), str(g["milp_positions"]),
+                      _num(g["milp_solves_per_s"], 1), f"{g['ratio']:,.0f}x", _num(g["plain_milp_solves_per_s"], 1),
+                      f"{g['plain_ratio']:,.0f}x", str(g["same_answers"]),
+                      _num(g["package_solves_per_s"], 1), "-" if g["package_ratio"] is None else f"{g['package_ratio']:,.0f}x")
+    console.print(table)
+    if any(g["package_solves_per_s"] is None for g in r["groups"]):
+        console.print('  package: the public rummikub-solver package is not installed '
+                      '(pip install "rummikub-solver[highs]")', markup=False)
+
+
 def _print_startup(console: Console, s: dict) -> None:
     table = Table(title="start-up in a fresh process (s)")
     for col in ("command", "cold: empty numba cache", "CPU", "runs", "warm: normal cache", "CPU", "runs"):
@@ -95,11 +115,11 @@ def _print_e2e(console: Console, e: dict) -> None:
 
 
 def _print_targets(console: Console, targets: list[dict]) -> None:
-    table = Table(title="targets of issue 8")
+    table = Table(title="targets of issues 8 and 17")
     for col in ("target", "goal", "measured", "state", "note"):
         table.add_column(col, justify="right" if col in ("goal", "measured") else "left")
     for t in targets:
-        digits = 0 if t["unit"] == "hands/s" else 2
+        digits = 0 if t["unit"] in ("hands/s", "games/s", "solves/s", "x") else 2
         sign = ">=" if t["higher_is_better"] else "<="
         state = "not measured" if t["met"] is None else "met" if t["met"] else "MISSED"
         table.add_row(t["what"], f"{sign} {t['goal']:,g} {t['unit']}", _num(t["value"], digits), state, t["note"] or "")
@@ -113,6 +133,7 @@ def print_results(console: Console, r: dict) -> None:
                 "game,players,lineup")
     _rate_table(console, "strategies: 500 Rum, 4 players, the strategy in every seat", r["strategies"], "strategy")
     _print_reference(console, r["validator_reference"])
+    _print_rummikub(console, r["rummikub_solver"])
     _print_startup(console, r["startup"])
     _print_e2e(console, r["end_to_end"])
     _print_targets(console, r["targets"])
@@ -127,7 +148,8 @@ def bench_command(
     progress: ProgressOpt = None,
 ) -> None:
     """Benchmark suite: games/s and hands/s per core and on all cores, strategies, validator reference,
-    start-up (cold and warm), end to end with memory, and the speed targets met or missed."""
+    the Rummikub solver against an integer program, start-up (cold and warm), end to end with memory,
+    and the speed targets met or missed."""
     from rummysim.bench import SIZES, run_suite, write_json
 
     if quick and full:

@@ -19,7 +19,7 @@ from rummysim.errors import RulesError
 from rummysim.games.spec import GameSpec
 from rummysim.rules import Rules
 
-_MODULES = ("rummysim.games.rum500", "rummysim.games.rum5000")
+_MODULES = ("rummysim.games.rum500", "rummysim.games.rum5000", "rummysim.games.rummikub")
 
 
 def _registry() -> dict[str, GameSpec]:

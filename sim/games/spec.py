@@ -11,6 +11,7 @@ import numpy as np
 
 from rummysim.kernels.common import layout as C
 from rummysim.kernels.common import results as R
+from rummysim.errors import RummysimError
 from rummysim.rules import FLAGS, PRESETS, Rules
 
 #: Hand-end reasons every game shares (kernels.common.results END_*), by code.
@@ -78,7 +79,12 @@ class GameSpec:
         return _load(self.traced_runner_at)
 
     def validator(self) -> Callable:
-        return _load(self.validator_at)
+        """The game's validator; a build without it (a game whose checker has not landed yet) says so
+        as a ``RummysimError`` rather than an import traceback."""
+        try:
+            return _load(self.validator_at)
+        except ModuleNotFoundError as exc:
+            raise RummysimError(f"this build has no validator for {self.name} ({exc.name} is missing)") from None
 
     def replay(self) -> Callable:
         return _load(self.replay_at)

@@ -7,7 +7,8 @@ discard, the pile after the turn), rummy calls, out-of-turn melds, floating, res
 after someone went out (V500-ADDOPP), the scores at each hand end (with bonuses, or Standard Rummy's
 deadwood and collection; in partnership games the team scores and Persian rummy's game bonus) and
 the game end (a team's win or a draw in partnership games).  5000 Rummy adds its wild cards, face-up cards, joins,
-trades and the rest of its records (``rum5000.py``).
+trades and the rest of its records (``rum5000.py``); Rummikub has a decoder of its own
+(``rummikub.py``: racks and the whole table turn by turn).
 
 It is pure decoding: it does not check rules (see ``rummysim.validate``, whose common modules give
 it the record kinds and card names) and it never raises on a malformed trace; records it cannot
@@ -27,7 +28,14 @@ import numpy as np
 from rummysim.replay.common import Decoder, GameText
 from rummysim.replay.rum500 import Rum500Records, Rum500Text, StandardRummyText
 from rummysim.replay.rum5000 import Rum5000Records, Rum5000Text
-from rummysim.validate.trace import GAME_CODE_500, GAME_CODE_5000, GAME_CODE_STANDARD
+from rummysim.replay.rummikub import format_trace as format_rummikub
+from rummysim.validate.trace import (
+    GAME_CODE_500,
+    GAME_CODE_5000,
+    GAME_CODE_RUMMIKUB,
+    GAME_CODE_STANDARD,
+    GAME_START,
+)
 
 __all__ = ["format_trace"]
 
@@ -49,6 +57,8 @@ def format_trace(trace: np.ndarray, plain: bool = False) -> str:
         rows: list[list[int]] = np.asarray(trace).reshape(-1, 8).tolist()
     except Exception as exc:  # never raise
         return f"(cannot read trace: {exc})\n"
+    if rows and rows[0][0] == GAME_START and rows[0][5] == GAME_CODE_RUMMIKUB:
+        return format_rummikub(rows, plain)
     return TraceDecoder(rows, plain, GAME_TEXTS).run()
 
 

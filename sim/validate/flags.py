@@ -87,16 +87,16 @@ RUM5000_FLAGS: FlagSpecs = {
     "r5k_limit_poker": (BOOL, False, {False}),  # V5K-14 [STAKES]: likewise
 }
 
-# Rummikub (§6): no checker; the others accept these flags at their defaults only.
-RUMMIKUB_FLAGS: dict[str, tuple[str, Any]] = {
-    "rkub_direction": (STR, "clockwise"),
-    "rkub_group_joker_release": (STR, "one_tile"),
-    "rkub_max_jokers_per_combo": (INT, 2),
-    "rkub_joker_penalty": (INT, 30),
-    "rkub_initial_rule": (STR, "total"),
-    "rkub_manipulate_on_initial_turn": (BOOL, True),
-    "rkub_invalid_turn": (STR, "reject"),
-    "rkub_rounds": (INT, 1),
+# Rummikub (§6); rkub_rounds: None = any positive int
+RUMMIKUB_FLAGS: FlagSpecs = {
+    "rkub_direction": (STR, "clockwise", {"clockwise", "counterclockwise"}),  # VKUB-DIR
+    "rkub_group_joker_release": (STR, "one_tile", {"one_tile", "both_colours"}),  # VKUB-JOKERBOTH
+    "rkub_max_jokers_per_combo": (INT, 2, {2, 1}),  # VKUB-TWOJOKERS
+    "rkub_joker_penalty": (INT, 30, {30, 25}),  # VKUB-JOKER25
+    "rkub_initial_rule": (STR, "total", {"total", "single_combo"}),  # RKUB-INIT-30, AMB-38
+    "rkub_manipulate_on_initial_turn": (BOOL, True, {True, False}),  # RKUB-INIT-2, AMB-39
+    "rkub_invalid_turn": (STR, "reject", {"reject", "penalty_draw3"}),  # RKUB-TIME-1
+    "rkub_rounds": (INT, 1, None),  # RKUB-GAME-1
 }
 
 

@@ -98,6 +98,10 @@ NAMED_PRESETS: dict[str, NamedPreset] = {
     "5000-rummy-exchange": NamedPreset("5000-rummy", {"r5k_first_turn": "exchange_upcard"}),
     "5000-rummy-money-cards": NamedPreset("5000-rummy", {"r5k_money_cards": True}),  # V5K-12
     "persian-5000": NamedPreset("5000-rummy", {"r5k_persian": True}),  # V5K-9
+    "rummikub": NamedPreset("rummikub", {}),
+    "rummikub-single-combo": NamedPreset("rummikub", {"rkub_initial_rule": "single_combo"}),  # AMB-38
+    "rummikub-both-colours": NamedPreset("rummikub", {"rkub_group_joker_release": "both_colours"}),
+    "rummikub-joker25": NamedPreset("rummikub", {"rkub_joker_penalty": 25}),  # VKUB-JOKER25
     "standard-rummy": NamedPreset("standard-rummy", {}),
 }
 

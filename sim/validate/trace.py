@@ -23,6 +23,7 @@ import numpy as np
 COMMON_KINDS = range(1, 64)  # every game
 RUM500_KINDS = range(64, 96)  # 500 Rum and Standard Rummy
 RUM5000_KINDS = range(96, 128)  # 5000 Rummy
+RUMMIKUB_KINDS = range(128, 160)  # Rummikub
 
 GAME_START = 1
 HAND_START = 2
@@ -58,6 +59,15 @@ TRADE = 100  # R5K-TRADE-1
 EXCHANGE_ASK = 126  # a seat offered the upcard swap (V5K-11)
 CALL_ASK = 127  # a seat asked in a rummy-call window (V5K-3a, V5K-4a)
 
+FIRST_TILE = 128  # Rummikub's range
+INITIAL = 129  # RKUB-INIT-30
+TABLE = 130  # the whole table after a play
+COMBO = 131  # one combination of an INITIAL, TABLE or ATTEMPT block
+TILE = 132  # one tile of a COMBO
+PASS = 133  # RKUB-END-2
+ATTEMPT = 134  # RKUB-TIME-1 penalty_draw3: an invalid table tried
+PENALTY = 135  # ... undone, with the penalty draws
+
 RECORD_NAMES: dict[int, str] = {
     GAME_START: "GAME_START",
     HAND_START: "HAND_START",
@@ -90,12 +100,21 @@ RECORD_NAMES: dict[int, str] = {
     TEAM_SCORE: "TEAM_SCORE",
     GAME_BONUS: "GAME_BONUS",
     GAME_END: "GAME_END",
+    FIRST_TILE: "FIRST_TILE",
+    INITIAL: "INITIAL",
+    TABLE: "TABLE",
+    COMBO: "COMBO",
+    TILE: "TILE",
+    PASS: "PASS",
+    ATTEMPT: "ATTEMPT",
+    PENALTY: "PENALTY",
 }
 
 # GAME_START column 5
 GAME_CODE_500 = 0
 GAME_CODE_STANDARD = 1
 GAME_CODE_5000 = 2
+GAME_CODE_RUMMIKUB = 3
 
 # GAME_START column 6: the partnership code
 PARTNERS_NONE = 0
@@ -105,6 +124,9 @@ PARTNERS_PERSIAN_5000 = 3  # V5K-9
 
 # MELD column 3: 500 Rum / Standard Rummy set and run; 5000 Rummy group, sequence, wild-card group
 SET, RUN, GROUP, SEQUENCE, WILD_GROUP = 0, 1, 2, 3, 4
+
+# COMBO column 2 (Rummikub): a group or a run
+COMBO_GROUP, COMBO_RUN = 0, 1
 
 # --------------------------------------------------------------------------------------------
 # Result types

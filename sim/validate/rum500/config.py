@@ -31,7 +31,7 @@ GAME_NAMES = {
 # 5000 Rummy and Rummikub flags: not checked here, so they must hold their §8.6 defaults.
 _OTHER_GAME_DEFAULTS: dict[str, tuple[str, Any]] = {
     **{name: (kind, default) for name, (kind, default, _) in RUM5000_FLAGS.items()},
-    **RUMMIKUB_FLAGS,
+    **{name: (kind, default) for name, (kind, default, _) in RUMMIKUB_FLAGS.items()},
 }
 
 

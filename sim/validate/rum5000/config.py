@@ -45,7 +45,9 @@ def _other_game_default(name: str) -> tuple[str, Any] | None:
         return RUM500_FLAGS[name][0], RUM500_FLAGS[name][1]
     if name in STANDARD_FLAGS:
         return STANDARD_FLAGS[name][0], STANDARD_FLAGS[name][1]
-    return RUMMIKUB_FLAGS.get(name)
+    if name in RUMMIKUB_FLAGS:
+        return RUMMIKUB_FLAGS[name][0], RUMMIKUB_FLAGS[name][1]
+    return None
 
 
 def _check_game(flags: Mapping[str, object]) -> None:

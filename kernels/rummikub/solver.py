@@ -1,0 +1,684 @@
+"""The exact Rummikub move solver: the best placement of rack tiles on a table, jokers included.
+
+Given the tiles of the table's unlocked combinations (which must all stay on the table, in any
+arrangement: RKUB-MANIP-1), the table's joker combinations (locked: they may only gain rack tiles
+and jokers, and a joker may be swapped for its tile from the rack, RKUB-JOKER-2/3), and a rack,
+``solve`` finds a final table that maximises the summed weight of the rack tiles it places, and
+writes that table out.
+
+Method: a dynamic program over the numbers 1..13 after van Rijn, Takes & Vis (arXiv 1604.07553).
+Before number ``n`` the state holds, for each colour, the runs in progress as up to three slots
+of length 1, 2 or "3 or more" (three, not two: with a joker a colour can have three runs at one
+number, e.g. ``r1 r2 r3 J*(r4)`` beside two other runs through ``r4``); for each locked item,
+whether it is being extended and how many jokers it holds; the jokers placed and freed so far; and
+with an initial-meld minimum the value laid so far (capped at the minimum). Each number is
+processed colour by colour (how many of its tiles extend, start or end runs, how many are left
+for groups, what the locked items take), then a closing step checks that the tiles left for groups
+form valid groups with the jokers given to them (``groups.GROUP_OK``). States are deduplicated
+per step in a hash table; each keeps its best value, its parent and its decision, so the winning
+path is replayed to build the arrangement. Everything is iterative, over preallocated arrays.
+
+Jokers: a rack joker placed scores ``joker_weight``; a freed joker is a table tile and must be
+placed, so the final check is ``freed <= placed <= freed + rack jokers``. Values count every joker
+placed as it is placed, and the freed ones are taken off at the end. Three dominance rules keep
+the state count down (each drops a state when another state of the same step, the same in every
+other field, has at least its value): a run of 3 or more over an empty slot or a shorter run, a
+run of 2 over a run of 1, a run without a joker over the same run with one; and, when no table
+joker can be freed, fewer jokers placed over more.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rummysim.kernels.common._jit import njit_noalloc
+from rummysim.kernels.rummikub.arrange import replay
+from rummysim.kernels.rummikub.groups import GROUP_OK
+from rummysim.kernels.rummikub.layout import (
+    JOKER, KIND_GROUP, KIND_RUN, LK_HI, LK_JOKERS, LK_KEY, LK_KIND, LK_LO, LK_MASK, LK_MIN, LK_TILE, N_COLOURS,
+    REQUIRED, TOP,
+)
+from rummysim.kernels.rummikub.state import (
+    A_END, ARENA, COLOUR_BITS, DEAD, FREED_BIT, HASH_SIZE, L_FREE, L_JOK, L_NAT, L_NONE, LOCK_GROUP_BIT,
+    LOCK_RUN_BIT, M_BEAM, M_BEST, M_FREED, M_JOKER_WEIGHT, M_LOWER, M_OVERFLOW, M_STAMP, M_STEP_START, M_TOP,
+    N1_BIT, N2_BIT, NO_SOLUTION, SLOT_ACTIONS, SWEEP_MIN, USED_BIT, VALUE_BIT, action_tiles, field, item_at,
+    slot_after, sort3, with_field, HASH_BITS,
+)
+
+# ----------------------------------------------------------------------------- the arena
+
+
+@njit_noalloc
+def hash_slot(key):
+    h = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
+    return np.int64(h >> np.uint64(64 - HASH_BITS))
+
+
+@njit_noalloc
+def insert(ws, key, value, parent, decision):
+    """Keep ``key`` in the current step with the best value seen (and that value's path)."""
+    meta = ws.meta
+    stamp = meta[M_STAMP]
+    h = hash_slot(key)
+    while True:
+        if ws.hstamp[h] != stamp:
+            i = meta[M_TOP]
+            if i >= ARENA or i - meta[M_STEP_START] >= HASH_SIZE // 2:
+                meta[M_OVERFLOW] = 1
+                return
+            meta[M_TOP] = i + 1
+            ws.hstamp[h] = stamp
+            ws.hidx[h] = i
+            ws.keys[i] = key
+            ws.vals[i] = value
+            ws.par[i] = parent
+            ws.dec[i] = decision
+            return
+        i = ws.hidx[h]
+        if ws.keys[i] == key:
+            if value > ws.vals[i]:
+                ws.vals[i] = value
+                ws.par[i] = parent
+                ws.dec[i] = decision
+            return
+        h = (h + 1) & (HASH_SIZE - 1)
+
+
+@njit_noalloc
+def lookup(ws, key):
+    """The arena entry of ``key`` in the current step, or -1."""
+    stamp = ws.meta[M_STAMP]
+    h = hash_slot(key)
+    while ws.hstamp[h] == stamp:
+        i = ws.hidx[h]
+        if ws.keys[i] == key:
+            return i
+        h = (h + 1) & (HASH_SIZE - 1)
+    return -1
+
+
+@njit_noalloc
+def lowered(code, k, track):
+    """The ``k``-th slot code that ``code`` dominates (-1 when there is no more).
+
+    A run of 3 or more can end or go on, so it does at least as well as an empty slot or a shorter
+    run; a run of 2 as well as a run of 1 (each still needs the same tiles); and, with ``track``
+    (max_jokers 1: bit 4 marks a run's joker), a run without a joker as well as the same run with one."""
+    length = code & 3
+    if code < 4:
+        if length == 3:
+            if not track:
+                return 2 - k if k < 3 else -1
+            return (2, 1, 0, 7, 6, 5)[k] if k < 6 else -1
+        if length == 2:
+            if not track:
+                return 1 if k == 0 else -1
+            return (1, 6, 5)[k] if k < 3 else -1
+        if length == 1 and track:
+            return 5 if k == 0 else -1
+        return -1
+    if length == 3:
+        return (6, 5, 0)[k] if k < 3 else -1
+    if length == 2:
+        return 5 if k == 0 else -1
+    return -1
+
+
+@njit_noalloc
+def sweep_colour(ws, step, c, track):
+    """Mark DEAD the states of this step that another state of it dominates through colour ``c``'s
+    slots: the same key but for one slot lowered (``lowered``), and no better value. Steps with few
+    states are left alone: the sweep would cost more than it saves."""
+    if ws.meta[M_TOP] - ws.start[step] < SWEEP_MIN:
+        return
+    shift = COLOUR_BITS * c
+    for i in range(ws.start[step], ws.meta[M_TOP]):
+        key = ws.keys[i]
+        x = (field(key, shift, 3), field(key, shift + 3, 3), field(key, shift + 6, 3))
+        for s in range(3):
+            for k in range(6):
+                low = lowered(x[s], k, track)
+                if low < 0:
+                    break
+                y0 = low if s == 0 else x[0]
+                y1 = low if s == 1 else x[1]
+                y2 = low if s == 2 else x[2]
+                y0, y1, y2 = sort3(y0, y1, y2)
+                j = lookup(ws, with_field(key, shift, COLOUR_BITS, y0 | (y1 << 3) | (y2 << 6)))
+                if j >= 0 and ws.vals[j] <= ws.vals[i]:
+                    ws.vals[j] = DEAD
+
+
+@njit_noalloc
+def sweep_jokers(ws, step):
+    """Mark DEAD the states that another state of this step with fewer jokers placed dominates
+    (only sound when no table joker can be freed: then every state's jokers come from the rack)."""
+    for i in range(ws.start[step], ws.meta[M_TOP]):
+        key = ws.keys[i]
+        used = field(key, USED_BIT, 2)
+        for more in range(used + 1, 3):
+            j = lookup(ws, with_field(key, USED_BIT, 2, more))
+            if j >= 0 and ws.vals[j] <= ws.vals[i]:
+                ws.vals[j] = DEAD
+
+
+@njit_noalloc
+def freeable_jokers(ws, n_locked):
+    """Table jokers some rack tile could free (RKUB-JOKER-3): a run's joker whose tile is on the
+    rack, a group's jokers if the rack holds a tile of a colour the group lacks."""
+    k = 0
+    for i in range(n_locked):
+        lk = ws.lk
+        if lk[i, LK_KIND] == KIND_RUN:
+            for n in range(lk[i, LK_LO], lk[i, LK_HI] + 1):
+                if lk[i, LK_TILE + n - lk[i, LK_LO]] == JOKER and ws.rack[lk[i, LK_KEY], n] > 0:
+                    k += 1
+        else:
+            for c in range(N_COLOURS):
+                if not (lk[i, LK_MASK] >> c) & 1 and ws.rack[c, lk[i, LK_KEY]] > 0:
+                    k += lk[i, LK_JOKERS]
+                    break
+    return k
+
+
+@njit_noalloc
+def runs_can_go_on(ws, x0, x1, x2, n, c, jokers_left):
+    """Can colour ``c``'s short runs (1 or 2 tiles at ``n``) all get their next tiles?"""
+    short = 0
+    single = 0
+    for code in (x0, x1, x2):
+        length = code & 3
+        if length == 1 or length == 2:
+            short += 1
+        if length == 1:
+            single += 1
+    if short == 0:
+        return True
+    if short > ws.free[c, n + 1] + ws.rack[c, n + 1] + jokers_left:
+        return False
+    return single == 0 or single <= ws.free[c, n + 2] + ws.rack[c, n + 2] + jokers_left
+
+
+@njit_noalloc
+def kth_largest(a, n, k):
+    """The ``k``-th largest (1-based) of ``a[:n]``, which it reorders (iterative quickselect)."""
+    lo = 0
+    hi = n - 1
+    target = k - 1
+    while lo < hi:
+        pivot = a[(lo + hi) // 2]
+        i = lo
+        j = hi
+        while i <= j:
+            while a[i] > pivot:
+                i += 1
+            while a[j] < pivot:
+                j -= 1
+            if i <= j:
+                a[i], a[j] = a[j], a[i]
+                i += 1
+                j -= 1
+        if target <= j:
+            hi = j
+        elif target >= i:
+            lo = i
+        else:
+            break
+    return a[target]
+
+
+@njit_noalloc
+def settle_step(ws, step):
+    """Compact this step's live states to the front of its arena range, dropping the DEAD ones and,
+    past ``meta[M_BEAM]`` live states, all but that many best (the answer is then not proven best:
+    ``M_OVERFLOW``)."""
+    meta = ws.meta
+    a = ws.start[step]
+    b = meta[M_TOP]
+    beam = meta[M_BEAM]
+    alive = 0
+    for i in range(a, b):
+        if ws.vals[i] != DEAD:
+            ws.sel[alive] = ws.vals[i]
+            alive += 1
+    cut = DEAD
+    ties = 0
+    if alive > beam:
+        cut = kth_largest(ws.sel, alive, beam)
+        above = 0
+        for i in range(a, b):
+            if ws.vals[i] != DEAD and ws.vals[i] > cut:
+                above += 1
+        ties = beam - above
+        meta[M_OVERFLOW] = 1
+    j = a
+    for i in range(a, b):
+        v = ws.vals[i]
+        if v == DEAD or v < cut:
+            continue
+        if alive > beam and v == cut:
+            if ties == 0:
+                continue
+            ties -= 1
+        ws.keys[j] = ws.keys[i]
+        ws.vals[j] = v
+        ws.par[j] = ws.par[i]
+        ws.dec[j] = ws.dec[i]
+        j += 1
+    meta[M_TOP] = j
+
+
+@njit_noalloc
+def open_step(ws, step):
+    ws.meta[M_STAMP] += 1
+    ws.start[step] = ws.meta[M_TOP]
+    ws.meta[M_STEP_START] = ws.meta[M_TOP]
+
+
+# ----------------------------------------------------------------------------- locked items
+
+
+@njit_noalloc
+def run_option(ws, i, key, n, option):
+    """Locked run ``i`` at number ``n`` (its colour's step) under ``option``: returns
+    (new key, rack tiles, jokers placed, jokers freed) or a negative rack count if not open."""
+    lk = ws.lk
+    lo = lk[i, LK_LO]
+    hi = lk[i, LK_HI]
+    bit = LOCK_RUN_BIT + 3 * i
+    active = field(key, bit, 1)
+    held = field(key, bit + 1, 2)
+    if n < lo or n > hi:
+        if n > hi and active == 0:
+            return key, (0 if option == L_NONE else -1), 0, 0
+        if option == L_NONE:
+            if n < lo and active == 1:
+                return key, -1, 0, 0  # an extension below the run reaches it
+            return with_field(key, bit, 1, 0), 0, 0, 0
+        if option == L_NAT:
+            return with_field(key, bit, 1, 1), 1, 0, 0
+        if option == L_JOK:
+            return with_field(with_field(key, bit, 1, 1), bit + 1, 2, held + 1), 0, 1, 0
+        return key, -1, 0, 0
+    key = with_field(key, bit, 1, 1)
+    tile = lk[i, LK_TILE + n - lo]
+    if tile == JOKER:
+        if option == L_NONE:
+            return key, 0, 0, 0
+        if option == L_FREE:
+            return with_field(key, bit + 1, 2, held - 1), 1, 0, 1
+        return key, -1, 0, 0
+    if tile == REQUIRED:
+        if option == L_NAT:
+            return key, 1, 0, 0
+        if option == L_JOK:
+            return with_field(key, bit + 1, 2, held + 1), 0, 1, 0
+        return key, -1, 0, 0
+    return key, (0 if option == L_NONE else -1), 0, 0
+
+
+@njit_noalloc
+def group_option(ws, i, key, c, option):
+    """Locked (or forced) group ``i`` at its number, colour ``c``'s step: add that colour's tile?"""
+    if option == L_NONE:
+        return key, 0
+    if option != L_NAT or (ws.lk[i, LK_MASK] >> c) & 1:
+        return key, -1
+    bit = LOCK_GROUP_BIT + 3 * i
+    return with_field(key, bit, 3, field(key, bit, 3) + 1), 1
+
+
+@njit_noalloc
+def item_option(ws, i, key, n, c, option):
+    """(new key, rack tiles, jokers placed, jokers freed) of item ``i``; rack < 0 if not open."""
+    if ws.lk[i, LK_KIND] == KIND_RUN:
+        return run_option(ws, i, key, n, option)
+    key2, rack = group_option(ws, i, key, c, option)
+    return key2, rack, 0, 0
+
+
+@njit_noalloc
+def group_close(ws, i, key, joker_keep, joker_add, max_jokers, both_colours):
+    """Locked group ``i`` at the end of its number: is it valid with ``joker_keep`` of its jokers and
+    ``joker_add`` more? Returns the jokers it frees, or -1."""
+    lk = ws.lk
+    added = field(key, LOCK_GROUP_BIT + 3 * i, 3)
+    naturals = added
+    for c in range(N_COLOURS):
+        naturals += (lk[i, LK_MASK] >> c) & 1
+    had = lk[i, LK_JOKERS]
+    jokers = joker_keep + joker_add
+    size = naturals + jokers
+    if size < 3 or size > 4 or size < lk[i, LK_MIN] or jokers > max_jokers:
+        return -1
+    freed = had - joker_keep
+    if freed > added:
+        return -1  # a joker leaves only when a tile takes its place (RKUB-JOKER-3)
+    if freed > 0 and both_colours and (naturals != 4 or jokers != 0):
+        return -1  # VKUB-JOKERBOTH
+    return freed
+
+
+# ----------------------------------------------------------------------------- the steps
+
+
+@njit_noalloc
+def closed_colour(ws, p, key, value, shift, s0, s1, s2):
+    """The one way on for a state when colour ``c`` has no tile and no joker at this number and no
+    locked item needs it: runs of 3 or more end, shorter ones die, empty slots stay empty."""
+    decision = 0
+    for s, code in enumerate((s0, s1, s2)):
+        length = code & 3
+        if length == 1 or length == 2:
+            return
+        if length == 3:
+            decision |= A_END << (3 * s)
+    insert(ws, with_field(key, shift, COLOUR_BITS, 0), value, p, decision)
+
+
+@njit_noalloc
+def colour_step(ws, step, n, c, n_locked, joker_cap, max_jokers, threshold):
+    """Colour ``c`` at number ``n``: extend, start and end its runs, leave tiles for groups, feed
+    the locked items; every state of the previous step to the states of this one."""
+    track = max_jokers == 1
+    t = ws.free[c, n]
+    avail = t + ws.rack[c, n]
+    weight = ws.wts[c, n]
+    shift = COLOUR_BITS * c
+    n_items = 0
+    item0 = -1
+    item1 = -1
+    for i in range(n_locked):
+        if item_at(ws, i, n, c):
+            if n_items == 0:
+                item0 = i
+            else:
+                item1 = i
+            n_items += 1
+    open_step(ws, step)
+    for p in range(ws.start[step - 1], ws.start[step]):
+        key = ws.keys[p]
+        value = ws.vals[p]
+        if value == DEAD:
+            continue
+        s0 = field(key, shift, 3)
+        s1 = field(key, shift + 3, 3)
+        s2 = field(key, shift + 6, 3)
+        used = field(key, USED_BIT, 2)
+        room = joker_cap - used
+        if avail == 0 and room == 0 and n_items == 0:
+            closed_colour(ws, p, key, value, shift, s0, s1, s2)
+            continue
+        for k0 in range(4):
+            a0 = SLOT_ACTIONS[s0, k0]
+            if a0 < 0:
+                break
+            c0 = slot_after(s0, a0, n, track)
+            if c0 < 0 or (room == 0 and action_tiles(a0)[1] > 0):
+                continue
+            for k1 in range(4):
+                a1 = SLOT_ACTIONS[s1, k1]
+                if a1 < 0 or (s1 == s0 and a1 > a0):
+                    break  # equal slots: one order of their actions is enough (the lists are sorted)
+                c1 = slot_after(s1, a1, n, track)
+                if c1 < 0 or (room == 0 and action_tiles(a1)[1] > 0):
+                    continue
+                for k2 in range(4):
+                    a2 = SLOT_ACTIONS[s2, k2]
+                    if a2 < 0 or (s2 == s1 and a2 > a1):
+                        break
+                    c2 = slot_after(s2, a2, n, track)
+                    if c2 < 0:
+                        continue
+                    nat0, jok0 = action_tiles(a0)
+                    nat1, jok1 = action_tiles(a1)
+                    nat2, jok2 = action_tiles(a2)
+                    nat = nat0 + nat1 + nat2
+                    jok = jok0 + jok1 + jok2
+                    if nat > avail or used + jok > joker_cap:
+                        continue
+                    x0, x1, x2 = sort3(c0, c1, c2)
+                    if not runs_can_go_on(ws, x0, x1, x2, n, c, joker_cap - used - jok):
+                        continue
+                    slots_key = with_field(key, shift, COLOUR_BITS, x0 | (x1 << 3) | (x2 << 6))
+                    slots_key = with_field(slots_key, USED_BIT, 2, used + jok)
+                    decision = a0 | (a1 << 3) | (a2 << 6)
+                    colour_choices(ws, p, value, slots_key, decision, n, c, t, avail, nat, jok, weight,
+                                   item0, item1, joker_cap, threshold)
+
+
+@njit_noalloc
+def colour_choices(ws, p, value, key, decision, n, c, t, avail, nat, jok, weight, item0, item1, joker_cap,
+                   threshold):
+    """The tiles left for groups and the locked items' options, for one choice of run actions."""
+    for g in range(max(0, t - nat), avail - nat + 1):
+        if g > 2:
+            break
+        surplus = avail - nat - g  # rack tiles of this kind not yet placed
+        gkey = key
+        if g == 1:
+            gkey = with_field(gkey, N1_BIT, 3, field(gkey, N1_BIT, 3) + 1)
+        elif g == 2:
+            gkey = with_field(gkey, N2_BIT, 3, field(gkey, N2_BIT, 3) + 1)
+        placed = nat + g - t
+        if threshold > 0:
+            laid = field(gkey, VALUE_BIT, 5) + n * (nat + g + jok)
+            gkey = with_field(gkey, VALUE_BIT, 5, min(laid, threshold))
+        gdec = decision | (g << 9)
+        for o0 in range(4 if item0 >= 0 else 1):
+            k0 = gkey
+            r0 = 0
+            j0 = 0
+            f0 = 0
+            if item0 >= 0:
+                k0, r0, j0, f0 = item_option(ws, item0, gkey, n, c, o0)
+                if r0 < 0 or r0 > surplus:
+                    continue
+            for o1 in range(4 if item1 >= 0 else 1):
+                k1 = k0
+                r1 = 0
+                j1 = 0
+                f1 = 0
+                if item1 >= 0:
+                    k1, r1, j1, f1 = item_option(ws, item1, k0, n, c, o1)
+                    if r1 < 0 or r0 + r1 > surplus:
+                        continue
+                used = field(k1, USED_BIT, 2) + j0 + j1
+                if used > joker_cap:
+                    continue
+                k1 = with_field(k1, USED_BIT, 2, used)
+                k1 = with_field(k1, FREED_BIT, 2, field(k1, FREED_BIT, 2) + f0 + f1)
+                opts = 0
+                if item0 >= 0:
+                    opts |= o0 << (11 + 2 * item0)
+                if item1 >= 0:
+                    opts |= o1 << (11 + 2 * item1)
+                gain = weight * (placed + r0 + r1) + ws.meta[M_JOKER_WEIGHT] * (jok + j0 + j1)
+                if bounded(ws, value + gain, k1, n, c, joker_cap):
+                    insert(ws, k1, value + gain, p, gdec | opts)
+
+
+@njit_noalloc
+def close_step(ws, step, n, n_locked, joker_cap, max_jokers, both_colours, threshold):
+    """End of number ``n``: the tiles left for groups form groups with the jokers given them, and
+    the locked groups of this number are checked."""
+    g0 = -1
+    g1 = -1
+    for i in range(n_locked):
+        if ws.lk[i, LK_KIND] == KIND_GROUP and ws.lk[i, LK_KEY] == n:
+            if g0 < 0:
+                g0 = i
+            else:
+                g1 = i
+    open_step(ws, step)
+    for p in range(ws.start[step - 1], ws.start[step]):
+        key = ws.keys[p]
+        value = ws.vals[p]
+        if value == DEAD:
+            continue
+        used = field(key, USED_BIT, 2)
+        n1 = field(key, N1_BIT, 3)
+        n2 = field(key, N2_BIT, 3)
+        base = with_field(with_field(key, N1_BIT, 3, 0), N2_BIT, 3, 0)
+        for jg in range(joker_cap - used + 1):
+            if GROUP_OK[n1, n2, jg, max_jokers - 1] == 0:
+                continue
+            vkey = base
+            if threshold > 0:
+                laid = field(base, VALUE_BIT, 5) + n * jg
+                vkey = with_field(base, VALUE_BIT, 5, min(laid, threshold))
+            room = joker_cap - used - jg
+            for code0 in range(16 if g0 >= 0 else 1):
+                keep0 = code0 & 3
+                add0 = code0 >> 2
+                freed0 = 0
+                if g0 >= 0:
+                    if keep0 > ws.lk[g0, LK_JOKERS] or add0 > room:
+                        continue
+                    freed0 = group_close(ws, g0, key, keep0, add0, max_jokers, both_colours)
+                    if freed0 < 0:
+                        continue
+                for code1 in range(16 if g1 >= 0 else 1):
+                    keep1 = code1 & 3
+                    add1 = code1 >> 2
+                    freed1 = 0
+                    if g1 >= 0:
+                        if keep1 > ws.lk[g1, LK_JOKERS] or add0 + add1 > room:
+                            continue
+                        freed1 = group_close(ws, g1, key, keep1, add1, max_jokers, both_colours)
+                        if freed1 < 0:
+                            continue
+                    k = vkey
+                    if g0 >= 0:
+                        k = with_field(k, LOCK_GROUP_BIT + 3 * g0, 3, 0)
+                    if g1 >= 0:
+                        k = with_field(k, LOCK_GROUP_BIT + 3 * g1, 3, 0)
+                    k = with_field(k, USED_BIT, 2, used + jg + add0 + add1)
+                    k = with_field(k, FREED_BIT, 2, field(k, FREED_BIT, 2) + freed0 + freed1)
+                    decision = jg
+                    if g0 >= 0:
+                        decision |= code0 << (2 + 4 * g0)
+                    if g1 >= 0:
+                        decision |= code1 << (2 + 4 * g1)
+                    v = value + ws.meta[M_JOKER_WEIGHT] * (jg + add0 + add1)
+                    if bounded(ws, v, k, n, N_COLOURS - 1, joker_cap):
+                        insert(ws, k, v, p, decision)
+
+
+@njit_noalloc
+def initial_key(ws, n_locked):
+    key = 0
+    for i in range(n_locked):
+        if ws.lk[i, LK_KIND] == KIND_RUN:
+            key = with_field(key, LOCK_RUN_BIT + 3 * i + 1, 2, ws.lk[i, LK_JOKERS])
+    return key
+
+
+@njit_noalloc
+def final_value(ws, key, value, n_locked, rack_jokers, joker_weight, max_jokers, threshold):
+    """The objective of a complete arrangement, or NO_SOLUTION if its jokers or minimum fail."""
+    used = field(key, USED_BIT, 2)
+    freed = field(key, FREED_BIT, 2)
+    if used < freed or used - freed > rack_jokers:
+        return NO_SOLUTION
+    if threshold > 0 and field(key, VALUE_BIT, 5) < threshold:
+        return NO_SOLUTION
+    for i in range(n_locked):
+        if ws.lk[i, LK_KIND] == KIND_RUN and field(key, LOCK_RUN_BIT + 3 * i + 1, 2) > max_jokers:
+            return NO_SOLUTION
+    return value - freed * joker_weight
+
+
+@njit_noalloc
+def fill_rest(ws, joker_weight):
+    """``ws.rest[4 * (n - 1) + c]``: the weight of the rack tiles from colour ``c`` at number ``n`` on,
+    in the program's order (the bound of ``bounded``)."""
+    total = 0
+    for idx in range(4 * TOP - 1, -1, -1):
+        n = idx // 4 + 1
+        c = idx % 4
+        total += ws.rack[c, n] * max(ws.wts[c, n], 0)
+        ws.rest[idx] = total
+    ws.rest[4 * TOP] = 0
+    ws.meta[M_JOKER_WEIGHT] = joker_weight
+
+
+@njit_noalloc
+def bounded(ws, value, key, n, c, joker_cap):
+    """Could a state reach the known lower bound? Its value, plus every rack tile still ahead of it
+    (after colour ``c`` at number ``n``) and every joker it could still place."""
+    ahead = ws.rest[4 * (n - 1) + c + 1] + (joker_cap - field(key, USED_BIT, 2)) * max(ws.meta[M_JOKER_WEIGHT], 0)
+    return value + ahead >= ws.meta[M_LOWER]
+
+
+@njit_noalloc
+def run_program(ws, n_locked, rack_jokers, joker_cap, max_jokers, both_colours, threshold, joker_sweep):
+    """One pass of the program over the 13 numbers; returns (best objective, its arena entry)."""
+    meta = ws.meta
+    meta[M_TOP] = 1
+    meta[M_OVERFLOW] = 0
+    meta[M_STAMP] += 1
+    ws.start[0] = 0
+    ws.keys[0] = initial_key(ws, n_locked)
+    ws.vals[0] = 0
+    ws.par[0] = -1
+    ws.dec[0] = 0
+    step = 1
+    for n in range(1, TOP + 1):
+        for c in range(N_COLOURS):
+            colour_step(ws, step, n, c, n_locked, joker_cap, max_jokers, threshold)
+            sweep_colour(ws, step, c, max_jokers == 1)
+            if joker_sweep:
+                sweep_jokers(ws, step)
+            settle_step(ws, step)
+            step += 1
+        close_step(ws, step, n, n_locked, joker_cap, max_jokers, both_colours, threshold)
+        for c in range(N_COLOURS):
+            sweep_colour(ws, step, c, max_jokers == 1)
+        if joker_sweep:
+            sweep_jokers(ws, step)
+        settle_step(ws, step)
+        step += 1
+    ws.start[step] = meta[M_TOP]
+    best = NO_SOLUTION
+    best_i = -1
+    joker_weight = meta[M_JOKER_WEIGHT]
+    for i in range(ws.start[step - 1], ws.start[step]):
+        v = final_value(ws, ws.keys[i], ws.vals[i], n_locked, rack_jokers, joker_weight, max_jokers, threshold)
+        if v > best:
+            best = v
+            best_i = i
+    return best, best_i
+
+
+@njit_noalloc
+def solve(ws, n_locked, rack_jokers, joker_weight, max_jokers, both_colours, threshold):
+    """The best arrangement for the inputs in ``ws`` (``free``, ``rack``, ``wts``, ``lk[:n_locked]``).
+
+    Returns (objective, combinations written to ``ws.out``); objective ``NO_SOLUTION`` when no
+    arrangement exists (only possible with a ``threshold``, the initial-meld minimum, or forced
+    items). With ``threshold`` > 0 the placed tiles' values (jokers at the number they stand for)
+    must total at least ``threshold``; the caller then gives no free tiles and no table items.
+    ``ws.meta[M_OVERFLOW]`` is 1 if the arena overflowed (the answer is then valid but maybe not
+    the best; the tests and benchmarks check that it stays 0).
+
+    With jokers in play a first pass without them gives a lower bound, and the second pass drops
+    every state that cannot reach it (``bounded``): jokers multiply the states, and most of those
+    cannot beat the best play without them.
+    """
+    freeable = freeable_jokers(ws, n_locked)
+    joker_cap = min(2, rack_jokers + freeable)
+    fill_rest(ws, joker_weight)
+    ws.meta[M_LOWER] = NO_SOLUTION
+    if joker_cap > 0:
+        lower, _ = run_program(ws, n_locked, rack_jokers, 0, max_jokers, both_colours, threshold, False)
+        ws.meta[M_LOWER] = lower
+    best, best_i = run_program(ws, n_locked, rack_jokers, joker_cap, max_jokers, both_colours, threshold,
+                               freeable == 0 and joker_cap > 0)
+    meta = ws.meta
+    meta[M_BEST] = best
+    meta[M_FREED] = 0
+    if best_i < 0:
+        return NO_SOLUTION, 0
+    meta[M_FREED] = field(ws.keys[best_i], FREED_BIT, 2)
+    return best, replay(ws, best_i, n_locked, max_jokers)

@@ -1,0 +1,381 @@
+"""The Rummikub table between turns and the solver: its inputs, the cheap pre-test, and the result.
+
+``load_table`` turns the table rows (``CB_*``) into the solver's inputs: the tile counts of the
+combinations without a joker, which may be rearranged freely (RKUB-MANIP-1), and one locked item
+per combination with a joker (RKUB-JOKER-2). ``load_rack`` and ``set_weights`` add the rack and
+the objective. ``can_place`` is the pre-test that skips a solve when no rack tile can possibly
+be placed. ``best_arrangement`` runs the whole thing for a rack on a table (or, for an initial
+meld, on an empty table with the minimum of RKUB-INIT-30) and ``mark_rack`` records which tiles
+of a new table came from the rack.
+"""
+
+from __future__ import annotations
+
+from rummysim.kernels.common._jit import njit_inline, njit_noalloc
+from rummysim.kernels.rummikub.layout import (
+    CB_DESIG, CB_FROM, CB_KEY, CB_KIND, CB_LEN, CB_LO, CB_RACK, CB_TILE, INIT_SINGLE_COMBO, JOKER, KIND_GROUP,
+    KIND_RUN, LK_HI, LK_JOKERS, LK_KEY, LK_KIND, LK_LO, LK_MASK, LK_MIN, LK_SIZE, LK_SOURCE, LK_TILE,
+    MAX_LOCKED, N_COLOURS, OBJ_VALUE, REQUIRED, TILE_IDS, TOP,
+)
+from rummysim.kernels.rummikub.solver import solve
+from rummysim.kernels.rummikub.state import M_OVERFLOW, NO_SOLUTION
+
+NOTHING = 0  # objective of placing nothing
+
+
+@njit_noalloc
+def combo_jokers(table, r):
+    k = 0
+    for i in range(table[r, CB_LEN]):
+        if table[r, CB_TILE + i] == JOKER:
+            k += 1
+    return k
+
+
+@njit_noalloc
+def lock_row(ws, i, table, r):
+    """Locked item ``i`` = table row ``r``, a combination holding a joker."""
+    lk = ws.lk
+    for j in range(LK_SIZE):
+        lk[i, j] = 0
+    lk[i, LK_KIND] = table[r, CB_KIND]
+    lk[i, LK_KEY] = table[r, CB_KEY]
+    lk[i, LK_JOKERS] = combo_jokers(table, r)
+    lk[i, LK_SOURCE] = r
+    lk[i, LK_MIN] = 3
+    if table[r, CB_KIND] == KIND_RUN:
+        lk[i, LK_LO] = table[r, CB_LO]
+        lk[i, LK_HI] = table[r, CB_LO] + table[r, CB_LEN] - 1
+        for k in range(table[r, CB_LEN]):
+            lk[i, LK_TILE + k] = table[r, CB_TILE + k]
+    else:
+        mask = 0
+        for k in range(table[r, CB_LEN]):
+            t = table[r, CB_TILE + k]
+            if t != JOKER:
+                mask |= 1 << (t >> 4)
+        lk[i, LK_MASK] = mask
+
+
+@njit_noalloc
+def load_table(ws, table, n_combos):
+    """Free tile counts and locked items of the table; returns the number of locked items."""
+    n_locked = 0
+    for r in range(n_combos):
+        if combo_jokers(table, r) > 0 and n_locked < MAX_LOCKED:
+            lock_row(ws, n_locked, table, r)
+            n_locked += 1
+            continue
+        for k in range(table[r, CB_LEN]):
+            t = table[r, CB_TILE + k]
+            ws.free[t >> 4, t & 15] += 1
+    return n_locked
+
+
+@njit_noalloc
+def load_rack(ws, rack):
+    """Rack counts into the solver's planes; returns the rack's jokers."""
+    for t in range(1, JOKER):
+        if rack[t] > 0:
+            ws.rack[t >> 4, t & 15] = rack[t]
+    return rack[JOKER]
+
+
+@njit_noalloc
+def set_weights(ws, objective):
+    """Each rack tile's weight: 1 (OBJ_COUNT) or its number (OBJ_VALUE)."""
+    for c in range(N_COLOURS):
+        for n in range(1, TOP + 1):
+            ws.wts[c, n] = n if objective == OBJ_VALUE else 1
+
+
+@njit_noalloc
+def joker_weight_of(objective, joker_penalty):
+    return joker_penalty if objective == OBJ_VALUE else 1
+
+
+@njit_noalloc
+def can_place(ws, n_locked, rack_jokers):
+    """Pre-test: could any rack tile be part of a valid final table? False means certainly not.
+
+    A natural rack tile needs a window of three numbers of its colour around it whose missing
+    tiles the jokers in play could fill, a group of three with tiles of other colours (or jokers),
+    or a locked combination it could extend; a rack joker needs two other tiles anywhere."""
+    jokers = rack_jokers
+    for i in range(n_locked):
+        jokers += ws.lk[i, LK_JOKERS]
+    total = 0
+    for c in range(N_COLOURS):
+        for n in range(1, TOP + 1):
+            total += ws.free[c, n] + ws.rack[c, n]
+    if rack_jokers > 0 and total + n_locked * 3 >= 2:
+        return True
+    for c in range(N_COLOURS):
+        for n in range(1, TOP + 1):
+            if ws.rack[c, n] > 0 and tile_may_fit(ws, c, n, jokers, n_locked):
+                return True
+    return False
+
+
+@njit_noalloc
+def present(ws, c, n):
+    return 1 <= n <= TOP and ws.free[c, n] + ws.rack[c, n] > 0
+
+
+@njit_noalloc
+def tile_may_fit(ws, c, n, jokers, n_locked):
+    for lo in range(n - 2, n + 1):
+        if lo < 1 or lo + 2 > TOP:
+            continue
+        missing = 0
+        for m in range(lo, lo + 3):
+            if m != n and not present(ws, c, m):
+                missing += 1
+        if missing <= jokers:
+            return True
+    others = 0
+    for d in range(N_COLOURS):
+        if d != c and present(ws, d, n):
+            others += 1
+    if others + jokers >= 2:
+        return True
+    for i in range(n_locked):
+        lk = ws.lk
+        if lk[i, LK_KIND] == KIND_RUN and lk[i, LK_KEY] == c:
+            gap = max(lk[i, LK_LO] - n, n - lk[i, LK_HI])
+            if 0 <= gap - 1 <= jokers or (lk[i, LK_LO] <= n <= lk[i, LK_HI]):
+                return True
+        if lk[i, LK_KIND] == KIND_GROUP and lk[i, LK_KEY] == n and not (lk[i, LK_MASK] >> c) & 1:
+            return True
+    return False
+
+
+@njit_noalloc
+def rack_value(rack, joker_penalty):
+    v = rack[JOKER] * joker_penalty
+    for t in range(1, JOKER):
+        v += rack[t] * (t & 15)
+    return v
+
+
+@njit_noalloc
+def initial_possible(rack, threshold):
+    """Pre-test for an initial meld: the rack's tiles (a joker at most 13) reach the minimum."""
+    return rack_value(rack, 13) >= threshold
+
+
+@njit_noalloc
+def force_run(ws, c, lo, hi):
+    """Locked item 0 = a run of colour ``c`` over ``lo..hi`` the solver must build from the rack."""
+    lk = ws.lk
+    for j in range(LK_SIZE):
+        lk[0, j] = 0
+    lk[0, LK_KIND] = KIND_RUN
+    lk[0, LK_KEY] = c
+    lk[0, LK_LO] = lo
+    lk[0, LK_HI] = hi
+    lk[0, LK_SOURCE] = -1
+    for k in range(hi - lo + 1):
+        lk[0, LK_TILE + k] = REQUIRED
+
+
+@njit_noalloc
+def force_group(ws, n, size):
+    lk = ws.lk
+    for j in range(LK_SIZE):
+        lk[0, j] = 0
+    lk[0, LK_KIND] = KIND_GROUP
+    lk[0, LK_KEY] = n
+    lk[0, LK_MIN] = size
+    lk[0, LK_SOURCE] = -1
+
+
+@njit_noalloc
+def run_value(lo, hi):
+    return (lo + hi) * (hi - lo + 1) // 2
+
+
+@njit_noalloc
+def window_fillable(ws, c, lo, hi, jokers, max_jokers):
+    missing = 0
+    for m in range(lo, hi + 1):
+        if ws.rack[c, m] == 0:
+            missing += 1
+    return missing <= min(jokers, max_jokers)
+
+
+@njit_noalloc
+def best_single_combo(ws, rack_jokers, joker_weight, max_jokers, threshold):
+    """``rkub_initial_rule = single_combo``: the best initial meld with one combination worth at
+    least ``threshold`` by itself. Every such meld holds a run or group the solver can be made to
+    build: a run window worth the minimum that no shorter window inside it reaches (the forced run
+    may grow), or a group of a number whose 3 (or 4) tiles reach it. Each is solved in turn and the
+    best is kept; the winner is solved again so that ``ws.out`` holds it."""
+    best = NO_SOLUTION
+    best_kind = -1
+    best_a = 0
+    best_b = 0
+    for kind in range(2):
+        for c in range(N_COLOURS if kind == KIND_RUN else 1):
+            for a in range(1, TOP + 1):
+                b = a
+                if kind == KIND_RUN:
+                    b = a + 2
+                    while b <= TOP and run_value(a, b) < threshold:
+                        b += 1
+                    if b > TOP or (b > a + 2 and run_value(a + 1, b) >= threshold):
+                        continue
+                    if not window_fillable(ws, c, a, b, rack_jokers, max_jokers):
+                        continue
+                    force_run(ws, c, a, b)
+                else:
+                    size = 3 if 3 * a >= threshold else 4
+                    if size * a < threshold:
+                        continue
+                    force_group(ws, a, size)
+                v, rows = solve(ws, 1, rack_jokers, joker_weight, max_jokers, 0, 0)
+                if v > best:
+                    best = v
+                    best_kind = kind
+                    best_a = a if kind == KIND_GROUP else c
+                    best_b = b if kind == KIND_GROUP else a
+    if best_kind < 0:
+        return NO_SOLUTION, 0
+    if best_kind == KIND_RUN:
+        lo = best_b
+        hi = lo + 2
+        while run_value(lo, hi) < threshold:
+            hi += 1
+        force_run(ws, best_a, lo, hi)
+    else:
+        force_group(ws, best_a, 3 if 3 * best_a >= threshold else 4)
+    return solve(ws, 1, rack_jokers, joker_weight, max_jokers, 0, 0)
+
+
+@njit_inline
+def best_arrangement(ws, table, n_combos, rack, objective, joker_penalty, max_jokers, both_colours, initial,
+                     initial_rule, threshold):
+    """The best play of ``rack`` (counts by id) on ``table`` into ``ws.out``.
+
+    Returns (objective, rows of ``ws.out``); objective ``NOTHING`` (0) or less when no rack tile
+    can be placed (with ``initial``: when no initial meld reaches ``threshold``). With ``initial``
+    the table is not touched and the play is new combinations from the rack alone (RKUB-INIT-30).
+    """
+    set_weights(ws, objective)
+    return arrangement(ws, table, n_combos, rack, joker_weight_of(objective, joker_penalty), max_jokers,
+                       both_colours, initial, initial_rule, threshold)
+
+
+@njit_noalloc
+def arrangement(ws, table, n_combos, rack, joker_weight, max_jokers, both_colours, initial, initial_rule,
+                threshold):
+    """``best_arrangement`` with the weights already in ``ws.wts`` (its other inputs are cleared)."""
+    for c in range(N_COLOURS):
+        for n in range(TOP + 3):
+            ws.free[c, n] = 0
+            ws.rack[c, n] = 0
+    rack_jokers = load_rack(ws, rack)
+    if initial:
+        if not initial_possible(rack, threshold):
+            return NO_SOLUTION, 0
+        if initial_rule == INIT_SINGLE_COMBO:
+            return best_single_combo(ws, rack_jokers, joker_weight, max_jokers, threshold)
+        return solve(ws, 0, rack_jokers, joker_weight, max_jokers, both_colours, threshold)
+    n_locked = load_table(ws, table, n_combos)
+    if not can_place(ws, n_locked, rack_jokers):
+        return NOTHING, 0
+    return solve(ws, n_locked, rack_jokers, joker_weight, max_jokers, both_colours, 0)
+
+
+@njit_noalloc
+def count_tile(table, rows, tile):
+    k = 0
+    for r in range(rows):
+        for i in range(table[r, CB_LEN]):
+            if table[r, CB_TILE + i] == tile:
+                k += 1
+    return k
+
+
+@njit_noalloc
+def mark_rack(new, rows, old, n_old, counts):
+    """Fill ``new``'s ``CB_RACK`` flags against the table ``old`` it replaces: a locked combination's
+    continuation keeps its old tiles (its additions are rack tiles, or jokers), and of every other
+    tile id the first copies, as many as the old table still has loose, are table tiles.
+    ``counts`` (int64[TILE_IDS]) is scratch. Returns the number of rack tiles."""
+    for t in range(TILE_IDS):
+        counts[t] = 0
+    for r in range(n_old):
+        for i in range(old[r, CB_LEN]):
+            counts[old[r, CB_TILE + i]] += 1
+    for r in range(rows):
+        src = new[r, CB_FROM]
+        for i in range(new[r, CB_LEN]):
+            new[r, CB_RACK + i] = -1
+        if src < 0:
+            continue
+        for i in range(new[r, CB_LEN]):
+            tile = new[r, CB_TILE + i]
+            if continues_tile(new, r, i, old, src, tile):
+                new[r, CB_RACK + i] = 0
+                counts[tile] -= 1
+            elif tile != JOKER:
+                new[r, CB_RACK + i] = 1
+    placed = 0
+    for r in range(rows):
+        for i in range(new[r, CB_LEN]):
+            if new[r, CB_RACK + i] < 0:
+                tile = new[r, CB_TILE + i]
+                if counts[tile] > 0:
+                    counts[tile] -= 1
+                    new[r, CB_RACK + i] = 0
+                else:
+                    new[r, CB_RACK + i] = 1
+            placed += new[r, CB_RACK + i]
+    return placed
+
+
+@njit_noalloc
+def continues_tile(new, r, i, old, src, tile):
+    """Is tile ``i`` of new row ``r`` one of the old locked row ``src``'s own tiles, in place?"""
+    if new[r, CB_KIND] == KIND_RUN:
+        n = new[r, CB_LO] + i
+        k = n - old[src, CB_LO]
+        return 0 <= k < old[src, CB_LEN] and old[src, CB_TILE + k] == tile
+    if tile == JOKER:
+        return False  # a group's jokers are matched by count below
+    for k in range(old[src, CB_LEN]):
+        if old[src, CB_TILE + k] == tile:
+            return True
+    return False
+
+
+@njit_noalloc
+def copy_table(dst, src, rows):
+    for r in range(rows):
+        for j in range(src.shape[1]):
+            dst[r, j] = src[r, j]
+
+
+@njit_noalloc
+def combo_value(table, r):
+    """A combination's value: the numbers its tiles stand for (RKUB-JOKER-1)."""
+    v = 0
+    for i in range(table[r, CB_LEN]):
+        v += table[r, CB_DESIG + i] & 15
+    return v
+
+
+
+@njit_noalloc
+def solve_positions(ws, tables, sizes, racks, objective, joker_penalty, max_jokers, both_colours, results):
+    """Solve every position ``i`` (``tables[i, :sizes[i]]`` and ``racks[i]``) after the initial
+    meld, into ``results[i]`` (the objective; 0 or less: no play): ``rummysim bench``'s solver
+    throughput. Returns the number of positions whose solve overflowed the arena."""
+    overflows = 0
+    for i in range(tables.shape[0]):
+        best, _ = best_arrangement(ws, tables[i], sizes[i], racks[i], objective, joker_penalty, max_jokers,
+                                   both_colours, False, 0, 0)
+        results[i] = max(best, 0)
+        overflows += ws.meta[M_OVERFLOW]
+    return overflows

@@ -1,0 +1,1 @@
+"""Rummikub strategies: decisions on the seat's rack, the public table and public counts only."""
