@@ -18,15 +18,20 @@ from rummysim.kernels.common import layout as C
 from rummysim.limits import check_game_index, check_range, check_seed
 from rummysim.rules import Rules
 from rummysim.simulation import RunConfig, play_game_chunk, prepare
-from rummysim.validate.trace import GAME_BONUS, GAME_END, GAME_START, PAYOUT, STAKES_START
+from rummysim.validate import RunSettings, check_configuration
+from rummysim.validate.asks import ASKS_RECORDED
+from rummysim.validate.trace import (GAME_BONUS, GAME_CODE_500, GAME_CODE_5000, GAME_CODE_STANDARD, GAME_END, GAME_START,
+                                     PAYOUT, STAKES_START)
 
 TRACE_ROWS = 400_000
+#: GAME_START game codes of the kernels that record their windows' asks (docs/trace-format.md)
+WINDOW_GAME_CODES = (GAME_CODE_500, GAME_CODE_STANDARD, GAME_CODE_5000)
 
 
 @dataclass
 class ReportedViolation:
     seed: int
-    game_index: int
+    game_index: int  # -1: the run's configuration (the validator's own preset expansion)
     action: int
     rule_id: str
     message: str
@@ -55,6 +60,12 @@ def _flags(cfg: RunConfig) -> dict[str, object]:
     return cfg.rules.as_dict()
 
 
+def _configuration_violations(settings: RunSettings, flags: dict[str, object], seed: int) -> list[ReportedViolation]:
+    """The validator's own expansion of what the run was asked for, against the flags it played
+    (game index -1: the run's configuration, not one game)."""
+    return [ReportedViolation(seed, -1, 0, v.rule_id, v.message) for v in check_configuration(settings, flags)]
+
+
 def validate_run(
     game: str = "500-rum",
     players: int = 4,
@@ -69,6 +80,9 @@ def validate_run(
     """Play ``games`` games in trace mode and replay each through the independent validator
     (``betting``: the seats' betting policies of a stakes game, V5K-13/14).
 
+    The validator also expands the preset name ``game`` and the ``rule`` overrides itself (from
+    RULES.md, not through the config layer) and reports every flag where the run's rules differ.
+
     Example:
         >>> from rummysim import validate_run
         >>> validate_run("500-rum", players=3, lineup="random", games=5, seed=1).ok
@@ -79,6 +93,8 @@ def validate_run(
     cfg = prepare(game, players, lineup, rule, rules, betting)
     flags = _flags(cfg)
     report = ValidationReport()
+    settings = RunSettings(None if rules is not None else game, tuple(rule), rules.as_dict() if rules is not None else None)
+    report.violations.extend(_configuration_violations(settings, flags, seed))
     validate_trace = cfg.spec.validator()
     results = _ResultColumns(cfg)
     buffer = np.zeros((TRACE_ROWS, C.TRACE_COLS), dtype=np.int32)
@@ -99,6 +115,7 @@ def validate_run(
             report.violations.append(ReportedViolation(seed, g, v.record, v.rule_id, v.message))
         report.violations.extend(_kernel_row_matches_trace(seed, g, trace, game_row, players))
         results.keep(g, trace)
+        report.violations.extend(_kernel_trace_records_asks(seed, g, trace))
         if progress is not None:
             progress(g + 1, games)
     report.violations.extend(results.problems(cfg, seed, games))
@@ -133,6 +150,15 @@ class _ResultColumns:
             for v in self.check(rows, game_rows.row(g, named=True), named, self.payoff):
                 found.append(ReportedViolation(seed, g, v.record, v.rule_id, f"result columns: {v.message}"))
         return found
+
+
+def _kernel_trace_records_asks(seed: int, g: int, trace: np.ndarray) -> list[ReportedViolation]:
+    """A trace of the kernels that have call or out-of-turn windows (500 Rum, Standard Rummy, 5000
+    Rummy) declares that it lists every seat they ask (GAME_START column 7), so the validator
+    checks the asks rather than skipping them."""
+    if trace[0, 0] != C.T_GAME_START or trace[0, 5] not in WINDOW_GAME_CODES or trace[0, 7] & ASKS_RECORDED:
+        return []
+    return [ReportedViolation(seed, g, 0, "TRACE-FORMAT", "the kernel's trace does not declare its window asks (GAME_START column 7)")]
 
 
 def _kernel_row_matches_trace(seed: int, g: int, trace: np.ndarray, row: np.ndarray, n: int) -> list[ReportedViolation]:

@@ -54,7 +54,7 @@ def replay_stakes(trace: np.ndarray, game_row: np.ndarray) -> Seen:
     seen = Seen()
     rows = [tuple(int(x) for x in r) for r in trace]
     _need(rows[0][0] == L5.T_GAME_START and rows[0][4] == 0, "GAME_START: target column must be 0")
-    seen.mode = rows[0][7]
+    seen.mode = rows[0][7] & 0xFF  # the low byte; bit 8 says the window asks are recorded
     _need(rows[1][0] == L5.T_STAKES_START and rows[1][1] == seen.mode and rows[1][3] == 2 and rows[1][4] == 1,
           f"STAKES_START must follow GAME_START: {rows[1]}")
     seen.auto_double = rows[1][2]

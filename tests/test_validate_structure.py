@@ -1,7 +1,7 @@
 """The validator stays a second opinion: ``rummysim.validate`` and ``rummysim.replay`` import
-nothing from the kernels or the strategies, one game's checker nothing from the others', and no
-module a private name of another; the package-level ``validate_trace`` hands each game to its own
-checker."""
+nothing from the kernels, the strategies or the config layer (rules, presets), one game's checker
+nothing from the others', and no module a private name of another; the package-level
+``validate_trace`` hands each game to its own checker."""
 
 from __future__ import annotations
 
@@ -91,6 +91,28 @@ def test_no_import_of_kernels_strategies_or_private_names(package):
             assert private == [], f"{module} imports {private} from {imported}"
 
 
+#: the config layer: presets, flags and their expansion (the validator expands presets itself)
+CONFIG_LAYER = ("rummysim.rules", "rummysim.presets", "rummysim.simulation", "rummysim.games",
+                "rummysim.checks")
+
+
+@pytest.mark.parametrize("package", PACKAGES, ids=lambda p: p.__name__)
+def test_no_import_of_the_config_layer(package):
+    """The validator reads a run's preset name and overrides and expands them from its own reading
+    of RULES.md (``rummysim.validate.presets``): no import of the config layer, no relative import,
+    and of rummysim only the validator's and the replay's own modules."""
+    for module, path in _module_files(package).items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                assert node.level == 0, f"{module} has a relative import"
+        for imported, _names in _imports(path):
+            assert not imported.startswith(CONFIG_LAYER), f"{module} imports {imported}"
+            assert imported.split(".")[0] not in ("rules", "presets"), module
+            if imported.startswith("rummysim"):
+                assert imported.startswith(("rummysim.validate", "rummysim.replay")), \
+                    f"{module} imports {imported}"
+
+
 @pytest.mark.parametrize("own,other", [
     ("rum500", "rum5000"), ("rum5000", "rum500"), ("rum500", "rummikub"), ("rum5000", "rummikub"),
     ("rummikub", "rum500"), ("rummikub", "rum5000"),
@@ -112,10 +134,10 @@ def test_record_kinds_in_their_ranges():
               T.NO_DRAW, T.MELD, T.CARD, T.LAYOFF, T.DISCARD, T.FLOAT, T.HAND_END, T.SCORE,
               T.TEAM_SCORE, T.GAME_BONUS, T.GAME_END]
     rum500 = [T.RESTOCK, T.RESHUFFLE, T.START_PILE, T.OUT_OF_TURN, T.ADDOPP_LAYOFF,
-              T.DEALERS_JOKER, T.NOMINATE, T.DOUBLE, T.SPLIT, T.BLOCK]
+              T.DEALERS_JOKER, T.NOMINATE, T.DOUBLE, T.SPLIT, T.BLOCK, T.OOT_ASK, T.RUMMY_ASK]
     rum5000 = [T.FACE_UP, T.TAKE_ALL, T.EXCHANGE, T.JOIN, T.TRADE,
                T.STAKES_START, T.HAND_STAKE, T.STAKE_DOUBLE, T.DOUBLE_TAKE, T.DOUBLE_FOLD, T.BEAVER,
-               T.ANTE, T.CHECK, T.BET, T.CALL, T.RAISE, T.CONCEDE, T.PAYOUT]
+               T.ANTE, T.CHECK, T.BET, T.CALL, T.RAISE, T.CONCEDE, T.PAYOUT, T.CALL_ASK, T.EXCHANGE_ASK]
     rummikub = [T.FIRST_TILE, T.INITIAL, T.TABLE, T.COMBO, T.TILE, T.PASS, T.ATTEMPT, T.PENALTY]
     assert all(k in T.COMMON_KINDS for k in common)
     assert all(k in T.RUM500_KINDS for k in rum500)

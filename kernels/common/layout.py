@@ -50,6 +50,14 @@ T_TEAM_SCORE = 42  # partnerships: team, team hand score, team total after
 T_GAME_BONUS = 43  # partnerships: team, bonus, team total after (V500-PERSIAN-5)
 T_GAME_END = 50
 
+# GAME_START column 7: what the trace records beyond the base format (bits)
+TRACE_FEATURES = 1 << 8  # GAME_START column 7, bit 8: every seat asked in a call or out-of-turn window
+# (the *_ASK kinds); the low byte is the game's own feature (Dealer's gambit, the 5000 stakes mode)
+# column 2 of a call window's ask record: the seat's answer
+ASK_CANNOT = 0  # no legal claim: not asked
+ASK_PASS = 1
+ASK_CALL = 2
+
 # ---- the ranges each game's own kinds are numbered in
 KINDS_500 = 64  # 500 Rum and Standard Rummy: 64..95
 KINDS_5000 = 96  # 5000 Rummy: 96..127

@@ -38,7 +38,7 @@ from rummysim.kernels.rum500.layout import (
     MAX_SEATS, MK_SIZE, OB_SIZE, PARTNER_NONE, PARTNER_PERSIAN, PERSIAN_DEALS, R_PARTNERSHIP, G_TIED, R_ACE_LOW_VALUE, R_ADDOPP, R_CALL, R_FIRST_MELD_MIN, R_GAME, R_GAME_HANDS,
     R_GAMBIT, R_HAND_CAP, R_NEXT_DEALER, R_N_PLAYERS, R_OUT_OF_TURN, R_TARGET, R_TURN_CAP, R_UPCHOICE,
     ST_CALLS, ST_DEALER, ST_DEEP_TAKES, ST_FLOATS, ST_HAND_INDEX, ST_HAND_SCORE, ST_N, ST_SEAT,
-    ST_SIZE, ST_TOTAL, ST_TOVER, ST_TPOS, ST_TURN, T_GAME_END, T_GAME_START, T_HAND_END,
+    ST_SIZE, ST_TOTAL, ST_TOVER, ST_TPOS, ST_TURN, TRACE_FEATURES, T_GAME_END, T_GAME_START, T_HAND_END,
 )
 from rummysim.kernels.rum500.opening import DFS_CAND, DFS_DEPTH
 from rummysim.kernels.rum500.scoring import game_winner, persian_game_end, score_hand, team_game_winner, unique_best
@@ -192,7 +192,8 @@ def play_game(setup, seed, game, out_game, out_hands, trace):
     tied = 0
     out_game[:] = 0
     out_game[G_FIRST_DEALER] = st[ST_DEALER]
-    record(trace, st, T_GAME_START, n, st[ST_DEALER], game & 0x7FFFFFFF, rules[R_TARGET], rules[R_GAME], partnership, rules[R_GAMBIT])
+    record(trace, st, T_GAME_START, n, st[ST_DEALER], game & 0x7FFFFFFF, rules[R_TARGET], rules[R_GAME], partnership,
+           rules[R_GAMBIT] | TRACE_FEATURES)
     winner = -1
     turns = 0
     capped_hands = 0

@@ -231,3 +231,5 @@ T_NOMINATE = KINDS_500 + 6  # V500-GAMBIT-3
 T_DOUBLE = KINDS_500 + 7  # V500-GAMBIT-5
 T_SPLIT = KINDS_500 + 8  # V500-GAMBIT-6
 T_BLOCK = KINDS_500 + 9  # V500-GAMBIT-8
+T_OOT_ASK = KINDS_500 + 30  # 94: a seat's turn in an out-of-turn window (V500-OUTOFTURN)
+T_RUMMY_ASK = KINDS_500 + 31  # 95: a seat asked in a rummy-call window (V500-RUMMY-1)

@@ -2,7 +2,8 @@
 
 V500-RUMMY (a discard opens a call window, clockwise from the discarder's left), V500-OUTOFTURN
 (new melds out of turn) and V500-ADDOPP-2 (lay-offs on the melds of the player who went out).
-They run only in the full engine (``stack`` is not None).
+They run only in the full engine (``stack`` is not None). In trace mode the call and out-of-turn
+windows record every seat they reach, in order, with its answer (RUMMY_ASK, OOT_ASK).
 """
 
 from __future__ import annotations
@@ -11,11 +12,12 @@ import numpy as np
 
 from rummysim.kernels.common._jit import njit, njit_noalloc
 from rummysim.kernels.common.planes import bit
+from rummysim.kernels.common.trace import record
 from rummysim.kernels.rum500.duties import mark_opened, opening_need, reset_turn, take_end
 from rummysim.kernels.rum500.layout import (
-    ACT_STOP, A_MELD, A_TYPE, CALL_LAYOFF, CALL_PILE, JOKER, MAX_CAND, MAX_PACK, MK_CREATOR, NOBODY,
+    ACT_STOP, ASK_CALL, ASK_CANNOT, ASK_PASS, A_MELD, A_TYPE, CALL_LAYOFF, CALL_PILE, JOKER, MAX_CAND, MAX_PACK, MK_CREATOR, NOBODY,
     PARTNER_NONE, PLAY_ALL, PLAY_LAYOFF_ONLY, PLAY_NEW_ONLY, R_CALL, R_PARTNERSHIP, R_TEAM_ONLY, ST_IDLE, ST_JOKERS, ST_N,
-    ST_PILE_LEN, ST_PLACED, T_ADDOPP_LAYOFF,
+    ST_PILE_LEN, ST_PLACED, T_ADDOPP_LAYOFF, T_OOT_ASK, T_RUMMY_ASK,
 )
 from rummysim.kernels.rum500.melds import card_playable, enumerate_plays
 from rummysim.kernels.rum500.opening import must_play_possible
@@ -88,6 +90,19 @@ def call_options(g, stack, caller, public, npublic, opts):
     return n
 
 
+@njit_noalloc
+def record_unclaimable_window(trace, st, discarder, teams):
+    """Trace mode: a rummy window in which no pile card can be claimed still lists its seats, each
+    without a legal claim (a function of ``trace`` so the untraced engine compiles it empty)."""
+    if trace is None:
+        return
+    n = st[ST_N]
+    for i in range(1, n):
+        seat = (discarder + i) % n
+        if not (teams and seat % 2 == discarder % 2):
+            record(trace, st, T_RUMMY_ASK, seat, ASK_CANNOT, -1, 0, 0, 0, 0)
+
+
 @njit
 def rummy_window(g, stack, discarder):
     """V500-RUMMY-1: after a discard, seats from the discarder's left are asked in turn; the first
@@ -95,10 +110,11 @@ def rummy_window(g, stack, discarder):
     st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget, family = g
     public = np.empty(MAX_PACK, dtype=np.int64)
     npublic = public_claims(g, public, -1)
-    if npublic == 0:
-        return -1, -1
     n = st[ST_N]
     teams = rules[R_PARTNERSHIP] != PARTNER_NONE
+    if npublic == 0:
+        record_unclaimable_window(trace, st, discarder, teams)
+        return -1, -1
     for i in range(1, n):
         caller = (discarder + i) % n
         if teams and caller % 2 == discarder % 2:
@@ -107,10 +123,13 @@ def rummy_window(g, stack, discarder):
             npublic = public_claims(g, public, caller)
         nopt = call_options(g, stack, caller, public, npublic, opts)
         if nopt <= 1:
+            record(trace, st, T_RUMMY_ASK, caller, ASK_CANNOT, -1, 0, 0, 0, 0)
             continue
         pick = choose_call(family, lineup[caller], params[caller], seat_view(g, caller), opts, nopt, rngs[caller], scratch)
         if pick > 0:
+            record(trace, st, T_RUMMY_ASK, caller, ASK_CALL, opts[pick], nopt - 1, 0, 0, 0)
             return caller, opts[pick]
+        record(trace, st, T_RUMMY_ASK, caller, ASK_PASS, -1, nopt - 1, 0, 0, 0)
     return -1, -1
 
 
@@ -122,7 +141,9 @@ def out_of_turn_window(g, stack, discarder):
     n = st[ST_N]
     for i in range(1, n):
         seat = (discarder + i) % n
-        if hand_size(st, hands, seat) == 0:
+        holds = hand_size(st, hands, seat) > 0
+        record(trace, st, T_OOT_ASK, seat, 1 if holds else 0, 0, 0, 0, 0, 0)
+        if not holds:
             continue
         reset_turn(st)
         emptied = play_phase(g, stack, seat, PLAY_NEW_ONLY, 0)

@@ -25,7 +25,7 @@ from rummysim.kernels.common._jit import njit, njit_inline, njit_noalloc
 from rummysim.kernels.common.rng import STREAM_DEAL, STREAM_GAME, STREAM_SEAT, below, seed_stream, shuffle_int16
 from rummysim.kernels.common.trace import record, record_cards
 from rummysim.kernels.rum5000.layout import (
-    CARD_IDS, C_SIZE, C_TYPE, DECK5, D_ALL, D_DECLINE, D_SKIP, D_STOCK, END_IDLE, END_OUT, END_STALL,
+    ASK_CALL, ASK_CANNOT, ASK_PASS, CARD_IDS, C_SIZE, C_TYPE, DECK5, D_ALL, D_DECLINE, D_SKIP, D_STOCK, END_IDLE, END_OUT, END_STALL,
     END_STOCK, END_TURN_CAP, FT_EXCHANGE, FT_EXTRA_CARD, GO_MELD_ALL, GO_UNMELDABLE, G_CAPPED, G_CAPPED_HANDS,
     G_FIRST_DEALER, G_HANDS, G_TIED, G_TOTAL, G_TURNS, G_WINNER, H_CALLS, H_DEALER, H_DEEP_TAKES, H_FLOATS,
     H_OUT_SEAT, H_REASON, H_SCORE, H_TURNS, MAX_CAND5, MAX_MELDS5, MAX_SEATS, M_ALIVE, M_CARD, M_CRED, M_LEN,
@@ -38,6 +38,7 @@ from rummysim.kernels.rum5000.layout import (
     T_GAME_END, T_GAME_START, T_HAND_END, T_HAND_START, T_NO_DRAW, T_SCORE, T_TAKE_ALL, T_TAKE_PILE,
     T_TURN_START, END_CONCEDE, END_FOLD, G_STAKE, H_PAYOUT, H_STAKE, R5_STAKES, SESSION_HANDS, S_PAYOUT,
     S_SESSION, S_STAKE, S_CONTRIB, STAKES_DOUBLING,
+    TRACE_FEATURES, T_CALL_ASK, T_EXCHANGE_ASK,
 )
 from rummysim.kernels.rum5000.melds import (
     Table5, apply_play5, card_placeable, copy_vector, count_cards, enumerate_plays5, fill_values, meld_out_path,
@@ -454,7 +455,8 @@ def begin_turn(g, seat, kind):
 
 @njit_inline
 def exchange_offers(g, first):
-    """V5K-11: clockwise from the first player's left up to the dealer, the first swap ends it."""
+    """V5K-11: clockwise from the first player's left up to the dealer, the first swap ends it (in
+    trace mode each seat offered is recorded, EXCHANGE_ASK)."""
     st, hands, pile, opts = g.st, g.hands, g.pile, g.opts
     n = st[S_N]
     for j in range(1, n):
@@ -468,6 +470,7 @@ def exchange_offers(g, first):
         observe5(g, s, -1)
         i = choose5_exchange(g.lineup[s], g.params[s], g.obs, hands[s], pile, seat_table(g, s), opts, k, g.rngs[s],
                              g.work)
+        record(g.trace, st, T_EXCHANGE_ASK, s, ASK_CALL if i > 0 else ASK_PASS, 0, 0, 0, 0, 0)
         if i > 0:
             given = opts[i]
             taken = pile[0]
@@ -614,7 +617,8 @@ def call_claims(g, seat):
 
 @njit_inline
 def rummy_windows(g, discarder, in_turn):
-    """V5K-3/4: calls on a discard, clockwise from the in-turn seat; returns a hand-end reason."""
+    """V5K-3/4: calls on a discard, clockwise from the in-turn seat; returns a hand-end reason. In
+    trace mode every seat reached is recorded (CALL_ASK) with its answer, in the order asked."""
     n = g.st[S_N]
     teams = g.rules[R5_PERSIAN] != 0
     last = discarder
@@ -629,6 +633,7 @@ def rummy_windows(g, discarder, in_turn):
                 continue  # no call on a partner's discard (docs/rules-decisions.md)
             nopt = call_claims(g, s)
             if nopt <= 1:
+                record(g.trace, g.st, T_CALL_ASK, s, ASK_CANNOT, -1, 0, 0, 0, 0)
                 continue
             observe5(g, s, -1)
             i = choose5_call(g.lineup[s], g.params[s], g.obs, g.hands[s], g.pile, seat_table(g, s), g.opts, nopt,
@@ -636,7 +641,9 @@ def rummy_windows(g, discarder, in_turn):
             if i > 0:
                 caller = s
                 k = g.opts[i]
+                record(g.trace, g.st, T_CALL_ASK, s, ASK_CALL, k, nopt - 1, 0, 0, 0)
                 break
+            record(g.trace, g.st, T_CALL_ASK, s, ASK_PASS, -1, nopt - 1, 0, 0, 0)
         if caller < 0:
             return 0
         reason = call_turn(g, caller, k)
@@ -823,7 +830,7 @@ def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace):
     out_game[G_FIRST_DEALER] = st[S_DEALER]
     stakes = rules[R5_STAKES]
     record(trace, st, T_GAME_START, n, st[S_DEALER], game & 0x7FFFFFFF, 0 if stakes else rules[R5_TARGET], 2,
-           PARTNER_CODE_5000 if rules[R5_PERSIAN] != 0 else 0, stakes)
+           PARTNER_CODE_5000 if rules[R5_PERSIAN] != 0 else 0, stakes | TRACE_FEATURES)
     if stakes:
         session_start(g, first_dealer_tie(seed, game))
     winner = -1

@@ -176,3 +176,5 @@ T_CALL = KINDS_5000 + 14
 T_RAISE = KINDS_5000 + 15
 T_CONCEDE = KINDS_5000 + 16
 T_PAYOUT = KINDS_5000 + 17
+T_EXCHANGE_ASK = KINDS_5000 + 30  # 126: a seat offered the upcard swap (V5K-11)
+T_CALL_ASK = KINDS_5000 + 31  # 127: a seat asked in a rummy-call window (V5K-3a, V5K-4a)

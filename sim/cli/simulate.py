@@ -140,7 +140,8 @@ def validate_command(
                               progress=update, betting=betting)
     out_console.print(f"games {report.games}   actions checked {report.actions_checked:,}   violations {len(report.violations)}")
     for v in report.violations[:MAX_VIOLATIONS_SHOWN]:
-        out_console.print(f"  seed {v.seed} game {v.game_index} action {v.action} {v.rule_id}: {v.message}")
+        where = "configuration" if v.game_index < 0 else f"seed {v.seed} game {v.game_index} action {v.action}"
+        out_console.print(f"  {where} {v.rule_id}: {v.message}", markup=False)
     if len(report.violations) > MAX_VIOLATIONS_SHOWN:
         out_console.print(f"  ... and {len(report.violations) - MAX_VIOLATIONS_SHOWN} more")
     if report.violations:

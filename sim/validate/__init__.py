@@ -3,7 +3,8 @@
 It imports nothing from the kernels or the strategies (a second opinion, not a copy).  The common
 modules read what every game shares: ``trace`` (record kinds, trace rows, result types, the record
 loop), ``cards`` (card ids and names), ``flags`` (the RULES.md §8.6 flag tables) and ``teams``
-(partnership play: teams of seats, team scores and totals); each game has
+(partnership play: teams of seats, team scores and totals) and ``presets`` (the validator's own
+expansion of a preset name plus overrides, :func:`check_configuration`); each game has
 its checker, :mod:`rummysim.validate.rum500` (500 Rum and Standard Rummy) and
 :mod:`rummysim.validate.rum5000` (5000 Rummy) and :mod:`rummysim.validate.rummikub` (Rummikub),
 with the same ``validate_trace(trace, flags)``.
@@ -18,6 +19,7 @@ from __future__ import annotations
 from typing import Callable, Mapping
 
 from rummysim.validate import rum500, rum5000, rummikub
+from rummysim.validate.presets import RunSettings, check_configuration
 from rummysim.validate.trace import (
     GAME_CODE_5000,
     GAME_CODE_RUMMIKUB,
@@ -26,7 +28,8 @@ from rummysim.validate.trace import (
     first_game_code,
 )
 
-__all__ = ["VALIDATORS", "ValidationResult", "Violation", "validate_trace"]
+__all__ = ["VALIDATORS", "RunSettings", "ValidationResult", "Violation", "check_configuration",
+           "validate_trace"]
 
 Validator = Callable[[object, "Mapping[str, object] | None"], ValidationResult]
 

@@ -53,6 +53,8 @@ NOMINATE = 70  # V500-GAMBIT-3
 DOUBLE = 71  # V500-GAMBIT-5
 SPLIT = 72  # V500-GAMBIT-6
 BLOCK = 73  # V500-GAMBIT-8
+OOT_ASK = 94  # a seat's turn in an out-of-turn window (V500-OUTOFTURN)
+RUMMY_ASK = 95  # a seat asked in a rummy-call window (V500-RUMMY-1)
 
 FACE_UP = 96  # 5000 Rummy's range
 TAKE_ALL = 97  # V5K-8
@@ -73,6 +75,8 @@ CALL = 110
 RAISE = 111
 CONCEDE = 112
 PAYOUT = 113
+EXCHANGE_ASK = 126  # a seat offered the upcard swap (V5K-11)
+CALL_ASK = 127  # a seat asked in a rummy-call window (V5K-3a, V5K-4a)
 
 FIRST_TILE = 128  # Rummikub's range
 INITIAL = 129  # RKUB-INIT-30
@@ -109,6 +113,10 @@ RECORD_NAMES: dict[int, str] = {
     BLOCK: "BLOCK",
     JOIN: "JOIN",
     TRADE: "TRADE",
+    RUMMY_ASK: "RUMMY_ASK",
+    OOT_ASK: "OOT_ASK",
+    CALL_ASK: "CALL_ASK",
+    EXCHANGE_ASK: "EXCHANGE_ASK",
     DISCARD: "DISCARD",
     FLOAT: "FLOAT",
     HAND_END: "HAND_END",

@@ -37,6 +37,12 @@ hold its default.  V500-PERSIAN implies V500-PARTNER; under Persian the value fl
 ``r500_target`` and ``r500_jokers_per_deck`` are ignored (R500-SETUP-3: Persian's pack replaces
 them; two deals, no target).
 
+Window asks (docs/trace-format.md "Window asks", when GAME_START column 7 declares them,
+:mod:`~rummysim.validate.rum500.asks`): every rummy window asks the seats but the discarder (and
+its partner) clockwise from the discarder's left until the first call, and the call turn is that
+caller's on the index it named (V500-RUMMY-1); every out-of-turn window offers the seats but the
+discarder in the same order, each seat's melds after its own ask (V500-OUTOFTURN).
+
 Partnerships (docs/trace-format.md "Partnerships"): team of seat s = s mod 2; ``team_only``
 lay-offs only on melds created by the seat or its partner (also a rummy call's, and the
 V500-UNPLAYABLE test), never ADDOPP lay-offs; no rummy call on a partner's discard (reported as
@@ -109,7 +115,7 @@ Performance: the replay runs on plain Python lists and ints (the array is conver
 
 Modules: ``config`` (flags), ``table`` (table melds and playability tests), ``phases`` (what may
 come next), ``replayer`` (the replayer and the deal) with its mixins ``draws``, ``plays``, ``turns``,
-``scoring`` and ``gambit``.
+``scoring``, ``gambit`` and ``asks`` (window asks).
 """
 
 

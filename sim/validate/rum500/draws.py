@@ -43,6 +43,7 @@ class DrawChecks(Replayer):
             self.fail("TRACE-FORMAT", f"TURN_START seat {seat} is not a seat")
         if tkind not in (0, 1):
             self.fail("TRACE-FORMAT", f"TURN_START turn kind {tkind} (0 normal, 1 rummy call)")
+        self._check_asked_turn(seat, tkind)
         self.call_layoff = False
         if tkind == 1:
             # V500-RUMMY-1/4: a call follows a discard that did not end the hand, by a seat
@@ -232,6 +233,7 @@ class DrawChecks(Replayer):
                                       "discard may be taken")
         if call:
             self._check_call_eligible(k)
+            self._check_asked_claim(k)
         taken = pile[k:]
         del pile[k:]  # C-PILE-4: cards k..top, order kept
         hc = self.hands[self.cur]

@@ -21,8 +21,10 @@ from rummysim.validate.trace import (
     MELD,
     NO_DRAW,
     NOMINATE,
+    OOT_ASK,
     OUT_OF_TURN,
     RESHUFFLE,
+    RUMMY_ASK,
     SCORE,
     SPLIT,
     START_PILE,
@@ -46,6 +48,8 @@ USED_COLS: dict[int, int] = {
     CARD: 5,
     LAYOFF: 4,
     OUT_OF_TURN: 1,
+    RUMMY_ASK: 4,
+    OOT_ASK: 2,
     ADDOPP_LAYOFF: 4,
     DISCARD: 2,
     FLOAT: 1,
@@ -84,6 +88,8 @@ ACTION_KINDS = frozenset(
         DOUBLE,
         SPLIT,
         BLOCK,
+        RUMMY_ASK,
+        OOT_ASK,
     }
 )
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections import Counter
 
+from rummysim.validate.asks import ASKS_RECORDED, GAME_FEATURE_MASK
 from rummysim.validate.cards import JOKER, NATURAL_IDS, VALID_CARD, card_name
+from rummysim.validate.rum500.asks import WindowAsks
 from rummysim.validate.rum500.config import Config, value_table
 from rummysim.validate.rum500.draws import DrawChecks
 from rummysim.validate.rum500.gambit import GAMBIT_FLAG, GambitChecks
@@ -65,6 +67,7 @@ from rummysim.validate.trace import (
     MELD,
     NO_DRAW,
     NOMINATE,
+    OOT_ASK,
     OUT_OF_TURN,
     PARTNERS_500,
     PARTNERS_NONE,
@@ -72,6 +75,7 @@ from rummysim.validate.trace import (
     RECORD_NAMES,
     RESHUFFLE,
     RESTOCK,
+    RUMMY_ASK,
     SCORE,
     SPLIT,
     START_PILE,
@@ -82,7 +86,7 @@ from rummysim.validate.trace import (
 )
 
 
-class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring, GambitChecks):
+class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring, GambitChecks, WindowAsks):
     """Replays 500 Rum or Standard Rummy games record by record (``cfg.game``)."""
 
     USED_COLS = USED_COLS
@@ -127,6 +131,8 @@ class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring, GambitChecks):
         self.hand_size: list[int] = []
         self.pile: list[int] = []
         self.melds: list[Meld] = []
+        self.asks_on = False  # GAME_START column 7: the windows' asks are recorded
+        self._reset_window_asks()
         self.dispatch = {
             GAME_START: self._game_start,
             HAND_START: self._hand_start,
@@ -142,6 +148,8 @@ class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring, GambitChecks):
             LAYOFF: self._layoff,
             CARD: self._card,
             OUT_OF_TURN: self._out_of_turn,
+            RUMMY_ASK: self._rummy_ask,
+            OOT_ASK: self._oot_ask,
             ADDOPP_LAYOFF: self._addopp_layoff,
             DISCARD: self._discard,
             FLOAT: self._float,
@@ -166,11 +174,15 @@ class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring, GambitChecks):
         self.violations.append(Violation(self.game_index, self.i, rule, msg))
 
     def _before_record(self, kind: int) -> None:
-        """A record other than DOUBLE after a Dealer's gambit MELD group leaves the meld
-        undoubled; a record other than MELD/CARD (or a DOUBLE) ends the out-of-turn seat's
-        melds."""
         if self.pending_double is not None and kind != DOUBLE:
             self._resolve_pending_double()
+        self._end_oot_melds(kind)
+        if self.asks_on:
+            self._close_window_asks(kind)
+
+    def _end_oot_melds(self, kind: int) -> None:
+        """A record other than MELD/CARD (or a DOUBLE: a Dealer's gambit MELD group's marker) ends
+        the out-of-turn seat's melds."""
         if self.phase == P_OOT and kind != MELD and kind != CARD and kind != DOUBLE:
             self._close_oot(kind)
 
@@ -318,6 +330,10 @@ class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring, GambitChecks):
         if not 0 <= first_dealer < n:
             self.fail("TRACE-FORMAT", f"first_dealer {first_dealer} is not a seat")
         self._check_partnership_start(row)
+        self.asks_on = bool(row[7] & ASKS_RECORDED)
+        if row[7] & ~(ASKS_RECORDED | GAME_FEATURE_MASK):
+            self.flag("TRACE-FORMAT", f"GAME_START column 7 {row[7]}: only the low byte (the game's "
+                                      "feature: gambit, stakes mode) and bit 8 (window asks) are defined")
         if self.persian:
             if target != 0:
                 self.flag("V500-PERSIAN-5", f"GAME_START target {target}; a Persian game is two "
@@ -361,9 +377,9 @@ class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring, GambitChecks):
     def _check_gambit_start(self, row: list[int]) -> None:
         """GAME_START column 7 (1 under Dealer's gambit) and the gambit's 2-4 players."""
         exp = GAMBIT_FLAG if self.gambit else 0
-        if row[7] != exp:
-            self.flag("TRACE-FORMAT", f"GAME_START column 7 = {row[7]}, but the flags give {exp} "
-                                      "(1 = Dealer's gambit)")
+        if row[7] & GAME_FEATURE_MASK != exp:
+            self.flag("TRACE-FORMAT", f"GAME_START column 7's low byte = {row[7] & GAME_FEATURE_MASK}, but the flags "
+                                      f"give {exp} (1 = Dealer's gambit)")
         if self.gambit and not 2 <= row[1] <= 4:
             self.fail("V500-GAMBIT", f"{row[1]} players; Dealer's gambit uses one deck, so 2-4 "
                                      "players (AMB-22)")
@@ -514,6 +530,7 @@ class Rum500Replayer(DrawChecks, PlayChecks, TurnEnd, Scoring, GambitChecks):
         self.open_acc = 0
         self.open_any = False
         self._gambit_reset()
+        self._reset_window_asks()
         if self.gambit:
             self.phase = P_DEALERS_JOKER  # V500-GAMBIT-1/3: DEALERS_JOKER, NOMINATE come first
         else:

@@ -87,6 +87,7 @@ class TurnEnd(Replayer):
                        f"seat {seat} melds out of turn out of clockwise order from the seat left "
                        f"of the discarder (seat {disc}), or twice in one window")
         self.oot_last = max(self.oot_last, dist)
+        self._check_oot_seat_asked(seat)
         self.rummy_open = False  # the rummy window closes before the out-of-turn window
         self.last_call_layoff = False
         self.cur = seat
@@ -219,6 +220,7 @@ class TurnEnd(Replayer):
                 self.rummy_open = self.call_mode != "off"
                 self.oot_open = cfg.oot
                 self.oot_last = 0
+        self._open_window_asks()
         self.last_call_layoff = self.call_layoff
         self.call_layoff = False
         self.phase = P_TURN

@@ -14,6 +14,11 @@ Flags: ``r5k_target`` (auto or a positive int), ``r5k_must_go_out_to_win``, ``r5
 V5K-13/14, checked by ``stakes``), plus the engine caps.  Every flag of another game must hold its
 default, otherwise ``ValueError`` names the flag.
 
+Window asks (docs/trace-format.md "Window asks", when GAME_START column 7 declares them,
+:mod:`~rummysim.validate.rum5000.asks`): every rummy window asks the seats but the one whose turn
+just ended (and its partner) clockwise from the seat whose normal turn is next, until the first
+call, and the call turn is that caller's on the index it named (V5K-3a, V5K-4a).
+
 Persian 5000 (docs/trace-format.md "Persian 5000"): 4 seats, team of seat s = s mod 2; a
 partnership's melds are its own for R5K-SEQ-4/6 (JOIN without cards), R5K-GROUP-2 counts per
 partnership, no rummy call by the partner of the seat whose turn just ended (reported as
@@ -27,9 +32,9 @@ slot), ``TRACE-FORMAT`` and ``ENGINE-TURN-CAP`` / ``ENGINE-HAND-CAP``.  The read
 had to choose are listed in docs/rules-decisions.md (validator section, V15 onwards).
 
 Modules: ``config`` (flags), ``table`` (cards, values and table melds), ``phases`` (what may come
-next), ``replayer`` (the replayer and the deal) with its mixins ``draws``, ``plays``, ``turns`` and
-``scoring``, and ``stakes`` (Doubling, Limit-Poker); ``results`` checks the result columns the
-stakes layers add (V5K-1 game points, stake and payout columns).
+next), ``replayer`` (the replayer and the deal) with its mixins ``draws``, ``plays``, ``turns``,
+``scoring``, ``asks`` (window asks) and ``stakes`` (Doubling, Limit-Poker); ``results`` checks the
+result columns the stakes layers add (V5K-1 game points, stake and payout columns).
 """
 
 from __future__ import annotations

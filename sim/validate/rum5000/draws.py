@@ -41,6 +41,7 @@ class DrawChecks(Replayer):
         self._seat_ok(seat, "TURN_START")
         if kind not in (0, 1):
             self.fail("TRACE-FORMAT", f"TURN_START turn kind {kind} (0 normal, 1 rummy call)")
+        self._check_asked_turn(seat, kind)
         if kind == 1:
             self._check_call_allowed(seat)
         elif seat != self.next_seat:
@@ -117,6 +118,7 @@ class DrawChecks(Replayer):
             self.flag("V5K-11", "a second EXCHANGE: the first swap ends the offer")
         elif seat == self.cur:
             self.flag("V5K-11", "the first player takes the upcard or draws; it does not swap")
+        self._check_offer_swap(seat)
         if len(self.pile) != 1 or self.pile[0] != take:
             shown = card_name(self.pile[-1]) if self.pile else "none"
             self.fail("C-CARD-CONSERVATION", f"EXCHANGE takes {card_name(take)} but the upcard "
@@ -167,6 +169,7 @@ class DrawChecks(Replayer):
         top_only = k == size - 1
         if self.kind == 1:
             self._call_take(taken)
+            self._check_asked_claim(k)
         else:
             self._check_first_turn_draw(D_TOP if top_only else D_DEEP)
             if top_only:

@@ -9,6 +9,7 @@ from rummysim.validate.trace import (
     BEAVER,
     BET,
     CALL,
+    CALL_ASK,
     CARD,
     CHECK,
     CONCEDE,
@@ -22,6 +23,7 @@ from rummysim.validate.trace import (
     DISCARD,
     DRAW_STOCK,
     EXCHANGE,
+    EXCHANGE_ASK,
     FACE_UP,
     FLOAT,
     GAME_END,
@@ -42,7 +44,7 @@ from rummysim.validate.trace import (
 
 # Number of meaningful columns after column 0 (the rest must be 0); DECK is checked separately.
 USED_COLS: dict[int, int] = {
-    GAME_START: 7,  # column 7: the stakes mode
+    GAME_START: 7,  # column 7: the stakes mode (low byte) and the window-asks bit
     HAND_START: 6,
     FACE_UP: 3,
     TURN_START: 5,
@@ -75,6 +77,8 @@ USED_COLS: dict[int, int] = {
     RAISE: 4,
     CONCEDE: 3,
     PAYOUT: 5,
+    CALL_ASK: 4,
+    EXCHANGE_ASK: 2,
 }
 ACTION_KINDS = frozenset(USED_COLS) - {GAME_START, HAND_START, TURN_START, GAME_END,
                                        STAKES_START, HAND_STAKE, PAYOUT}

@@ -13,7 +13,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import NoReturn
 
+from rummysim.validate.asks import ASKS_RECORDED, GAME_FEATURE_MASK
 from rummysim.validate.cards import NATURAL_IDS, card_name
+from rummysim.validate.rum5000.asks import CallAsks
 from rummysim.validate.rum5000.config import Config, target_for
 from rummysim.validate.rum5000.draws import DrawChecks
 from rummysim.validate.rum5000.plays import PlayChecks
@@ -54,6 +56,7 @@ from rummysim.validate.trace import (
     BEAVER,
     BET,
     CALL,
+    CALL_ASK,
     CARD,
     CHECK,
     CONCEDE,
@@ -65,6 +68,7 @@ from rummysim.validate.trace import (
     RAISE,
     STAKES_START,
     DECK,
+    EXCHANGE_ASK,
     DISCARD,
     DRAW_STOCK,
     EXCHANGE,
@@ -91,7 +95,7 @@ from rummysim.validate.trace import (
 )
 
 
-class Rum5000Replayer(StakesChecks, DrawChecks, PlayChecks, TurnEnd, Scoring):
+class Rum5000Replayer(StakesChecks, DrawChecks, PlayChecks, TurnEnd, Scoring, CallAsks):
     """Replays 5000 Rummy games record by record."""
 
     USED_COLS = USED_COLS
@@ -114,6 +118,8 @@ class Rum5000Replayer(StakesChecks, DrawChecks, PlayChecks, TurnEnd, Scoring):
         self.hand_size: list[int] = []
         self.melds: list[Meld] = []
         self.pile: list[int] = []
+        self.asks_on = False  # GAME_START column 7: the windows' asks are recorded
+        self._reset_call_asks()
         self.dispatch = {
             GAME_START: self._game_start,
             HAND_START: self._hand_start,
@@ -149,7 +155,14 @@ class Rum5000Replayer(StakesChecks, DrawChecks, PlayChecks, TurnEnd, Scoring):
             RAISE: self._raise,
             CONCEDE: self._concede,
             PAYOUT: self._payout,
+            CALL_ASK: self._call_ask,
+            EXCHANGE_ASK: self._exchange_ask,
         }
+        self.before_record = self._before_record
+
+    def _before_record(self, kind: int) -> None:
+        if self.asks_on:
+            self._close_call_asks(kind)
 
     def _unexpected(self, row: list[int]) -> NoReturn:
         """A record the current phase does not allow: name the rule it breaks."""
@@ -288,6 +301,10 @@ class Rum5000Replayer(StakesChecks, DrawChecks, PlayChecks, TurnEnd, Scoring):
                                "partnerships")
         if not 0 <= first_dealer < n:
             self.fail("TRACE-FORMAT", f"first_dealer {first_dealer} is not a seat")
+        self.asks_on = bool(row[7] & ASKS_RECORDED)
+        if row[7] & ~(ASKS_RECORDED | GAME_FEATURE_MASK):
+            self.flag("TRACE-FORMAT", f"GAME_START column 7 {row[7]}: only the low byte (the game's "
+                                      "feature: gambit, stakes mode) and bit 8 (window asks) are defined")
         self.n = n
         self.target = target_for(self.cfg, n)
         if target != self.target:
@@ -418,6 +435,7 @@ class Rum5000Replayer(StakesChecks, DrawChecks, PlayChecks, TurnEnd, Scoring):
         self.next_seat = (self.dealer + 1) % n  # R5K-TURN-1
         self.window = False  # V5K-3/4 rummy window open
         self.embargo = -1  # the seat that may not call in the open window
+        self._reset_call_asks()
         self.cur = -1
         self.draw = -1
         self.phase = P_TURN

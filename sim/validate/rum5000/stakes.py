@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, NoReturn
 
+from rummysim.validate.asks import GAME_FEATURE_MASK
 from rummysim.validate.rum5000.config import STAKES_DOUBLING, STAKES_LIMIT_POKER, STAKES_NONE
 from rummysim.validate.rum5000.phases import (
     END_RULES,
@@ -112,8 +113,8 @@ class StakesChecks(Replayer):
         self.auto_double = False
         self.end_kind = 0
         self.gate = -1
-        if row[7] != mode:
-            self.flag("TRACE-FORMAT", f"GAME_START stakes mode {row[7]}, but the flags give "
+        if row[7] & GAME_FEATURE_MASK != mode:
+            self.flag("TRACE-FORMAT", f"GAME_START stakes mode {row[7] & GAME_FEATURE_MASK}, but the flags give "
                                       f"{mode} (0 none, 1 Doubling, 2 Limit-Poker)")
         if mode == STAKES_NONE:
             return

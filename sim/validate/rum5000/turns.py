@@ -93,4 +93,5 @@ class TurnEnd(Replayer):
         self.window = not self.end_due and (
             (mode == "top_card" and self.discarded) or mode == "any_cards")
         self.embargo = self.cur
+        self._open_call_asks()
         self.phase = P_TURN
