@@ -32,7 +32,7 @@ from rummysim.kernels.rum5000.layout import (
     M_SIZE, O_FACE_UP, O_FIRST_TURN, O_HAND_SIZE, O_MUST, O_N, O_N_MELDS, O_PILE_LEN, O_SEAT, O_SIZE, O_STOCK,
     O_TOTAL, O_TURN, O_WILD, P_STOP, R5_FIRST_TURN, R5_GOING_OUT, R5_MICHIGAN, R5_MONEY, R5_MUST_GO_OUT,
     R5_PERSIAN, R5_POLISH, R5_RUMMY, R5_TARGET, T_TEAM_SCORE, UNKNOWN, PARTNER_CODE_5000, RUMMY_OFF, RUMMY_TOP, R_HAND_CAP, R_N_PLAYERS, R_TURN_CAP, SC_CALL_TOP,
-    SC_DUTY, SC_FULL, S_BONUS, S_CALLS, S_DEALER, S_DEEP, S_FIRST, S_FLOATS, S_HAND_INDEX, S_HAND_SCORE,
+    SC_DUTY, SC_FULL, S_BONUS, S_CALLS, S_DEALER, S_DISCARDED, S_DEEP, S_FIRST, S_FLOATS, S_HAND_INDEX, S_HAND_SCORE,
     S_IDLE, S_N, S_OUT, S_PILE_LEN, S_PLACED, S_PLAYED, S_SIZE, S_STALL, S_STOCK_OUT, S_STOCK_POS, S_TOTAL,
     S_TOVER, S_TPOS, S_TURN, S_WILD, T_DECK, T_DISCARD, T_DRAW_STOCK, T_EXCHANGE, T_FACE_UP, T_FLOAT,
     T_GAME_END, T_GAME_START, T_HAND_END, T_HAND_START, T_NO_DRAW, T_SCORE, T_TAKE_ALL, T_TAKE_PILE,
@@ -396,6 +396,7 @@ def discard5(g, seat):
     hands[seat, c] -= 1
     pile[st[S_PILE_LEN]] = c
     st[S_PILE_LEN] += 1
+    st[S_DISCARDED] = 1
     record(g.trace, st, T_DISCARD, seat, c, 0, 0, 0, 0, 0)
     return c
 
@@ -450,6 +451,7 @@ def begin_turn(g, seat, kind):
     record(g.trace, st, T_TURN_START, seat, st[S_TURN], stock_left(st), st[S_PILE_LEN], kind, 0, 0)
     st[S_TURN] += 1
     st[S_PLACED] = 0
+    st[S_DISCARDED] = 0
     g.ends[:] = 0
 
 
@@ -647,7 +649,7 @@ def rummy_windows(g, discarder, in_turn):
         if caller < 0:
             return 0
         reason = call_turn(g, caller, k)
-        if reason != 0:
+        if reason != 0 or g.st[S_DISCARDED] == 0:  # a call turn that floated discarded nothing to call on
             return reason
         last = caller
     return 0
@@ -741,7 +743,7 @@ def play_hand5(g):
         if reason != 0:
             break
         nxt = (seat + 1) % n
-        if rules[R5_RUMMY] != RUMMY_OFF:
+        if rules[R5_RUMMY] != RUMMY_OFF and st[S_DISCARDED] == 1:  # V5K-3a: calls only on a discard
             reason = rummy_windows(g, seat, nxt)
             if reason != 0:
                 if reason == END_OUT:

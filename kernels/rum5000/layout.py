@@ -133,7 +133,8 @@ S_SESSION = 58  # + seat: the session's net stake units or chips so far
 S_PAYOUT = 60  # + seat: this hand's
 S_LOSER = 62  # the seat that folded or conceded this hand (-1)
 S_AUTO_DOUBLE = 63  # 1 when the first-dealer draw tied (V5K-13)
-S_SIZE = 64
+S_DISCARDED = 64  # 1 once the turn in progress has discarded (V5K-3a: calls only on a discard)
+S_SIZE = 65
 
 # ---- hand-end reasons beyond the common END_*
 END_STALL = END_GAME_FIRST  # R5K-DRAW-5
