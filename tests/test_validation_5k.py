@@ -86,9 +86,10 @@ def test_R5K_every_strategy_plays_valid_games(name):
 
 @pytest.mark.parametrize("rummy", ["top_card", "any_cards"])
 @pytest.mark.parametrize("lineup", ["random", "greedy"])
-def test_V5K_3a_no_call_window_after_a_turn_that_floats_without_discarding(rummy, lineup):
-    """V5K-5b: melding the last card floats with no discard; V5K-3a: calls come only after a
-    discard, so no seat is asked then (the window asks found the kernel asking, issue 21 point 11)."""
+def test_V5K_3a_4a_call_windows_around_a_turn_that_floats_without_discarding(rummy, lineup):
+    """V5K-5b: melding the last card floats with no discard. V5K-3a: top-card calls come only after
+    a discard, so no seat is asked then (the window asks found the kernel asking, issue 21 point
+    11); V5K-4a: any-cards calls are allowed between turns, so the window opens all the same."""
     report = validate_run("5000-rummy", players=3, lineup=lineup, games=60, seed=35,
                           rule=[f"r5k_rummy={rummy}", "r5k_going_out=unmeldable_discard"])
     assert report.ok, [(v.game_index, v.rule_id, v.message) for v in report.violations[:5]]

@@ -618,6 +618,13 @@ def call_claims(g, seat):
 
 
 @njit_inline
+def window_opens(g):
+    """Whether calls may follow the turn just ended: V5K-3a only once a discard lands (a turn that
+    floats after melding its last card, V5K-5b, discards nothing); V5K-4a between any turns."""
+    return g.rules[R5_RUMMY] != RUMMY_TOP or g.st[S_DISCARDED] == 1
+
+
+@njit_inline
 def rummy_windows(g, discarder, in_turn):
     """V5K-3/4: calls on a discard, clockwise from the in-turn seat; returns a hand-end reason. In
     trace mode every seat reached is recorded (CALL_ASK) with its answer, in the order asked."""
@@ -649,7 +656,7 @@ def rummy_windows(g, discarder, in_turn):
         if caller < 0:
             return 0
         reason = call_turn(g, caller, k)
-        if reason != 0 or g.st[S_DISCARDED] == 0:  # a call turn that floated discarded nothing to call on
+        if reason != 0 or not window_opens(g):
             return reason
         last = caller
     return 0
@@ -743,7 +750,7 @@ def play_hand5(g):
         if reason != 0:
             break
         nxt = (seat + 1) % n
-        if rules[R5_RUMMY] != RUMMY_OFF and st[S_DISCARDED] == 1:  # V5K-3a: calls only on a discard
+        if rules[R5_RUMMY] != RUMMY_OFF and window_opens(g):
             reason = rummy_windows(g, seat, nxt)
             if reason != 0:
                 if reason == END_OUT:

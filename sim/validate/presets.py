@@ -86,6 +86,9 @@ NAMED_PRESETS: dict[str, NamedPreset] = {
         "r500_seven_straight_bonus": 500, "r500_tie_rule": "goer_wins"}),
     "partnership-500": NamedPreset("500-rum", {"r500_partnership": True}),  # V500-PARTNER
     "persian-rummy": NamedPreset("500-rum", {"r500_persian": True}),  # V500-PERSIAN
+    # V500-GAMBIT with the target RULES.md names as its usual companion (V500-TARGET: "250, often
+    # used with Dealer's gambit")
+    "dealers-gambit": NamedPreset("500-rum", {"r500_dealers_gambit": True, "r500_target": 250}),
     "5000-rummy": NamedPreset("5000-rummy", {}),
     "5000-rummy-must-go-out": NamedPreset("5000-rummy", {"r5k_must_go_out_to_win": True}),  # V5K-2
     "5000-rummy-top-card": NamedPreset("5000-rummy", {"r5k_rummy": "top_card"}),  # V5K-3

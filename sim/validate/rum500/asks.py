@@ -14,11 +14,12 @@ from __future__ import annotations
 from rummysim.validate.asks import ASK_ANSWERS, ASK_CALL, ASK_CANNOT, AskWindow
 from rummysim.validate.rum500.phases import P_TURN
 from rummysim.validate.teams import partner_of
-from rummysim.validate.trace import (CARD, FLOAT, HAND_END, MELD, OOT_ASK, OUT_OF_TURN, RECORD_NAMES,
+from rummysim.validate.trace import (CARD, DOUBLE, FLOAT, HAND_END, MELD, OOT_ASK, OUT_OF_TURN, RECORD_NAMES,
                                      RUMMY_ASK, Replayer)
 
-#: records that may come while an out-of-turn window is asking its seats
-_IN_OOT_WINDOW = frozenset({OOT_ASK, OUT_OF_TURN, MELD, CARD, FLOAT})
+#: records that may come while an out-of-turn window is asking its seats (DOUBLE: a Dealer's gambit
+#: marker on a meld as it is melded, out of turn too, V500-GAMBIT-5)
+_IN_OOT_WINDOW = frozenset({OOT_ASK, OUT_OF_TURN, MELD, CARD, DOUBLE, FLOAT})
 
 
 class WindowAsks(Replayer):
