@@ -14,6 +14,7 @@ from polars.testing import assert_frame_equal
 
 from rummysim import Rules, simulate
 from rummysim.errors import RummysimError, UnsupportedRuleError
+from rummysim.rules import KERNEL_SUPPORT
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "api.md"
 
@@ -46,7 +47,8 @@ def test_cli_and_api_give_identical_results(tmp_path):
     assert cli_summary["seats"] == api.summary["seats"]
 
 
-def test_typed_errors_carry_the_rule():
+def test_typed_errors_carry_the_rule(monkeypatch):
+    monkeypatch.setitem(KERNEL_SUPPORT, "r5k_doubling", (False,))  # every value is played: a build without one
     try:
         Rules(game="5000-rummy").with_(r5k_doubling=True).check(2)
     except UnsupportedRuleError as err:

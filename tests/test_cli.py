@@ -50,7 +50,7 @@ def test_simulate_unit_hands(tmp_path):
         (["--lineup", "greedy,bogus,random,random"], "unknown strategy 'bogus'"),
         (["--rule", "r500_target=7"], "r500_target"),
         (["--rule", "r500_no_such_flag=1"], "r500_no_such_flag"),
-        (["--game", "5000-rummy", "--players", "2", "--rule", "r5k_doubling=true"], "r5k_doubling=true"),
+        (["--game", "5000-rummy", "--players", "3", "--rule", "r5k_doubling=true"], "r5k_doubling=true is for 2 players"),
         (["--players", "three"], "--players"),
         (["--games", "0"], "--games"),
     ],

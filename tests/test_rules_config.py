@@ -357,7 +357,9 @@ def test_foreign_game_flag():
     Rules().with_(max_turns_per_hand=50).check(4)
 
 
-def test_unsupported_flag_value():
+def test_unsupported_flag_value(monkeypatch):
+    # Every flag value of RULES.md is played now; a build without one refuses it like this.
+    monkeypatch.setitem(KERNEL_SUPPORT, "r5k_doubling", (False,))
     with pytest.raises(UnsupportedRuleError) as info:
         Rules(game="5000-rummy").with_(r5k_doubling=True).check(2)
     err = info.value
@@ -423,11 +425,12 @@ def test_5000_conflicts():
         Rules(game="5000-rummy").with_(r5k_doubling=True).check(3)
 
 
-def test_valid_combinations_reach_support_check():
-    # Valid per RULES.md, so the only complaint is kernel support.
-    with pytest.raises(UnsupportedRuleError):
-        Rules(game="5000-rummy").with_(r5k_limit_poker=True).check(2)
+def test_valid_combinations_reach_support_check(monkeypatch):
+    Rules(game="5000-rummy").with_(r5k_limit_poker=True).check(2)  # V5K-14: supported
     Rules().with_(r500_dealers_gambit=True, r500_gambit_jokers=4).check(2)  # V500-GAMBIT: supported
+    monkeypatch.setitem(KERNEL_SUPPORT, "r5k_limit_poker", (False,))
+    with pytest.raises(UnsupportedRuleError):  # valid per RULES.md, so the only complaint is support
+        Rules(game="5000-rummy").with_(r5k_limit_poker=True).check(2)
 
 
 def test_partnership_combinations_are_supported():
