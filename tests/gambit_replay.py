@@ -120,8 +120,8 @@ def replay(trace: np.ndarray, gambit_jokers: int = 2, upchoice: bool = False, wi
             opening.new_hand()
         if kind == L.T_GAME_START:
             n = r[1]
-            if r[7] != 1:
-                _fail(i, "V500-GAMBIT", "GAME_START column 7 is not 1")
+            if r[7] & 0xFF != 1:  # the low byte; bit 8 says the window asks are recorded
+                _fail(i, "V500-GAMBIT", "GAME_START column 7's low byte is not 1")
         elif kind == L.T_HAND_START:
             dealer, deck_size, deal = r[2], r[3], r[4]
             if expected_dealer is not None and dealer != expected_dealer:
