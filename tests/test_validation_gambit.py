@@ -75,15 +75,15 @@ CASES = [(nomination, players, jokers) for nomination in ("wild", "double", "spl
 
 @pytest.mark.parametrize("nomination, players, jokers", CASES)
 def test_greedy_and_mixed_lineups_each_nomination(nomination, players, jokers):
-    """300 greedy games and 300 greedy/random games per nomination, player count and pack, with
+    """150 greedy games and 150 greedy/random games per nomination, player count and pack, with
     blocking on; the greedy games use every way a joker can go (from hand and the dealer's)."""
     rule = [f"r500_gambit_jokers={jokers}"]
     seed = seed_of(nomination, players, jokers)
     for lineup in (greedy(nomination), seats(players, greedy(nomination), "random")):
-        report = validate_run(GAME, players=players, lineup=lineup, games=300, seed=seed, rule=rule)
-        assert report.games == 300
+        report = validate_run(GAME, players=players, lineup=lineup, games=150, seed=seed, rule=rule)
+        assert report.games == 150
         assert_clean(report)
-    seen = count_actions(greedy(nomination), players, rule, seed, 300)
+    seen = count_actions(greedy(nomination), players, rule, seed, 150)
     effect = EFFECTS[nomination]
     assert seen[f"nominate {effect}"] > 300 and seen["block"] > 0
     if nomination != "wild":
@@ -94,10 +94,10 @@ def test_greedy_and_mixed_lineups_each_nomination(nomination, players, jokers):
 
 @pytest.mark.parametrize("players, jokers", [(3, 2), (3, 4), (4, 2), (4, 4)])
 def test_random_lineups_name_every_effect(players, jokers):
-    """Random dealers name each effect at random: 500 games per player count and pack."""
+    """Random dealers name each effect at random: 250 games per player count and pack."""
     rule = [f"r500_gambit_jokers={jokers}"]
     seed = seed_of("random", players, jokers)
-    report = validate_run(GAME, players=players, lineup="random", games=500, seed=seed, rule=rule)
+    report = validate_run(GAME, players=players, lineup="random", games=250, seed=seed, rule=rule)
     assert_clean(report)
     seen = count_actions("random", players, rule, seed, 60)
     assert all(seen[f"nominate {e}"] > 0 for e in EFFECTS.values())

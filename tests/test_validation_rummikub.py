@@ -27,8 +27,8 @@ MIXED = {2: "greedy,random", 3: "value,holder,random", 4: "greedy,value,holder,r
 @pytest.mark.parametrize("lineup", LINEUPS + ("mixed",))
 def test_every_player_count_and_strategy_replays_without_violations(players, lineup):
     text = MIXED[players] if lineup == "mixed" else lineup
-    report = validate_run("rummikub", players=players, lineup=text, games=120, seed=1700 + players)
-    assert report.games == 120
+    report = validate_run("rummikub", players=players, lineup=text, games=70, seed=1700 + players)
+    assert report.games == 70
     assert_clean(report)
 
 
@@ -36,7 +36,7 @@ def test_every_player_count_and_strategy_replays_without_violations(players, lin
 @pytest.mark.parametrize("lineup", ("random", "greedy"))
 def test_every_flag_value_replays_without_violations(flag, lineup):
     players = 2 + zlib.crc32(flag.encode()) % 3
-    report = validate_run("rummikub", players=players, lineup=lineup, games=120,
+    report = validate_run("rummikub", players=players, lineup=lineup, games=70,
                           seed=zlib.crc32(f"{flag}{lineup}".encode()) % 1000, rule=[flag])
     assert_clean(report)
 
@@ -46,5 +46,5 @@ def test_random_flag_combinations_replay_without_violations(combo):
     rng = random.Random(1717 + combo)
     rule = rng.sample(FLAG_VALUES, 3)
     players = 2 + combo % 3
-    report = validate_run("rummikub", players=players, lineup=MIXED[players], games=100, seed=combo, rule=rule)
+    report = validate_run("rummikub", players=players, lineup=MIXED[players], games=60, seed=combo, rule=rule)
     assert_clean(report)
