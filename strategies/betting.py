@@ -16,7 +16,7 @@ import numpy as np
 
 from rummysim.errors import InputError
 from rummysim.strategies import ids
-from rummysim.strategies.registry import Param
+from rummysim.strategies.registry import Param, parse_settings
 
 DEFAULT_BETTING = "accept-all"
 NEVER = -1.0e9  # a threshold no edge reaches: the action is never taken
@@ -100,20 +100,11 @@ def parse_betting_policy(spec: str) -> tuple[BettingInfo, np.ndarray, str]:
         >>> info.name, row[1], text
         ('threshold', 200.0, 'threshold:double_at=200')
     """
-    name, *settings = [part.strip() for part in spec.strip().split(":")]
+    name, settings = parse_settings(spec, "betting policy")
     info = betting_info(name)
     row = info.default_row()
-    for setting in settings:
-        key, eq, text = setting.partition("=")
-        key = key.strip()
-        if not eq or not key:
-            raise InputError(f"betting policy {spec!r}: {setting!r} is not key=value "
-                             f"(write {name}:key=value:key=value)")
+    for key, value in settings:
         p = info.param(key)
-        try:
-            value = float(text)
-        except ValueError:
-            raise InputError(f"betting policy {name}: {key}={text!r} is not a number") from None
         if p.name == "chips" and value != int(value):
             raise InputError(f"betting policy {name}: chips={value:g} is not a whole number")
         row[_SLOTS[key]] = p.check(name, value)

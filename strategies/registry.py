@@ -254,22 +254,31 @@ def parse_strategy(spec: str) -> tuple[StrategyInfo, np.ndarray]:
         >>> info.name, row[1]
         ('greedy', 5.0)
     """
-    name, *settings = [part.strip() for part in spec.strip().split(":")]
+    name, settings = parse_settings(spec, "strategy")
     info = strategy_info(name)
     row = info.default_params()
-    for setting in settings:
+    for key, value in settings:
+        i = info.param_index(key)
+        row[i] = info.params[i].check(name, value)
+    return info, row
+
+
+def parse_settings(spec: str, what: str) -> tuple[str, list[tuple[str, float]]]:
+    """``NAME:key=value:...`` split into the name and its (key, number) settings, in order; ``what``
+    ("strategy", "betting policy") names the thing in the one-line errors."""
+    name, *parts = [part.strip() for part in spec.strip().split(":")]
+    settings = []
+    for setting in parts:
         key, eq, text = setting.partition("=")
         key = key.strip()
         if not eq or not key:
-            raise InputError(f"strategy {spec!r}: {setting!r} is not key=value "
+            raise InputError(f"{what} {spec!r}: {setting!r} is not key=value "
                              f"(write {name}:key=value:key=value)")
-        i = info.param_index(key)
         try:
-            value = float(text)
+            settings.append((key, float(text)))
         except ValueError:
-            raise InputError(f"strategy {name}: {key}={text!r} is not a number") from None
-        row[i] = info.params[i].check(name, value)
-    return info, row
+            raise InputError(f"{what} {name}: {key}={text!r} is not a number") from None
+    return name, settings
 
 
 def canonical_spec(spec: str) -> str:
