@@ -33,7 +33,8 @@ def rules_show_command(
     rule: RuleOpt = None,
 ) -> None:
     """Show every flag of a preset (with overrides): value, default, rule IDs, kernel support of the
-    value, and whether every value of the flag is implemented."""
+    value, whether every value of the flag is implemented, and the allowed values (a numeric flag
+    takes any integer of its range; the sources' values are its presets)."""
     from rummysim.rules import Rules, describe, format_value
 
     rules = Rules.preset(name)
@@ -42,13 +43,14 @@ def rules_show_command(
     table = Table(title=f"{name} ({rules.game})")
     for col in ("flag", "value", "default", "rule IDs", "supported", "implemented"):
         table.add_column(col, no_wrap=True)
+    table.add_column("allowed")
     table.add_column("meaning")
     for row in describe(rules):
         missing = row["not_implemented"]
         implemented = "yes" if row["implemented"] else "not " + ", ".join(format_value(v) for v in missing)
         table.add_row(
             row["flag"], format_value(row["value"]), format_value(row["default"]), ", ".join(row["rule_ids"]),
-            "yes" if row["supported"] else "not yet", implemented, row["doc"],
+            "yes" if row["supported"] else "not yet", implemented, row["allowed"], row["doc"],
         )
     out_console.print(table)
 
