@@ -36,10 +36,13 @@ STD = {"game": "standard-rummy", "std_game_hands": 1}
 
 
 def std_finish(b: B) -> B:
-    """End a Standard Rummy hand on the turn cap; the 1-hand game names the highest total."""
+    """End a Standard Rummy hand on the turn cap; the 1-hand game names the highest total, or
+    is a draw between the seats sharing it."""
     b.end(4)
     top = max(b.totals)
-    return b.game_end(b.totals.index(top) if b.totals.count(top) == 1 else -1)
+    if b.totals.count(top) == 1:
+        return b.game_end(b.totals.index(top))
+    return b.game_end(-1, mask=sum(1 << s for s, t in enumerate(b.totals) if t == top))
 
 
 def t37_deal(flags: dict | None = None, p0: str = "7H 8H 9H TC JC QC KC", p0_draw: str = "KH") -> B:
@@ -129,14 +132,17 @@ def test_RSTD_GAME_1_number_of_hands_and_winner():
     assert [r[2] for r in b.scores] == [0, 0, 0]  # nobody out: 0 for all
     b.game_end(0)
     assert_ok(b, f)
-    # a shared highest total: GAME_END names no one
+    # a shared highest total: GAME_END names no one and the tied seats (all three, at 0)
     g = B(3, dealer=0, flags=fl)
     for _ in range(2):
         g.deal().draw_discard().draw_discard().draw_discard().end(4)
-    g.game_end(-1)
+    g.game_end(-1, mask=0b111)
     assert_ok(g, f)
     h = g.array()
     h[-1, 1] = 0
+    assert_rule(h, "RSTD-GAME-1", f)
+    h = g.array()
+    h[-1, 4] = 0  # a draw without its tied seats
     assert_rule(h, "RSTD-GAME-1", f)
     # the engine hand cap before std_game_hands: no winner, capped
     assert_rule(g, "ENGINE-HAND-CAP", {**f, "max_hands_per_game": 1})
@@ -145,18 +151,18 @@ def test_RSTD_GAME_1_number_of_hands_and_winner():
 def test_RSTD_STOCK_1_end_of_stock():
     f = {**STD, "std_end_of_stock": "end_immediately"}
     b = run_out_stock({**STD, "std_end_of_stock": "end_immediately"})
-    b.end(5).game_end(-1)
+    b.end(5).game_end(-1, mask=0b111)
     scores = [r[2] for r in b.scores]
     assert scores == [0, 0, 0]
     assert_ok(b, f)
     assert_rule(b, "RSTD-STOCK-1", STD)
-    g = run_out_stock(STD)
-    g.nodraw().end(2).game_end(-1)
+    g = run_out_stock(STD)  # nobody scores: a draw between the three seats
+    g.nodraw().end(2).game_end(-1, mask=0b111)
     assert_ok(g, STD)
     # only the top discard may be taken at an empty stock either
     g = run_out_stock(STD)
     s = g.next
-    g.take(s, 0).discard(s, g.hands[s][0]).end(4).game_end(-1)
+    g.take(s, 0).discard(s, g.hands[s][0]).end(4).game_end(-1, mask=0b111)
     assert_rule(g, "RSTD-DRAW-1", {**STD, "max_turns_per_hand": g.turns})
 
 

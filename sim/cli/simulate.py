@@ -155,12 +155,14 @@ def replay_command(
     lineup: LineupOpt = "greedy",
     rule: RuleOpt = None,
     betting: BettingOpt = None,
+    full_pile: Annotated[bool, typer.Option("--full-pile",
+                                            help="Show the whole discard pile after each turn (default: its top 10 cards).")] = False,
 ) -> None:
     """Print one game turn by turn (the same game `simulate` plays for that seed and index)."""
     from rummysim.checks import replay_game
 
     out_console.print(replay_game(seed, game_index, game=game, players=players, lineup=lineup, rule=rule or (),
-                                  betting=betting),
+                                  betting=betting, full_pile=full_pile),
                       markup=False)
 
 

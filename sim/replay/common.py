@@ -1,8 +1,9 @@
 """The shared part of the replay text: card and meld text, the per-game wording, and the decoder of
 the records every game uses (deal, turns, draws, melds and lay-offs, discards, scores, game end).
 
-The decoder keeps just enough state (hands, pile, melds) to show them; it never checks rules and
-never raises on a malformed trace: a record it cannot decode is shown raw.
+The decoder keeps just enough state (hands, pile, melds, the table cards credited to each seat) to
+show them; it never checks rules and never raises on a malformed trace: a record it cannot decode is
+shown raw.
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ from rummysim.validate.trace import (
 
 Handler = Callable[[list[int]], None]
 
-PILE_SHOWN = 10  # pile cards shown after each turn (top ones)
+PILE_SHOWN = 10  # pile cards shown after each turn (top ones) unless the whole pile is asked for
+CREDITING = (MELD, LAYOFF, JOIN)  # groups whose cards are credited to the seat of their CARD records
 POSITIONAL = (RUN, SEQUENCE)  # meld kinds whose cards sit at run positions
 
 
@@ -119,6 +121,8 @@ class GameText(ABC):
     shows_target = True
     deals_at_deck = True  # the hands are dealt once the DECK records are complete
     names_ties = False  # GAME_END column 4 is a tie mask
+    tie_rule = ""  # the rule that makes a shared highest total a tie, e.g. "R5K-GAME-2"
+    scores_table = True  # a seat scores the table cards credited to it (SCORE's table_value)
     addition = "lay off on"
 
     def wild_rank(self, row: list[int]) -> int:
@@ -147,10 +151,14 @@ class Decoder:
 
     ``texts`` maps a GAME_START game code to that game's :class:`GameText` (another code reads
     as 500 Rum).  Each game's records are added by a mixin overriding :meth:`record_handlers`.
+    ``full_pile`` shows the whole discard pile after each turn instead of its top
+    :data:`PILE_SHOWN` cards.
     """
 
-    def __init__(self, rows: list[list[int]], plain: bool, texts: dict[int, GameText]) -> None:
+    def __init__(self, rows: list[list[int]], plain: bool, texts: dict[int, GameText],
+                 full_pile: bool = False) -> None:
         self.rows = rows
+        self.pile_shown = None if full_pile else PILE_SHOWN
         self.f = CardText(plain)
         self.texts = texts
         self.text = texts[GAME_CODE_500]
@@ -164,6 +172,7 @@ class Decoder:
         self.pack_size = 0
         self.hands: list[list[int]] = []
         self.pile: list[int] = []
+        self.credited: list[list[int]] = []  # per seat, the table cards credited this hand
         self.melds: dict[int, dict] = {}
         self.group: dict | None = None  # the MELD/LAYOFF/JOIN whose CARD records are being read
         self.call_turn = False
@@ -219,9 +228,20 @@ class Decoder:
             self.hands[seat].extend(cards)
 
     def show_pile(self) -> None:
-        shown = self.pile[-PILE_SHOWN:]
+        shown = self.pile if self.pile_shown is None else self.pile[-self.pile_shown:]
         more = f"({len(self.pile) - len(shown)} more) … " if len(self.pile) > len(shown) else ""
         self.w(f"    pile    {more}{self.f.cards(shown)}")
+
+    def credit(self, seat: int, c: int) -> None:
+        if 0 <= seat < len(self.credited):
+            self.credited[seat].append(c)
+
+    def uncredit(self, c: int) -> None:
+        """A table card leaves the seat it was credited to (a 5000 Rummy trade)."""
+        for cards in self.credited:
+            if c in cards:
+                cards.remove(c)
+                return
 
     def next_row(self, wanted: Callable[[int], bool]) -> list[int] | None:
         """The first record after the current one whose kind is ``wanted``."""
@@ -257,6 +277,7 @@ class Decoder:
         self.dealer, self.pack_size, self.deal = row[2], row[3], row[4]
         self.pack = []
         self.melds = {}
+        self.credited = [[] for _ in range(self.n)]
         self.hand_reset()
         self.w("")
         self.f.wild = self.text.wild_rank(row)
@@ -342,6 +363,8 @@ class Decoder:
             self.w(f"    (stray CARD {self.f.card(c)} for meld #{mid})")
             return
         g["cards"].append((c, pos))
+        if g["type"] in CREDITING:
+            self.credit(seat, c)
         self.take_from_hand(seat, c)
         if len(g["cards"]) >= g["n"]:
             self.flush_group()
@@ -422,6 +445,9 @@ class Decoder:
 
     def score(self, row: list[int]) -> None:
         self.w(self.text.score_line(row))
+        seat = row[1]
+        if self.text.scores_table and 0 <= seat < len(self.credited) and self.credited[seat]:
+            self.w(f"        credited {self.f.cards(self.credited[seat], sort=True)}")
         self.totals_line.append(f"P{row[1]} {row[3]}")
 
     def team_score(self, row: list[int]) -> None:
@@ -446,7 +472,7 @@ class Decoder:
             self.w(f"Game over after {n_hands} hands: P{winner} wins")
         elif self.text.names_ties and tied > 0:
             seats = " and ".join(f"P{s}" for s in range(31) if tied >> s & 1)
-            self.w(f"Game over after {n_hands} hands: tie between {seats} (R5K-GAME-2)")
+            self.w(f"Game over after {n_hands} hands: tie between {seats} ({self.text.tie_rule})")
         else:
             self.w(f"Game over after {n_hands} hands: no winner (highest total shared)")
         if self.totals_line:

@@ -5,7 +5,7 @@ the cards out of play. Wild jokers show their designation as in every game (``ðŸ
 
 from __future__ import annotations
 
-from rummysim.replay.common import Decoder, Handler
+from rummysim.replay.common import CREDITING, Decoder, Handler
 from rummysim.validate.cards import JOKER
 from rummysim.validate.trace import BLOCK, CARD, DEALERS_JOKER, DOUBLE, NOMINATE, SPLIT, TAKE_PILE
 
@@ -51,6 +51,8 @@ class GambitRecords(Decoder):
         if row[3] == JOKER and row[5] == SOURCE_DEALERS_JOKER and self.group is not None:
             self.group["dealers_joker"] = True
             self.group["cards"].append((row[3], row[4]))
+            if self.group["type"] in CREDITING:
+                self.credit(row[1], row[3])
             if len(self.group["cards"]) >= self.group["n"]:
                 self.flush_group()
             return

@@ -41,6 +41,9 @@ class StandardRummyText(Rum500Text):
 
     title = "Standard Rummy · "
     shows_target = False
+    names_ties = True
+    tie_rule = "RSTD-GAME-1"
+    scores_table = False  # deadwood scoring (RSTD-SCORE-1): the table cards score nothing
 
     def score_line(self, row: list[int]) -> str:
         seat, hs, tot, _tv, hv, bonus = row[1:7]

@@ -60,6 +60,7 @@ class Rum5000Text(GameText):
     title = "5000 Rummy · "
     deals_at_deck = False  # the FACE_UP records give the hand sizes
     names_ties = True
+    tie_rule = "R5K-GAME-2"
     addition = "add to "  # "add to  #3": aligned with the other play lines
 
     def wild_rank(self, row: list[int]) -> int:
@@ -152,6 +153,8 @@ class Rum5000Records(Decoder):
                f"{f.card(taken)} to the hand")
         self.take_from_hand(seat, given)
         self.add_to_hand(seat, [taken])
+        self.uncredit(taken)
+        self.credit(seat, given)  # R5K-TRADE-3
 
     def write_group(self, g: dict, joined: str, cards_txt: str) -> None:
         if g["type"] == JOIN:
