@@ -84,3 +84,14 @@ def test_sweep_json(tmp_path):
     assert [c["players"] for c in plan["cells"]] == [2] and plan["cells"][0]["game"] == "500-rum"
     done = _json("sweep", str(toml), "--out", str(out), "--no-progress")
     assert done["path"] == str(out) and done["totals"]["games"] == 4 and done["session"]["games_written"] == 4
+
+
+def test_seats_are_seat_k_and_positions_pk():
+    import re
+
+    from rummysim.checks import replay_game
+
+    for game, players in (("500-rum", 4), ("5000-rummy", 3), ("rummikub", 2), ("partnership-500", 4)):
+        text = replay_game(2, 0, game=game, players=players, lineup="greedy")
+        assert "seat 0" in text and re.search(r"\bP\d", text) is None, game
+    assert "team 0 (seats 0+2)" in replay_game(2, 0, game="partnership-500", players=4, lineup="greedy")

@@ -46,7 +46,7 @@ def test_a_standard_rummy_draw_passes_the_validator_and_replays_as_a_tie():
     assert report.violations == []
     text = replay_game(0, drawn[0], game="standard-rummy", players=4, lineup=STANDARD["lineup"])
     mask = int(games["tied_seats"][drawn[0]])
-    seats = " and ".join(f"P{s}" for s in range(4) if mask >> s & 1)
+    seats = " and ".join(f"seat {s}" for s in range(4) if mask >> s & 1)
     assert f"tie between {seats} (RSTD-GAME-1)" in text
 
 
@@ -73,7 +73,7 @@ def test_replay_lists_the_credited_cards_that_make_each_table_value():
     lines = format_trace(traced_game(cfg, 2, 0)[0], plain=True).splitlines()
     checked = 0
     for i, line in enumerate(lines):
-        m = re.match(r"\s+P(\d)\s+table\s+(\d+)", line)
+        m = re.match(r"\s+seat (\d)\s+table\s+(\d+)", line)
         if not m:
             continue
         nxt = lines[i + 1] if i + 1 < len(lines) else ""

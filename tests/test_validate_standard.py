@@ -46,8 +46,8 @@ def std_finish(b: B) -> B:
 
 
 def t37_deal(flags: dict | None = None, p0: str = "7H 8H 9H TC JC QC KC", p0_draw: str = "KH") -> B:
-    """RULES.md T-37: 3 players, dealer 0 (P1 first).  P1 melds down to AS KD 5C (16), P2 down to
-    2H 2D (4); the pile is then 6C 4D 7D and P0 is to play."""
+    """RULES.md T-37: 3 players, dealer 0 (seat 1 first).  seat 1 melds down to AS KD 5C (16), seat 2 down to
+    2H 2D (4); the pile is then 6C 4D 7D and seat 0 is to play."""
     b = B(3, dealer=0, flags=flags or STD)
     b.deal({1: "AS KD 5C 8D 9D TD 4D", 2: "2H 2D 3S 4S 5S 6S 7D", 0: p0}, upcard="6C",
            stock=f"JD 7S {p0_draw}")
@@ -261,34 +261,34 @@ def test_malformed_variation_traces_never_raise(monkeypatch):
 
 def test_replay_text_variation_records():
     txt = format_trace(finish_capped(t06_game()).array())
-    assert "Turn 2 · P2 calls Rummy!" in txt
-    assert "P2 calls Rummy! takes the top card (6♥), 1 card(s): 6♥" in txt
+    assert "Turn 2 · seat 2 calls Rummy!" in txt
+    assert "seat 2 calls Rummy! takes the top card (6♥), 1 card(s): 6♥" in txt
     b = t07_game()
     b.draw_discard(3)
     txt = format_trace(finish_capped(b).array())
-    assert "P2 calls Rummy! takes from pile[0] (5♣), 4 card(s): 5♣ T♦ K♠ 2♦" in txt
-    assert "lay off on #0 (P1's run ♣ 5–8, now 4 cards): 5♣" in txt
+    assert "seat 2 calls Rummy! takes from pile[0] (5♣), 4 card(s): 5♣ T♦ K♠ 2♦" in txt
+    assert "lay off on #0 (seat 1's run ♣ 5–8, now 4 cards): 5♣" in txt
     txt = format_trace(t11_game().array())
-    assert "P0 floats" in txt
+    assert "seat 0 floats" in txt
     a, _ = reshuffle_trace()
     assert "reshuffle: 32 cards" in format_trace(a)
     txt = format_trace(finish_capped(oot_game()).array())
-    assert "P2 out of turn: meld #1 set of 9s: 9♣ 9♦ 9♥" in txt
+    assert "seat 2 out of turn: meld #1 set of 9s: 9♣ 9♦ 9♥" in txt
     u = B(3, dealer=2, flags={"r500_upcard_mode": "first_player_choice"})
     u.deal({0: "9S 2C 3C 4C 5H 6H 7H KD"}).start_pile(0, "KD").draw_discard(0)
     txt = format_trace(finish_capped(u).array())
-    assert "P0 starts the pile with K♦" in txt and "no upcard" in txt
-    assert "P0 dealt  2♣ 3♣ 4♣ K♦ 5♥ 6♥ 7♥ 9♠" in txt
+    assert "seat 0 starts the pile with K♦" in txt and "no upcard" in txt
+    assert "seat 0 dealt  2♣ 3♣ 4♣ K♦ 5♥ 6♥ 7♥ 9♠" in txt
     g = t19_game().addopp(1, 3, "8H").end(1, out=0).game_end(-1, capped=1)
     txt = format_trace(g.array())
-    assert "P1 lays off on #3 (P0's run ♥ 5–8, now 4 cards), scoring for no one: 8♥" in txt
+    assert "seat 1 lays off on #3 (seat 0's run ♥ 5–8, now 4 cards), scoring for no one: 8♥" in txt
     assert "bonus   +10" in txt
     t = t37_deal().draw(0).meld(0, "run", "TC JC QC KC").meld(0, "run", "7H 8H 9H")
     t.discard(0, "KH").end(1, out=0).game_end(0)
     txt = format_trace(t.array())
     assert "Standard Rummy" in txt
-    assert "P0  deadwood    0  collects   20  score   +20" in txt
-    assert "P1  deadwood   16  score    +0" in txt
+    assert "seat 0  deadwood    0  collects   20  score   +20" in txt
+    assert "seat 1  deadwood   16  score    +0" in txt
     s = run_out_stock({"r500_end_of_stock": "discard_until_out"})
     s.nodraw(over=True)
     assert "discard until someone is out" in format_trace(s.array())

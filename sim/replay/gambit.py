@@ -40,11 +40,11 @@ class GambitRecords(Decoder):
         return "a joker from hand"
 
     def dealers_joker(self, row: list[int]) -> None:
-        self.w(f"  the dealer's joker {self.f.joker} lies face up beside P{row[1]} (Dealer's gambit)")
+        self.w(f"  the dealer's joker {self.f.joker} lies face up beside seat {row[1]} (Dealer's gambit)")
 
     def nominate(self, row: list[int]) -> None:
         effect = EFFECTS.get(row[2], f"effect {row[2]}")
-        self.w(f"  P{row[1]} nominates {effect}")
+        self.w(f"  seat {row[1]} nominates {effect}")
 
     def gambit_card(self, row: list[int]) -> None:
         """A CARD record; the dealer's joker (column 5 = 1) comes from beside the dealer, not a hand."""
@@ -100,7 +100,7 @@ class GambitRecords(Decoder):
     def block(self, row: list[int]) -> None:
         seat = row[1]
         self.take_from_hand(seat, JOKER)
-        self.w(f"    P{seat} blocks the dealer's joker with a joker from hand: both leave play")
+        self.w(f"    seat {seat} blocks the dealer's joker with a joker from hand: both leave play")
         self.out_of_play.extend([JOKER, JOKER])
 
     def hand_end(self, row: list[int]) -> None:
