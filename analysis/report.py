@@ -264,7 +264,7 @@ def _matrix_chart(alt, matrix: pl.DataFrame, pooled: bool, fair: float = 0.5) ->
 
 
 def _summary_table(summary: pl.DataFrame, labels: list[str]) -> HtmlTable:
-    cols = ["group", "unit", "games", "hands", "first seat win", "first seat advantage", "95% CI", "mean score",
+    cols = ["group", "unit", "games", "hands", "first seat win", "first seat advantage (pp over 1/N)", "95% CI", "mean score",
             "p10", "p50", "p90", "winner mean", "hands/game mean", "p50", "p90", "turns/hand mean", "p50", "p90",
             "went out", "stock out", "stall", "capped games", "capped hands", "calls/hand", "floats/hand",
             "deep takes/hand"]
@@ -293,7 +293,7 @@ def _seats_table(seats: pl.DataFrame, by: list[str]) -> HtmlTable:
 
 
 def _balance_table(bal: pl.DataFrame, by: list[str]) -> HtmlTable:
-    cols = ["rank", "group", "players", "games", "balance index", "95% CI", "fair?", "worst position", "P1 edge",
+    cols = ["rank", "group", "players", "games", "balance index", "95% CI", "fair?", "worst position", "P1 edge (relative)",
             "95% CI", "hands/game", "95% CI", "turns/hand", "capped"]
     rows = []
     for r in bal.to_dicts():

@@ -185,9 +185,11 @@ def replay_game(
     rule: Sequence[str] = (),
     rules: Rules | None = None,
     betting: str | None = None,
+    full_pile: bool = False,
 ) -> str:
     """One game, turn by turn, as text a person can read (card glyphs, melds, pile, scores, and
-    the stakes actions of a stakes game played with the ``betting`` policies).
+    the stakes actions of a stakes game played with the ``betting`` policies); ``full_pile``
+    shows the whole discard pile after each turn instead of its top 10 cards.
 
     Example:
         >>> text = replay_game(7, 3, players=2, lineup="greedy,random")
@@ -198,4 +200,4 @@ def replay_game(
     check_game_index(game_index)
     cfg = prepare(game, players, lineup, rule, rules, betting)
     trace, _, _ = traced_game(cfg, seed, game_index)
-    return cfg.spec.replay()(trace)
+    return cfg.spec.replay()(trace, full_pile=full_pile)

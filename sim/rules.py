@@ -210,6 +210,10 @@ class Flag:
             integer" / "integer"); ``values`` then holds the symbolic default and named values.
         value_rules: ``(value, rule_id)`` pairs for values that have their own rule ID
             (``r500_going_out=floating`` is V500-FLOAT); other values use ``rule_ids[0]``.
+        int_range: ``(lo, hi)`` when any integer in ``lo..hi`` is allowed besides ``values``
+            (a designer's value; the sources' values in ``values`` stay the presets). The
+            bounds are what the kernels represent and play sensibly; an open integer flag
+            has one too, so "any positive integer" means ``1..hi``.
     """
 
     name: str
@@ -220,6 +224,7 @@ class Flag:
     doc: str
     open_int: bool = False
     value_rules: tuple[tuple[Any, str], ...] = ()
+    int_range: tuple[int, int] | None = None
 
     def rule_for(self, value: object) -> str:
         """The rule ID most specific to ``value`` of this flag."""
@@ -232,12 +237,25 @@ class Flag:
         """Whether RULES.md allows ``value`` (already typed) for this flag."""
         if any(_same(value, v) for v in self.values):
             return True
-        return self.open_int and type(value) is int and value >= 1
+        return self.in_range(value)
+
+    def in_range(self, value: object) -> bool:
+        """Whether ``value`` is an integer inside :attr:`int_range`."""
+        if self.int_range is None or type(value) is not int:
+            return False
+        lo, hi = self.int_range
+        return lo <= value <= hi
+
+    def range_text(self) -> str:
+        """``"50..100000"``, or ``""`` for a flag without an integer range."""
+        return f"{self.int_range[0]}..{self.int_range[1]}" if self.int_range else ""
 
     def allowed_text(self) -> str:
-        """The allowed values as text, for error messages."""
-        text = ", ".join(format_value(v) for v in self.values)
-        return text + ", or any positive integer" if self.open_int else text
+        """The allowed values as text, for error messages and ``rules show``."""
+        named = ", ".join(format_value(v) for v in self.values)
+        if self.int_range is None:
+            return named
+        return f"{self.range_text()} (presets: {named})"
 
     def parse(self, raw: object) -> Any:
         """Turn a command-line string into this flag's typed value; non-strings pass through.
@@ -258,11 +276,13 @@ class Flag:
                     return v
             elif text == v:
                 return v
-        if self.open_int and _INT_RE.fullmatch(text):
+        if self.int_range is not None and _INT_RE.fullmatch(text):
             return int(text)
         raise RulesError(self.bad_value_message(raw))
 
     def bad_value_message(self, value: object) -> str:
+        if self.int_range is not None and type(value) is int:
+            return f"{self.name}={value}: allowed {self.allowed_text()} (rule {self.rule_ids[0]})"
         shown = repr(value) if isinstance(value, str) else format_value(value)
         return (
             f"rule {self.rule_ids[0]}: {shown} is not a valid value for {self.name}; "
@@ -282,7 +302,10 @@ def _flag(
     open_int: bool = False,
     value_rules: tuple[tuple[Any, str], ...] = (),
     game: str | None = None,
+    int_range: tuple[int, int] | None = None,
 ) -> Flag:
+    if open_int and int_range is None:
+        raise RuntimeError(f"rummysim.rules: open integer flag {name} needs an int_range")
     if game is None:
         game = next(g for prefix, g in _PREFIX_GAME.items() if name.startswith(prefix))
     return Flag(
@@ -294,6 +317,7 @@ def _flag(
         doc=doc,
         open_int=open_int,
         value_rules=value_rules,
+        int_range=int_range,
     )
 
 
@@ -312,7 +336,7 @@ FLAGS: dict[str, Flag] = {
         _flag("r500_card_values", ("face", "5_10_15", "all5"), "V500-VALUES",
               "Card-value scheme: face values, 5/10/15, or every natural 2-K worth 5."),
         _flag("r500_ace_value", (15, 25), "V500-ACE",
-              "Value of an ace not used low in a run."),
+              "Value of an ace not used low in a run.", int_range=(1, 100)),
         _flag("r500_ace_low_value", ("auto", 1, 5, "same"), "V500-ACE",
               "Value of an ace used low (A-2-3); auto = 1 under face, 5 otherwise; same = r500_ace_value."),
         _flag("r500_four_aces_100", (False, True), "V500-ACE",
@@ -337,7 +361,8 @@ FLAGS: dict[str, Flag] = {
         _flag("r500_must_go_out_to_win", (False, True), "V500-MUSTOUT",
               "Only the player who went out can win the game."),
         _flag("r500_first_meld_min", (0, 30), "V500-OPEN30",
-              "Minimum value put on the table in a player's first melding turn of a hand."),
+              "Minimum value put on the table in a player's first melding turn of a hand.",
+              int_range=(0, 500)),
         _flag("r500_min_new_run", (3, 4), "V500-RUN4",
               "Minimum length of a newly laid run."),
         _flag("r500_round_the_corner", (False, True), "V500-CORNER",
@@ -352,15 +377,16 @@ FLAGS: dict[str, Flag] = {
               "Deduct hand cards when a hand ends with no one out."),
         _flag("r500_stock_out_idle_turns", ("n",), "R500-STOCK-2",
               "Idle turns after the stock is empty that end the hand; n = number of players.",
-              open_int=True),
+              open_int=True, int_range=(1, 100)),
         _flag("r500_add_opponent_hand", (False, True), "V500-ADDOPP",
               "The player who goes out adds the other players' hand values."),
         _flag("r500_addopp_stock_out", ("by_player_count", "continue_discarding"), "V500-ADDOPP-3",
               "Add-opponent rule when the stock runs out with no one out."),
         _flag("r500_seven_straight_bonus", (0, 500), "V500-7STRAIGHT",
-              "Bonus for a new 7+ card run followed by going out by discard."),
+              "Bonus for a new 7+ card run followed by going out by discard.",
+              int_range=(0, 5000)),
         _flag("r500_target", (500, 1000, 250, 100), "V500-TARGET",
-              "Game target total."),
+              "Game target total.", int_range=(50, 100_000)),
         _flag("r500_tie_rule", ("replay", "goer_wins"), "V500-TIE",
               "Tie at the target: replay a hand, or the player who went out wins."),
         _flag("r500_meld_out_of_turn", (False, True), "V500-OUTOFTURN",
@@ -382,7 +408,7 @@ FLAGS: dict[str, Flag] = {
         # --- 5000 Rummy (§4, §5) ---
         _flag("r5k_target", ("auto",), "R5K-GAME-1",
               "Game target; auto = 5000/3000/2000 for 2/3/4-5 players, 2000 in Persian 5000.",
-              open_int=True),
+              open_int=True, int_range=(1, 100_000)),
         _flag("r5k_payoff", ("difference", "game_point"), "V5K-1",
               "[STAKES] Payoff: score difference or one game point."),
         _flag("r5k_must_go_out_to_win", (False, True), "V5K-2",
@@ -416,7 +442,7 @@ FLAGS: dict[str, Flag] = {
         _flag("rkub_max_jokers_per_combo", (2, 1), "VKUB-TWOJOKERS",
               "Maximum jokers in one combination."),
         _flag("rkub_joker_penalty", (30, 25), "VKUB-JOKER25",
-              "Penalty for a joker left on a rack."),
+              "Penalty for a joker left on a rack.", int_range=(0, 100)),
         _flag("rkub_initial_rule", ("total", "single_combo"), "RKUB-INIT-30, AMB-38",
               "Initial meld of 30: in total, or in a single combination."),
         _flag("rkub_manipulate_on_initial_turn", (True, False), "RKUB-INIT-2, AMB-39",
@@ -424,21 +450,21 @@ FLAGS: dict[str, Flag] = {
         _flag("rkub_invalid_turn", ("reject", "penalty_draw3"), "RKUB-TIME-1",
               "Invalid final table: rejected, or undone with a 3-tile penalty draw."),
         _flag("rkub_rounds", (1,), "RKUB-GAME-1",
-              "Rounds per game (scores added up).", open_int=True),
+              "Rounds per game (scores added up).", open_int=True, int_range=(1, 100)),
         # --- Standard Rummy (§7) ---
         _flag("std_going_out", ("discard_required", "any"), "RSTD-OUT-1",
               "Going out only by discarding, or also by laying down every card."),
         _flag("std_game_hands", (5,), "RSTD-GAME-1",
-              "Hands per game.", open_int=True),
+              "Hands per game.", open_int=True, int_range=(1, 100)),
         _flag("std_end_of_stock", _END_OF_STOCK, "RSTD-STOCK-1",
               "What happens when the stock runs out (values of r500_end_of_stock)."),
         # --- Engine safety caps: not in RULES.md, apply to every game ---
         _flag("max_turns_per_hand", (1000,), "ENGINE-CAP",
               "Engine cap: a hand reaching this many turns ends and is recorded as capped.",
-              open_int=True, game=ENGINE),
+              open_int=True, game=ENGINE, int_range=(1, 100_000)),
         _flag("max_hands_per_game", (200,), "ENGINE-CAP",
               "Engine cap: a game reaching this many hands ends with no winner, recorded as capped.",
-              open_int=True, game=ENGINE),
+              open_int=True, game=ENGINE, int_range=(1, 10_000)),
     )
 }
 
@@ -840,9 +866,11 @@ def _check_r500(rules: Rules, n: int) -> None:
                              f"5_10_15 or all5, got {r.r500_card_values}")
         low = r.r500_ace_low_value
         low_value = 5 if low == "auto" else r.r500_ace_value if low == "same" else low
-        for what, v in (("r500_ace_value", r.r500_ace_value), ("ace used low", low_value)):
-            if int(v) % 5:  # type: ignore[call-overload]
-                raise RulesError(f"rule V500-DIV5: r500_score_divisor=5 needs ace values that "
+        for what, v in (("r500_ace_value", r.r500_ace_value), ("ace used low", low_value),
+                        ("r500_first_meld_min", r.r500_first_meld_min),
+                        ("r500_seven_straight_bonus", r.r500_seven_straight_bonus)):
+            if int(v) % 5:  # type: ignore[call-overload]  # the kernels score in fifths
+                raise RulesError(f"rule V500-DIV5: r500_score_divisor=5 needs point values that "
                                  f"are multiples of 5 ({what} is {v}; see r500_ace_low_value)")
     # V500-DECKS: an explicit deck count is valid only if n x deal size + 1 <= pack size.
     decks, jokers, deal = _r500_pack(r, n)
@@ -956,7 +984,8 @@ def pack_for(rules: Rules, n_players: int) -> tuple[int, int, int]:
 def describe(rules: Rules) -> list[dict[str, object]]:
     """One row per flag of the rules' game, then the engine flags (``rummysim rules show``).
 
-    Row keys: flag, value, default, rule_ids (tuple), doc, supported (the value, by the kernels),
+    Row keys: flag, value, default, rule_ids (tuple), doc, allowed (the values RULES.md and the
+    designer's range allow, as text), supported (the value, by the kernels),
     implemented (every value RULES.md allows) and not_implemented (the allowed values the kernels
     do not play yet, a tuple).
     """
@@ -972,6 +1001,7 @@ def describe(rules: Rules) -> list[dict[str, object]]:
                 "default": flag.default,
                 "rule_ids": flag.rule_ids,
                 "doc": flag.doc,
+                "allowed": flag.allowed_text(),
                 "supported": _supported(name, value),
                 "implemented": not missing_values(name),
                 "not_implemented": missing_values(name),

@@ -63,7 +63,7 @@ DIGESTS = {
     '500-rum-3p-greedy,random,greedy-hands': ('-', '601c187c46e42f3ead11f556780aee89'),
     '500-rum-calling-4p-greedy,random,greedy,random-games': ('121cd41d1ebfe23729ec47ec64f80d7a', '7112bf1597eeedfdc0db8512203040d7'),
     'boathouse-4p-greedy,random,greedy,random-games': ('07e53a23c6377c1f837d4b0c5c1c0e29', 'ce7fe4998f402945089c8e5e3babe705'),
-    'standard-rummy-4p-greedy,random,greedy,random-games': ('b7cf6893df560d0b0a65a84867afed5f', '867dc72ec7c7b68c6ed398bbcb3216b0'),
+    'standard-rummy-4p-greedy,random,greedy,random-games': ('25a01feb55f88fa31ba843329685dfd0', '867dc72ec7c7b68c6ed398bbcb3216b0'),
     '500-rum-4p-heuristic,cautious,digger,greedy-games': ('67064bc99278491916d7ee7d77f8df83', '6639fcb8b4fd2fdfc63605a2cf248c49'),
     '500-rum-2p-rollout,greedy-games': ('730e4e8ed10f2d2fa071d6b88287e3ed', '44208b84fbe538bce711cf91e5fdacc6'),
     '5000-rummy-2p-greedy-games': ('5266b895b3dbbc4cdf4022fd975b2108', '1bba2e8133491289e68d016f32832648'),

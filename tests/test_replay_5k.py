@@ -64,7 +64,7 @@ def test_R5K_WILD_1_each_hand_shows_the_traces_wild_rank(real_game):
 def test_R5K_DEAL_1_each_seat_shows_face_up_card_and_hand_size(real_game):
     text, trace = real_game
     face_ups = [(r[1], r[3]) for r in trace if r[0] == 96]
-    shown = re.findall(r"^  P(\d) face-up \S+ → (\d+) cards: (.*)$", text, re.M)
+    shown = re.findall(r"^  seat (\d) face-up \S+ → (\d+) cards: (.*)$", text, re.M)
     assert [(int(s), int(n)) for s, n, _ in shown] == face_ups
     assert all(len(cards.split()) == int(n) for _, n, cards in shown)
 
@@ -83,21 +83,21 @@ def test_R5K_OUT_2_the_seat_that_went_out_shows_its_bonus(real_game):
     text, _ = real_game
     outs = 0
     for section in hand_sections(text):
-        out = re.search(r"Hand end after \d+ turns: P(\d) went out", section)
+        out = re.search(r"Hand end after \d+ turns: seat (\d) went out", section)
         if out:
             outs += 1
-            line = re.search(rf"^    P{out.group(1)}  table .*$", section, re.M).group(0)
+            line = re.search(rf"^    seat {out.group(1)}  table .*$", section, re.M).group(0)
             assert re.search(r"bonus  \+(200|300|500)", line), line
     assert outs > 0
-    assert re.search(r"Game over after \d+ hands: P\d wins", text)
+    assert re.search(r"Game over after \d+ hands: seat \d wins", text)
 
 
 # ---- hand-made traces ----
 
 def play_melds() -> B5:
-    """Wild 2, dealer P0.  P1 melds 3S 4S 2C=W(5S) and 7S 8S 9S, then trades 5S for the 2C,
-    joins the sequences with 6S and melds the wild-card group 2C 2H 2D; P0 melds the group
-    9D 9H 2S=W(9), to which P1 adds 9C.  The hand ends on the turn cap."""
+    """Wild 2, dealer seat 0.  seat 1 melds 3S 4S 2C=W(5S) and 7S 8S 9S, then trades 5S for the 2C,
+    joins the sequences with 6S and melds the wild-card group 2C 2H 2D; seat 0 melds the group
+    9D 9H 2S=W(9), to which seat 1 adds 9C.  The hand ends on the turn cap."""
     b = B5(2, dealer=0)
     b.deal("2", {1: "AC 3S 4S 2C 7S 8S 9S 2H 2D 5S 6S 9C", 0: "9D 9H 2S"}, upcard="KS",
            stock="KC KD KH QC QD")
@@ -119,9 +119,9 @@ def test_hand_made_melds_trace_is_legal():
 def test_R5K_WILD_1_R5K_DEAL_1_hand_header_and_deal():
     lines = format_trace(play_melds().array()).splitlines()
     no_unreadable_lines("\n".join(lines))
-    assert "━━ Hand 1 · dealer P0 · pack 104 · wild rank 2 (marked *) · P1 plays first ━━" in lines
-    assert "  P1 face-up A♣ → 12 cards: A♣ 9♣ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 2♣* 2♦* 2♥*" in lines
-    assert any(line.startswith("  P0 face-up 9♦ → 10 cards: ") for line in lines)
+    assert "━━ Hand 1 · dealer seat 0 · pack 104 · wild rank 2 (marked *) · seat 1 plays first ━━" in lines
+    assert "  seat 1 face-up A♣ → 12 cards: A♣ 9♣ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 2♣* 2♦* 2♥*" in lines
+    assert any(line.startswith("  seat 0 face-up 9♦ → 10 cards: ") for line in lines)
     assert "  upcard K♠ · stock 81" in lines
 
 
@@ -131,17 +131,17 @@ def test_R5K_SEQ_R5K_GROUP_R5K_WILD_3_meld_lines():
     assert "    meld    #1 sequence ♠ 7–9: 7♠ 8♠ 9♠" in lines
     assert "    meld    #2 wild-card group: 2♣* 2♥* 2♦*" in lines
     assert "    meld    #3 group of 9s: 9♦ 9♥ 2♠*" in lines
-    assert "    add to  #3 (P0's group of 9s, now 4 cards): 9♣" in lines
+    assert "    add to  #3 (seat 0's group of 9s, now 4 cards): 9♣" in lines
 
 
 def test_R5K_TRADE_1_trade_line():
     lines = format_trace(play_melds().array()).splitlines()
-    assert "    trade   5♠ for 2♣*(5♠) on #0 (P1's sequence ♠ 3–5), 2♣* to the hand" in lines
+    assert "    trade   5♠ for 2♣*(5♠) on #0 (seat 1's sequence ♠ 3–5), 2♣* to the hand" in lines
 
 
 def test_R5K_SEQ_5_join_line():
     lines = format_trace(play_melds().array()).splitlines()
-    assert ("    join    #0 (P1's sequence ♠ 3–5) and #1 (P1's sequence ♠ 7–9) with 6♠: "
+    assert ("    join    #0 (seat 1's sequence ♠ 3–5) and #1 (seat 1's sequence ♠ 7–9) with 6♠: "
             "now #0 sequence ♠ 3–9, 7 cards") in lines
 
 
@@ -151,7 +151,7 @@ def test_R5K_SEQ_6_join_of_adjacent_sequences_without_cards():
     b.draw(1).meld(1, "seq", "5S 6S 7S").meld(1, "seq", "8S 9S TS").join(1, 0, 1)
     b.discard(1, "2C")
     lines = format_trace(b.end(4).game_end(-1, capped=1).array()).splitlines()
-    assert ("    join    #0 (P1's sequence ♠ 5–7) and #1 (P1's sequence ♠ 8–T) (adjacent): "
+    assert ("    join    #0 (seat 1's sequence ♠ 5–7) and #1 (seat 1's sequence ♠ 8–T) (adjacent): "
             "now #0 sequence ♠ 5–T, 6 cards") in lines
     assert lines.index("    discard 2♣") > lines.index("    meld    #1 sequence ♠ 8–T: 8♠ 9♠ T♠")
 
@@ -159,7 +159,7 @@ def test_R5K_SEQ_6_join_of_adjacent_sequences_without_cards():
 def test_plain_text_marks_wild_cards_too():
     text = format_trace(play_melds().array(), plain=True)
     assert "    meld    #0 sequence S 3–5: 3S 4S 2C*(5S)" in text
-    assert "    trade   5S for 2C*(5S) on #0 (P1's sequence S 3–5), 2C* to the hand" in text
+    assert "    trade   5S for 2C*(5S) on #0 (seat 1's sequence S 3–5), 2C* to the hand" in text
 
 
 def test_V5K_8_V5K_11_polish_take_all_and_upcard_exchange():
@@ -172,7 +172,7 @@ def test_V5K_8_V5K_11_polish_take_all_and_upcard_exchange():
     b.end(4).game_end(-1, capped=1)
     lines = format_trace(b.array()).splitlines()
     no_unreadable_lines("\n".join(lines))
-    assert "    P2 exchanges 5♥ for the upcard 9♠ (V5K-11)" in lines
+    assert "    seat 2 exchanges 5♥ for the upcard 9♠ (V5K-11)" in lines
     i = lines.index("    take    the whole pile (Polish, V5K-8), 2 card(s): 5♥ 3♣")
     assert lines[i + 1:i + 3] == ["    discard 3♣", "    pile    3♣"]  # the pile was emptied
 
@@ -184,8 +184,8 @@ def test_R5K_OUT_3_first_turn_without_draw_and_500_bonus():
     b.end(1, out=0).game_end(-1, capped=1)
     lines = format_trace(b.array()).splitlines()
     assert "    no draw (first turn: melds every card to go out, R5K-OUT-3)" in lines
-    assert "  Hand end after 1 turns: P0 went out" in lines
-    assert any(re.match(r"    P0  table   20  hand    0  bonus  \+500  score  \+520", line)
+    assert "  Hand end after 1 turns: seat 0 went out" in lines
+    assert any(re.match(r"    seat 0  table   20  hand    0  bonus  \+500  score  \+520", line)
                for line in lines)
 
 
@@ -194,7 +194,7 @@ def test_V5K_10_extra_card_first_turn_only_discards():
     b.deal("K", {1: "3C 4C 5C 6C 7C"})
     b.nodraw(1, reason=3).discard(1, "7C")
     lines = format_trace(b.end(4).game_end(-1, capped=1).array()).splitlines()
-    assert "  P1 face-up 3♣ → 5 cards: 3♣ 4♣ 5♣ 6♣ 7♣" in lines
+    assert "  seat 1 face-up 3♣ → 5 cards: 3♣ 4♣ 5♣ 6♣ 7♣" in lines
     assert any(line.startswith("  no upcard (the first player's discard starts the pile")
                for line in lines)
     assert "    no draw (the first player's opening turn only discards, V5K-10)" in lines
@@ -205,7 +205,7 @@ def test_V5K_5_float_line():
     b.deal("K", {1: "3H 3S 4S 5S"}, stock="6S")
     b.draw(1).meld(1, "seq", "3S 4S 5S 6S").discard(1, "3H").float_(1)
     lines = format_trace(b.end(4).game_end(-1, capped=1).array()).splitlines()
-    assert "    P1 floats (0 cards, the hand goes on)" in lines
+    assert "    seat 1 floats (0 cards, the hand goes on)" in lines
 
 
 @pytest.mark.parametrize("reason, words", [
@@ -230,8 +230,8 @@ def test_R5K_GAME_2_tie_at_game_end():
     b.deal("K", {})
     b.end(4, tv={0: 5000, 1: 3000, 2: 5000}, hv={0: 0, 1: 0, 2: 0})
     lines = format_trace(b.game_end(-1, mask=0b101).array()).splitlines()
-    assert "Game over after 1 hands: tie between P0 and P2 (R5K-GAME-2)" in lines
-    assert "  final totals: P0 5000, P1 3000, P2 5000" in lines
+    assert "Game over after 1 hands: tie between seat 0 and seat 2 (R5K-GAME-2)" in lines
+    assert "  final totals: seat 0 5000, seat 1 3000, seat 2 5000" in lines
 
 
 def test_V5K_7_michigan_bonus_in_the_score_line():
@@ -241,8 +241,8 @@ def test_V5K_7_michigan_bonus_in_the_score_line():
     b.draw(0).meld(0, "seq", "3C 4C 5C 6C").discard(0, b.last)
     b.end(1, out=0).game_end(-1, capped=1)
     lines = format_trace(b.array()).splitlines()
-    p0 = next(line for line in lines if line.startswith("    P0  table"))
-    p1 = next(line for line in lines if line.startswith("    P1  table"))
-    bonus = 200 + sum(value(c, b.wild) for c in b.hands[1])  # going out + P1's hand (V5K-7)
+    p0 = next(line for line in lines if line.startswith("    seat 0  table"))
+    p1 = next(line for line in lines if line.startswith("    seat 1  table"))
+    bonus = 200 + sum(value(c, b.wild) for c in b.hands[1])  # going out + seat 1's hand (V5K-7)
     assert f"bonus  +{bonus}" in p0
     assert "bonus" not in p1 and "hand    0" in p1

@@ -54,7 +54,7 @@ def test_V500_GAMBIT_every_gambit_record_has_its_line(nominate, effect_word):
         lines = text.splitlines()
         hands = count(trace, C.T_HAND_START)
         assert sum("the dealer's joker X lies face up beside" in s for s in lines) == hands
-        assert sum(re.search(rf"P\d nominates {effect_word}:", s) is not None for s in lines) == hands
+        assert sum(re.search(rf"seat \d nominates {effect_word}:", s) is not None for s in lines) == hands
         assert sum(s.startswith("    double  #") for s in lines) == count(trace, L.T_DOUBLE)
         assert sum(s.startswith("    split   the pile above") for s in lines) == count(trace, L.T_SPLIT)
         assert sum("after the split" in s for s in lines) == count(trace, L.T_SPLIT)
@@ -74,7 +74,7 @@ def test_V500_GAMBIT_every_gambit_record_has_its_line(nominate, effect_word):
 
 
 def test_V500_GAMBIT_6_T18_split_lines():
-    """T-18's split as the replay shows it: 9D KS and the joker leave play, P2 takes 8H 4D 5D."""
+    """T-18's split as the replay shows it: 9D KS and the joker leave play, seat 2 takes 8H 4D 5D."""
     rows = [
         [C.T_GAME_START, 3, 0, 0, 250, 0, 0, 1],
         [C.T_HAND_START, 0, 0, 53, 7, 1, 0, 0],
@@ -82,7 +82,7 @@ def test_V500_GAMBIT_6_T18_split_lines():
         [L.T_NOMINATE, 0, L.EFFECT_SPLIT, 0, 0, 0, 0, 0],
     ]
     text = format_trace(np.array(rows, dtype=np.int32), plain=True)
-    assert "P0 nominates split:" in text
+    assert "seat 0 nominates split:" in text
     d = TraceDecoder([[L.T_SPLIT, 2, 1, 4, 2, L.SOURCE_HAND, 0, 0], [C.T_TAKE_PILE, 2, 1, 3, cid("8H"), 0, 0, 0]],
                      True, GAME_TEXTS)
     d.pile = [cid(c) for c in "3C 8H 9D KS 4D 5D".split()]

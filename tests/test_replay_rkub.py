@@ -29,11 +29,11 @@ def test_game_code_3_goes_to_the_rummikub_decoder():
 
 def test_deal_lines():
     text = t33_played()
-    assert "━━ Round 1 · 106 tiles · racks of 14 · P0 plays first ━━" in text
-    assert "  first tiles: P0 b13, P1 o12" in text
+    assert "━━ Round 1 · 106 tiles · racks of 14 · seat 0 plays first ━━" in text
+    assert "  first tiles: seat 0 b13, seat 1 o12" in text
     assert "  pool 78" in text
-    rack0 = next(line for line in text.splitlines() if line.startswith("  P0 rack"))
-    assert "b13" in rack0 and "J*" in rack0 and len(rack0.split()) == 2 + 14
+    rack0 = next(line for line in text.splitlines() if line.startswith("  seat 0 rack"))
+    assert "b13" in rack0 and "J*" in rack0 and len(rack0.split()) == 3 + 14
 
 
 def test_initial_meld_and_table_lines():
@@ -57,17 +57,17 @@ def test_racks_follow_the_plays_and_draws():
     for seat in (0, 1):
         held = " ".join(sorted((tname(t) for t in b.racks[seat]),
                                key=lambda s: ("krob".index(s[0]), int(s[1:]))))
-        assert f"    P{seat} holds {held}" in text
+        assert f"    seat {seat} holds {held}" in text
 
 
 def test_round_end_scores_and_game_end():
     text = format_trace(t35_game().close(1, 0).array())
-    assert "  Round end after 3 turns: P0 played the last tile and wins the round (RKUB-END-1)" \
+    assert "  Round end after 3 turns: seat 0 played the last tile and wins the round (RKUB-END-1)" \
         in text
-    assert "    P1 holds k5 r12 🃏" in text
-    assert "    P1  rack   47  score   -47  total   -47" in text
-    assert text.rstrip().endswith("final totals: P0 50, P1 -47, P2 -3")
-    assert "Game over after 1 round(s): P0 wins" in text
+    assert "    seat 1 holds k5 r12 🃏" in text
+    assert "    seat 1  rack   47  score   -47  total   -47" in text
+    assert text.rstrip().endswith("final totals: seat 0 50, seat 1 -47, seat 2 -3")
+    assert "Game over after 1 round(s): seat 0 wins" in text
 
 
 def test_passes_and_penalties():
@@ -79,7 +79,7 @@ def test_passes_and_penalties():
     text = format_trace(capped(b).array(), plain=True)
     assert "    attempt (an invalid table, 1 rack tile(s)):" in text
     assert "    penalty the attempt is undone; draws 3 tile(s)" in text
-    assert "r13" in next(line for line in text.splitlines() if line.startswith("    P0 holds"))
+    assert "r13" in next(line for line in text.splitlines() if line.startswith("    seat 0 holds"))
 
 
 def test_never_raises_on_a_broken_trace():

@@ -179,10 +179,12 @@ def test_unknown_flag_did_you_mean():
 
 
 def test_bad_values():
-    with pytest.raises(RulesError, match=r"V500-TARGET.*r500_target.*500, 1000, 250, 100"):
-        Rules().with_(r500_target=750)
+    # numeric flags: any integer of the flag's range (issue 22 point 4), the sources' values as presets
+    assert Rules().with_(r500_target=750).r500_target == 750
+    with pytest.raises(RulesError, match=r"r500_target=49: allowed 50\.\.100000 \(presets: 500, 1000, 250, 100\)"):
+        Rules().with_(r500_target=49)
     with pytest.raises(RulesError, match="r500_target"):
-        Rules().with_(r500_target="750")
+        Rules().with_(r500_target="750 points")
     with pytest.raises(RulesError, match="r500_card_values"):
         Rules(r500_card_values="five")
     # True == 1 in Python; a bool must not pass for an int flag, nor an int for a bool flag.
@@ -190,8 +192,8 @@ def test_bad_values():
         Rules(r500_jokers_per_deck=True)
     with pytest.raises(RulesError):
         Rules(r500_persian=1)
-    # open integers: positive only
-    with pytest.raises(RulesError, match="positive integer"):
+    # open integers: positive only, up to the range's top
+    with pytest.raises(RulesError, match=r"allowed 1\.\.100 \(presets: n\)"):
         Rules().with_(r500_stock_out_idle_turns=0)
     with pytest.raises(RulesError):
         Rules().with_(max_turns_per_hand="-5")

@@ -145,7 +145,7 @@ def test_lineup_forms(spec, players, seats):
      "[grid] lineup", "names 4 seats for 2 players"),
     ("[run]\ngames_per_cell = 10\n[grid]\nlineup = ['random at seat 5, greedy elsewhere']\n", "[grid] lineup", "seat 5"),
     ("[run]\ngames_per_cell = 10\n[grid]\nr500_score_divisor = [1, 5]\n", "[grid] r500_score_divisor", "V500-DIV5"),
-    ("[run]\ngames_per_cell = 10\n[grid]\nr500_target = [500, 7]\n", "[grid] r500_target", "not a valid value"),
+    ("[run]\ngames_per_cell = 10\n[grid]\nr500_target = [500, 7]\n", "[grid] r500_target", "allowed 50..100000"),
     ("[run]\ngames_per_cell = 10\n[grid]\ngame = ['5000-rummy']\nplayers = [3]\nr5k_doubling = [true]\n",
      "[grid] r5k_doubling", "is for 2 players"),
     ("[run]\ngames_per_cell = 10\n[grid]\ngame = ['500-rum', 'standard-rummy']\nr500_target = [1000]\n",

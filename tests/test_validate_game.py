@@ -47,7 +47,7 @@ def t01_done() -> B:
 def test_C_CARD_CONSERVATION_card_appears_twice():
     b = t01_done()
     i = find(b.rows, 30, c1=0, c2=cid("2C"))
-    p1_card = b.hands[1][0]  # a card that is in P1's hand
+    p1_card = b.hands[1][0]  # a card that is in seat 1's hand
     assert_rule(mutate(b, i, 2, p1_card), "C-CARD-CONSERVATION", t01_flags())
     # a meld card that is still in the stock
     j = find(b.rows, 21, c3=cid("4H"))
@@ -56,7 +56,7 @@ def test_C_CARD_CONSERVATION_card_appears_twice():
 
 def test_C_CARD_CONSERVATION_wrong_stock_card():
     b = t01_done()
-    i = find(b.rows, 10, nth=2)  # P0's draw of KS
+    i = find(b.rows, 10, nth=2)  # seat 0's draw of KS
     assert b.rows[i][2] == cid("KS")
     assert_rule(mutate(b, i, 2, cid("TD")), "C-CARD-CONSERVATION", t01_flags())
 
@@ -262,7 +262,7 @@ def test_ENGINE_HAND_CAP():
 
 
 def t13_first_hand(p1_keep: str) -> B:
-    """3 players, target 30.  P1 melds four kings and keeps `p1_keep`; P0 goes out with 32."""
+    """3 players, target 30.  seat 1 melds four kings and keeps `p1_keep`; seat 0 goes out with 32."""
     b = B(3, dealer=0, flags={"r500_target": 30})
     b.deal({0: "2C 3C 4C 5C 6H 6D 6S", 1: "KC KD KH KS " + p1_keep}, stock="_ _ 9H")
     b.draw(1).meld(1, "set", "KC KD KH KS").discard(1, b.last)
@@ -284,7 +284,7 @@ def test_T13_R500_END_2_tie_at_target_replays():
     # ending the game at the tie is wrong by default ...
     w = t13_first_hand("2D 3D 3H").game_end(0)
     assert_rule(w, "R500-END-2", T13)
-    # ... and right with goer_wins (P0 went out)
+    # ... and right with goer_wins (seat 0 went out)
     assert_ok(w, {**T13, "r500_tie_rule": "goer_wins"})
     assert_rule(b, "V500-TIE", {**T13, "r500_tie_rule": "goer_wins"})
 
@@ -331,7 +331,7 @@ def test_V500_TARGET_game_start_field():
     {"r500_no_such_flag": 1}, {"r5k_no_such_flag": 1}, {"game": "gin-rummy"},
     {"r500_jokers_per_deck": 3}, {"r500_num_decks": True},
     {"r500_stock_out_idle_turns": 0}, {"r500_card_values": "five"}, {"max_turns_per_hand": 0},
-    {"std_game_hands": 3}, {"r500_first_meld_min": 20},
+    {"std_game_hands": 3}, {"r500_first_meld_min": 501},  # past the designer range (rules.py)
     {"r500_score_divisor": 5, "r500_card_values": "face"},
     {"r500_unplayable_discard": True, "r500_going_out": "any"},
 ])
@@ -567,11 +567,11 @@ def test_replay_text_shows_deal_turns_and_scores():
     from rummysim.replay import format_trace
 
     txt = format_trace(t01_done().array())
-    assert "P0 dealt  2♣ J♣ 8♦ 4♥ K♥ 4♠ 5♠" in txt
+    assert "seat 0 dealt  2♣ J♣ 8♦ 4♥ K♥ 4♠ 5♠" in txt
     assert "take    from pile[1] (4♦), 5 card(s): 4♦ Q♠ 4♠ A♥ 7♦" in txt
     assert "meld    #0 set of 4s: 4♥ 4♦ 4♠" in txt
     assert "pile    6♣ 2♣" in txt
-    assert "P0  table   12" in txt and "hand cap reached" in txt
+    assert "seat 0  table   12" in txt and "hand cap reached" in txt
     b = one_turn("5H 6H 7H 8H X 9C 2C", lambda b: b.meld(0, "run", "5H 6H 7H 8H")
                  .layoff(0, 0, "X@9").discard(0, "2C"))
     assert "🃏(9♥)" in format_trace(b.array())

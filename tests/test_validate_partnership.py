@@ -385,8 +385,8 @@ def test_R500_END_2_equal_team_totals_at_the_target_deal_another_hand():
 def test_replay_text_shows_teams_and_team_scores():
     b = end_game(F(turns=100, r500_target=100), seat3_melds_aces=False, winner=0)
     text = format_trace(b.array(), plain=True)
-    assert "teams team 0 (P0+P2) v team 1 (P1+P3)" in text
-    assert "team 0 (P0+P2)  score  +115  total   115" in text
-    assert "team 0 (P0+P2) wins" in text
+    assert "teams team 0 (seats 0+2) v team 1 (seats 1+3)" in text
+    assert "team 0 (seats 0+2)  score  +115  total   115" in text
+    assert "team 0 (seats 0+2) wins" in text
     assert "??" not in text
     assert isinstance(format_trace(np.array(b.rows[:-3], np.int32)), str)

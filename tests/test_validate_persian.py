@@ -415,8 +415,8 @@ def test_V500_PERSIAN_flags_it_fixes_raise(flag, value):
 def test_replay_text_shows_the_game_bonus_and_draws():
     b = two_deals(PF(), seat1_jokers=True).game_bonus(1).game_end(1)
     text = format_trace(b.array(), plain=True)
-    assert "team 1 (P1+P3) has the higher total: game bonus +50 · total 110" in text
-    assert "team 1 (P1+P3) wins" in text
+    assert "team 1 (seats 1+3) has the higher total: game bonus +50 · total 110" in text
+    assert "team 1 (seats 1+3) wins" in text
     assert "target" not in text.splitlines()[0]
     assert "??" not in text
     draw = format_trace(two_deals(PF(), False).game_end(-1, mask=15).array(), plain=True)

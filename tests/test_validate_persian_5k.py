@@ -269,6 +269,6 @@ def test_V5K_9_needs_four_seats_and_the_partnership_code():
 
 def test_replay_text_of_a_persian_5000_game():
     text = format_trace(tie_game(P5(r5k_target=5)).array(), plain=True)
-    assert "team 1 (P1+P3)  score   +10  total    10" in text
+    assert "team 1 (seats 1+3)  score   +10  total    10" in text
     assert "draw, the team totals are equal" in text
     assert "??" not in text

@@ -63,7 +63,7 @@ def test_flags_from_Rules_as_dict_are_accepted():
 
 
 @pytest.mark.parametrize("flag,value", [
-    ("rkub_direction", "left"), ("rkub_max_jokers_per_combo", 3), ("rkub_joker_penalty", 20),
+    ("rkub_direction", "left"), ("rkub_max_jokers_per_combo", 3), ("rkub_joker_penalty", 101),
     ("rkub_rounds", 0), ("rkub_initial_rule", "each"), ("rkub_invalid_turn", "warn"),
     ("r500_target", 1000), ("r5k_rummy", "top_card"), ("std_game_hands", 3), ("no_such_flag", 1),
     ("game", "500-rum-ish"),

@@ -36,15 +36,18 @@ STD = {"game": "standard-rummy", "std_game_hands": 1}
 
 
 def std_finish(b: B) -> B:
-    """End a Standard Rummy hand on the turn cap; the 1-hand game names the highest total."""
+    """End a Standard Rummy hand on the turn cap; the 1-hand game names the highest total, or
+    is a draw between the seats sharing it."""
     b.end(4)
     top = max(b.totals)
-    return b.game_end(b.totals.index(top) if b.totals.count(top) == 1 else -1)
+    if b.totals.count(top) == 1:
+        return b.game_end(b.totals.index(top))
+    return b.game_end(-1, mask=sum(1 << s for s, t in enumerate(b.totals) if t == top))
 
 
 def t37_deal(flags: dict | None = None, p0: str = "7H 8H 9H TC JC QC KC", p0_draw: str = "KH") -> B:
-    """RULES.md T-37: 3 players, dealer 0 (P1 first).  P1 melds down to AS KD 5C (16), P2 down to
-    2H 2D (4); the pile is then 6C 4D 7D and P0 is to play."""
+    """RULES.md T-37: 3 players, dealer 0 (seat 1 first).  seat 1 melds down to AS KD 5C (16), seat 2 down to
+    2H 2D (4); the pile is then 6C 4D 7D and seat 0 is to play."""
     b = B(3, dealer=0, flags=flags or STD)
     b.deal({1: "AS KD 5C 8D 9D TD 4D", 2: "2H 2D 3S 4S 5S 6S 7D", 0: p0}, upcard="6C",
            stock=f"JD 7S {p0_draw}")
@@ -129,14 +132,17 @@ def test_RSTD_GAME_1_number_of_hands_and_winner():
     assert [r[2] for r in b.scores] == [0, 0, 0]  # nobody out: 0 for all
     b.game_end(0)
     assert_ok(b, f)
-    # a shared highest total: GAME_END names no one
+    # a shared highest total: GAME_END names no one and the tied seats (all three, at 0)
     g = B(3, dealer=0, flags=fl)
     for _ in range(2):
         g.deal().draw_discard().draw_discard().draw_discard().end(4)
-    g.game_end(-1)
+    g.game_end(-1, mask=0b111)
     assert_ok(g, f)
     h = g.array()
     h[-1, 1] = 0
+    assert_rule(h, "RSTD-GAME-1", f)
+    h = g.array()
+    h[-1, 4] = 0  # a draw without its tied seats
     assert_rule(h, "RSTD-GAME-1", f)
     # the engine hand cap before std_game_hands: no winner, capped
     assert_rule(g, "ENGINE-HAND-CAP", {**f, "max_hands_per_game": 1})
@@ -145,18 +151,18 @@ def test_RSTD_GAME_1_number_of_hands_and_winner():
 def test_RSTD_STOCK_1_end_of_stock():
     f = {**STD, "std_end_of_stock": "end_immediately"}
     b = run_out_stock({**STD, "std_end_of_stock": "end_immediately"})
-    b.end(5).game_end(-1)
+    b.end(5).game_end(-1, mask=0b111)
     scores = [r[2] for r in b.scores]
     assert scores == [0, 0, 0]
     assert_ok(b, f)
     assert_rule(b, "RSTD-STOCK-1", STD)
-    g = run_out_stock(STD)
-    g.nodraw().end(2).game_end(-1)
+    g = run_out_stock(STD)  # nobody scores: a draw between the three seats
+    g.nodraw().end(2).game_end(-1, mask=0b111)
     assert_ok(g, STD)
     # only the top discard may be taken at an empty stock either
     g = run_out_stock(STD)
     s = g.next
-    g.take(s, 0).discard(s, g.hands[s][0]).end(4).game_end(-1)
+    g.take(s, 0).discard(s, g.hands[s][0]).end(4).game_end(-1, mask=0b111)
     assert_rule(g, "RSTD-DRAW-1", {**STD, "max_turns_per_hand": g.turns})
 
 
@@ -255,34 +261,34 @@ def test_malformed_variation_traces_never_raise(monkeypatch):
 
 def test_replay_text_variation_records():
     txt = format_trace(finish_capped(t06_game()).array())
-    assert "Turn 2 · P2 calls Rummy!" in txt
-    assert "P2 calls Rummy! takes the top card (6♥), 1 card(s): 6♥" in txt
+    assert "Turn 2 · seat 2 calls Rummy!" in txt
+    assert "seat 2 calls Rummy! takes the top card (6♥), 1 card(s): 6♥" in txt
     b = t07_game()
     b.draw_discard(3)
     txt = format_trace(finish_capped(b).array())
-    assert "P2 calls Rummy! takes from pile[0] (5♣), 4 card(s): 5♣ T♦ K♠ 2♦" in txt
-    assert "lay off on #0 (P1's run ♣ 5–8, now 4 cards): 5♣" in txt
+    assert "seat 2 calls Rummy! takes from pile[0] (5♣), 4 card(s): 5♣ T♦ K♠ 2♦" in txt
+    assert "lay off on #0 (seat 1's run ♣ 5–8, now 4 cards): 5♣" in txt
     txt = format_trace(t11_game().array())
-    assert "P0 floats" in txt
+    assert "seat 0 floats" in txt
     a, _ = reshuffle_trace()
     assert "reshuffle: 32 cards" in format_trace(a)
     txt = format_trace(finish_capped(oot_game()).array())
-    assert "P2 out of turn: meld #1 set of 9s: 9♣ 9♦ 9♥" in txt
+    assert "seat 2 out of turn: meld #1 set of 9s: 9♣ 9♦ 9♥" in txt
     u = B(3, dealer=2, flags={"r500_upcard_mode": "first_player_choice"})
     u.deal({0: "9S 2C 3C 4C 5H 6H 7H KD"}).start_pile(0, "KD").draw_discard(0)
     txt = format_trace(finish_capped(u).array())
-    assert "P0 starts the pile with K♦" in txt and "no upcard" in txt
-    assert "P0 dealt  2♣ 3♣ 4♣ K♦ 5♥ 6♥ 7♥ 9♠" in txt
+    assert "seat 0 starts the pile with K♦" in txt and "no upcard" in txt
+    assert "seat 0 dealt  2♣ 3♣ 4♣ K♦ 5♥ 6♥ 7♥ 9♠" in txt
     g = t19_game().addopp(1, 3, "8H").end(1, out=0).game_end(-1, capped=1)
     txt = format_trace(g.array())
-    assert "P1 lays off on #3 (P0's run ♥ 5–8, now 4 cards), scoring for no one: 8♥" in txt
+    assert "seat 1 lays off on #3 (seat 0's run ♥ 5–8, now 4 cards), scoring for no one: 8♥" in txt
     assert "bonus   +10" in txt
     t = t37_deal().draw(0).meld(0, "run", "TC JC QC KC").meld(0, "run", "7H 8H 9H")
     t.discard(0, "KH").end(1, out=0).game_end(0)
     txt = format_trace(t.array())
     assert "Standard Rummy" in txt
-    assert "P0  deadwood    0  collects   20  score   +20" in txt
-    assert "P1  deadwood   16  score    +0" in txt
+    assert "seat 0  deadwood    0  collects   20  score   +20" in txt
+    assert "seat 1  deadwood   16  score    +0" in txt
     s = run_out_stock({"r500_end_of_stock": "discard_until_out"})
     s.nodraw(over=True)
     assert "discard until someone is out" in format_trace(s.array())

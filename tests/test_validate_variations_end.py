@@ -67,8 +67,8 @@ def test_V500_STOCKEND_reshuffle():
 
 
 def test_V500_STOCKEND_reshuffle_with_one_pile_card_is_pile_or_end():
-    """P1 takes the whole pile (KD, the upcard, melded with KC KH) when one stock card is left and
-    discards; P2 draws the last stock card and floats; P0 starts with an empty stock and a pile of
+    """seat 1 takes the whole pile (KD, the upcard, melded with KC KH) when one stock card is left and
+    discards; seat 2 draws the last stock card and floats; seat 0 starts with an empty stock and a pile of
     one card: pile_or_end applies (NO_DRAW ends the hand)."""
     fl = {"r500_end_of_stock": "reshuffle", "r500_going_out": "floating"}
     b = B(3, dealer=2, flags=fl)
@@ -131,16 +131,16 @@ def test_V500_STOCKEND_discard_until_out():
 
 def test_V500_FLOAT_discard_until_out_floating_seat_records_float():
     fl = {"r500_end_of_stock": "discard_until_out", "r500_going_out": "floating"}
-    g = B(3, dealer=1, flags=fl)  # P2 first
+    g = B(3, dealer=1, flags=fl)  # seat 2 first
     g.deal({0: "2C 3C 4C 5C 6C 7C 8C"}, stock="_ " * 31 + "9C")
     while len(g.stock) > 1:
         g.draw_discard()
     assert g.next == 0 and cname(g.stock[0]) == "9C"
-    g.draw(0).meld(0, "run", "2C 3C 4C 5C 6C 7C 8C 9C").float_(0)  # P0 floats, stock empty
-    for _ in range(2):  # P1, P2: draws are over, they discard
+    g.draw(0).meld(0, "run", "2C 3C 4C 5C 6C 7C 8C 9C").float_(0)  # seat 0 floats, stock empty
+    for _ in range(2):  # seat 1, seat 2: draws are over, they discard
         s = g.next
         g.nodraw(over=True).discard(s, g.hands[s][0])
-    g.nodraw(0, over=True).float_(0)  # P0 has 0 cards: FLOAT and pass
+    g.nodraw(0, over=True).float_(0)  # seat 0 has 0 cards: FLOAT and pass
     s = g.next
     g.nodraw(over=True).discard(s, g.hands[s][0])
     g.end(4).game_end(-1, capped=1)
@@ -251,7 +251,7 @@ def test_T16_V500_7STRAIGHT_bonus():
 
 
 def aces_game(flags: dict | None = None, split: bool = False) -> B:
-    """P0 melds AC AD AH; AS is laid off on a later turn by P0 (or by P1 with `split`)."""
+    """seat 0 melds AC AD AH; AS is laid off on a later turn by seat 0 (or by seat 1 with `split`)."""
     b = B(3, dealer=2, flags=flags)
     b.deal({0: "AC AD AH AS 9C 9D 2S"} if not split else {0: "AC AD AH 9C 9D 2S 3S", 1: "AS"})
     b.draw(0).meld(0, "set", "AC AD AH").discard(0, b.last)
@@ -353,7 +353,7 @@ def test_V500_TARGET_values():
 
 
 def t13_hand(b_keep: str, flags: dict) -> B:
-    """T-13 with target 30: P0 (A) goes out with 32; P1 (B) melds four kings and keeps b_keep."""
+    """T-13 with target 30: seat 0 (A) goes out with 32; seat 1 (B) melds four kings and keeps b_keep."""
     b = B(3, dealer=0, flags=flags)
     b.deal({0: "2C 3C 4C 5C 6H 6D 6S", 1: "KC KD KH KS " + b_keep}, stock="_ _ 9H")
     b.draw(1).meld(1, "set", "KC KD KH KS").discard(1, b.last)
@@ -380,7 +380,7 @@ MUSTOUT = {"r500_target": 50, "r500_must_go_out_to_win": True}
 
 
 def t12_game(flags: dict) -> B:
-    """RULES.md T-12 scaled to a target of 50.  Hand 1: A (P0) 52, B (P1) 58, C (P2) goes out with
+    """RULES.md T-12 scaled to a target of 50.  Hand 1: A (seat 0) 52, B (seat 1) 58, C (seat 2) goes out with
     35.  Hand 2 (dealer 0): A goes out and reaches 75 while B has 91."""
     b = B(3, dealer=2, flags=flags)
     b.deal({0: "KC KD KH QC QD QH 8C", 1: "JC JD JH TC TD TH 2H", 2: "2S 3S 4S 5S 6S 7S 8S"},
@@ -417,7 +417,7 @@ def test_T12_V500_MUSTOUT_must_go_out_to_win():
 
 
 def test_V500_WINNERDEALS_winner_deals_next():
-    """Hand 1 of T-12: C (P2) goes out, so P2 deals hand 2 (P0 plays first); with the
+    """Hand 1 of T-12: C (seat 2) goes out, so seat 2 deals hand 2 (seat 0 plays first); with the
     must-go-out rule nobody wins hand 1, and hand 2 ends on the turn cap."""
     fl = {**MUSTOUT, "r500_next_dealer": "winner"}
     f = {**fl, "max_hands_per_game": 2, "max_turns_per_hand": 3}
@@ -447,14 +447,14 @@ def test_V500_UPCHOICE_first_player_starts_the_pile():
     assert len(b.hands[0]) == 8 and b.pile == []
     b.start_pile(0, "KD")
     b.draw(0).meld(0, "run", "2C 3C 4C").discard(0, "9S")
-    b.take(1).discard(1, b.hands[1][0])  # P1 takes KD
+    b.take(1).discard(1, b.hands[1][0])  # seat 1 takes KD
     finish_capped(b)
     f = F(2, **fl)
     assert_ok(b, f)
     assert_rule(b, "V500-UPCHOICE", F(2))  # under the default upcard mode
     i = find(b.rows, 66)
     assert_rule(delete(b.array(), i), "V500-UPCHOICE", f)  # no START_PILE
-    assert_rule(mutate(b, i, 2, cid("AS")), "C-CARD-CONSERVATION", f)  # a card P0 lacks
+    assert_rule(mutate(b, i, 2, cid("AS")), "C-CARD-CONSERVATION", f)  # a card seat 0 lacks
     assert_rule(mutate(b, i, 1, 1), "V500-UPCHOICE", f, first=False)  # the wrong seat
     # the first player's turn with an upcard dealt (first_player_choice expects START_PILE)
     g = B(3, dealer=2)

@@ -379,8 +379,9 @@ class B:
             self.dealer = (self.dealer + 1) % n
         return self
 
-    def game_end(self, winner: int = -1, capped: int = 0):
-        self.rows.append([50, winner, self.hand_no, capped, 0, 0, 0, 0])
+    def game_end(self, winner: int = -1, capped: int = 0, mask: int = 0):
+        """GAME_END; ``mask``: the seats sharing a drawn game's highest total."""
+        self.rows.append([50, winner, self.hand_no, capped, mask, 0, 0, 0])
         return self
 
     def array(self) -> np.ndarray:

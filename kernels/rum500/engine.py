@@ -41,7 +41,7 @@ from rummysim.kernels.rum500.layout import (
     ST_SIZE, ST_TOTAL, ST_TOVER, ST_TPOS, ST_TURN, TRACE_FEATURES, T_GAME_END, T_GAME_START, T_HAND_END,
 )
 from rummysim.kernels.rum500.opening import DFS_CAND, DFS_DEPTH
-from rummysim.kernels.rum500.scoring import game_winner, persian_game_end, score_hand, team_game_winner, unique_best
+from rummysim.kernels.rum500.scoring import game_winner, persian_game_end, score_hand, team_game_winner, tie_mask, unique_best
 from rummysim.kernels.rum500.turn import TURN_CALL, TURN_NORMAL, play_turn, start_pile_by_choice
 from rummysim.kernels.rum500.windows import addopp_window, out_of_turn_window, rummy_window
 
@@ -222,6 +222,7 @@ def play_game(setup, seed, game, out_game, out_hands, trace):
                 for s in range(1, n):
                     best = max(best, st[ST_TOTAL + s])
                 winner = unique_best(st, n, best)
+                tied = tie_mask(st, n, best)  # RSTD-GAME-1: a shared highest total is a draw
                 finished = True
                 break
         elif partnership == PARTNER_PERSIAN:

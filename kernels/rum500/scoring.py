@@ -137,6 +137,19 @@ def unique_best(st, n, best):
 
 
 @njit_inline
+def tie_mask(st, n, best):
+    """Bit mask of the seats whose total is ``best`` when two or more share it, else 0 (the
+    ``tied_seats`` result column, as 5000 Rummy and Rummikub fill it)."""
+    mask = 0
+    count = 0
+    for s in range(n):
+        if st[ST_TOTAL + s] == best:
+            mask |= 1 << s
+            count += 1
+    return mask if count > 1 else 0
+
+
+@njit_inline
 def game_winner(st, rules, n, out_seat):
     """Game end after a hand: -1 means another hand is dealt.
 

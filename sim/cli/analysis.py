@@ -81,7 +81,7 @@ def _print_summary(console: Console, summary, by: list[str]) -> None:
             "first team (its seat left of the dealer)" if teams else f"first seat ({who})"
         console.print(
             f"{first}: {fmt.pct(row['first_seat_win_rate'])} "
-            f"{fmt.ci(row['first_seat_win_lo'], row['first_seat_win_hi'], 100)}, advantage {fmt.pp(row['first_seat_adv'])} "
+            f"{fmt.ci(row['first_seat_win_lo'], row['first_seat_win_hi'], 100)}, advantage {fmt.pp(row['first_seat_adv'])} over 1/N "
             f"{fmt.ci(row['first_seat_adv_lo'], row['first_seat_adv_hi'], 100, sign=True)}"
         )
         qs = "  ".join(f"p{q} {fmt.num(row[f'score_p{q}'], 0)}" for q in (10, 25, 50, 75, 90))
@@ -111,7 +111,7 @@ def _print_summary(console: Console, summary, by: list[str]) -> None:
 
 def _print_balance(console: Console, frame, by: list[str]) -> None:
     table = Table(title="Balance: variations ranked by seat advantage (0 = fair; see README 'Analysing results')")
-    cols = ("rank", "variation", "players", "games", "balance index", "95% CI", "fair?", "worst", "P1 edge", "95% CI",
+    cols = ("rank", "variation", "players", "games", "balance index", "95% CI", "fair?", "worst", "P1 edge (rel)", "95% CI",
             "hands/game", "95% CI", "turns/hand", "capped")
     for col in cols:
         table.add_column(col, justify="left" if col in ("variation", "worst", "fair?") else "right")

@@ -2,24 +2,37 @@
 
 Printing only: ``rummysim.rules`` and ``rummysim.strategies.registry`` hold the data. Each
 subcommand is a plain function (``rules_list_command`` ...) that tests may call directly;
-``register`` attaches the two groups to the app.
+``register`` attaches the two groups to the app. Every subcommand takes ``--json`` for the same
+data as JSON (flag values typed as in ``Rules.as_dict()``).
 """
 
 from __future__ import annotations
 
+import json
 from typing import Annotated
 
 import typer
 from rich.table import Table
 
 from rummysim.cli.console import out_console
-from rummysim.cli.options import RuleOpt
+from rummysim.cli.options import JsonOpt, RuleOpt
 
 
-def rules_list_command() -> None:
+def _print_json(data: object) -> None:
+    out_console.print_json(json.dumps(data))
+
+
+def _params_json(params) -> list[dict[str, object]]:
+    return [{"name": p.name, "default": p.default, "doc": p.doc} for p in params]
+
+
+def rules_list_command(as_json: JsonOpt = False) -> None:
     """List the presets with a description and their source."""
     from rummysim.rules import list_presets
 
+    if as_json:
+        _print_json(list_presets())
+        return
     table = Table()
     for col in ("preset", "game", "description", "source"):
         table.add_column(col)
@@ -31,34 +44,49 @@ def rules_list_command() -> None:
 def rules_show_command(
     name: Annotated[str, typer.Argument(help="Preset name.")] = "500-rum",
     rule: RuleOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Show every flag of a preset (with overrides): value, default, rule IDs, kernel support of the
-    value, and whether every value of the flag is implemented."""
+    value, whether every value of the flag is implemented, and the allowed values (a numeric flag
+    takes any integer of its range; the sources' values are its presets)."""
     from rummysim.rules import Rules, describe, format_value
 
     rules = Rules.preset(name)
     if rule:
         rules = rules.with_strings(rule)
+    if as_json:
+        _print_json({"preset": name, "game": rules.game, "overrides": list(rule or ()),
+                     "flags": describe(rules)})
+        return
     table = Table(title=f"{name} ({rules.game})")
     for col in ("flag", "value", "default", "rule IDs", "supported", "implemented"):
         table.add_column(col, no_wrap=True)
+    table.add_column("allowed")
     table.add_column("meaning")
     for row in describe(rules):
         missing = row["not_implemented"]
         implemented = "yes" if row["implemented"] else "not " + ", ".join(format_value(v) for v in missing)
         table.add_row(
             row["flag"], format_value(row["value"]), format_value(row["default"]), ", ".join(row["rule_ids"]),
-            "yes" if row["supported"] else "not yet", implemented, row["doc"],
+            "yes" if row["supported"] else "not yet", implemented, row["allowed"], row["doc"],
         )
     out_console.print(table)
 
 
-def strategies_list_command() -> None:
+def strategies_list_command(as_json: JsonOpt = False) -> None:
     """List the strategies, then the betting policies of the stakes games (``--betting``), with
     their parameters and defaults."""
     from rummysim.strategies.betting import POLICIES
     from rummysim.strategies.registry import STRATEGIES
 
+    if as_json:
+        _print_json({
+            "strategies": [{"name": s.name, "doc": s.doc, "params": _params_json(s.params)}
+                           for s in STRATEGIES.values()],
+            "betting": [{"name": b.name, "doc": b.doc, "params": _params_json(b.params)}
+                        for b in POLICIES.values()],
+        })
+        return
     table = Table()
     for col in ("strategy", "what it does", "parameters"):
         table.add_column(col)
@@ -75,11 +103,15 @@ def strategies_list_command() -> None:
     out_console.print(policies)
 
 
-def strategies_show_command(name: Annotated[str, typer.Argument(help="Strategy name.")]) -> None:
+def strategies_show_command(name: Annotated[str, typer.Argument(help="Strategy name.")],
+                            as_json: JsonOpt = False) -> None:
     """Show what a strategy does and its parameters with their defaults."""
     from rummysim.strategies.registry import strategy_info
 
     info = strategy_info(name)
+    if as_json:
+        _print_json({"name": info.name, "id": info.id, "doc": info.doc, "params": _params_json(info.params)})
+        return
     out_console.print(f"{info.name} (id {info.id})", markup=False)
     out_console.print(info.doc, markup=False)
     if not info.params:

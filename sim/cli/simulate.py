@@ -131,6 +131,7 @@ def validate_command(
     rule: RuleOpt = None,
     progress: ProgressOpt = None,
     betting: BettingOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Play games in trace mode and check every action with the independent validator (exit 1 on any violation)."""
     from rummysim.checks import validate_run
@@ -138,6 +139,14 @@ def validate_command(
     with progress_bar("validating", show_progress(progress)) as update:
         report = validate_run(game=game, players=players, lineup=lineup, games=games, seed=seed, rule=rule or (),
                               progress=update, betting=betting)
+    if as_json:
+        violations = [{"seed": v.seed, "game_index": v.game_index, "action": v.action, "rule_id": v.rule_id,
+                       "message": v.message} for v in report.violations]
+        out_console.print_json(json.dumps({"games": report.games, "actions_checked": report.actions_checked,
+                                           "violations": violations}))
+        if report.violations:
+            raise typer.Exit(1)
+        return
     out_console.print(f"games {report.games}   actions checked {report.actions_checked:,}   violations {len(report.violations)}")
     for v in report.violations[:MAX_VIOLATIONS_SHOWN]:
         where = "configuration" if v.game_index < 0 else f"seed {v.seed} game {v.game_index} action {v.action}"
@@ -156,13 +165,20 @@ def replay_command(
     lineup: LineupOpt = "greedy",
     rule: RuleOpt = None,
     betting: BettingOpt = None,
+    full_pile: Annotated[bool, typer.Option("--full-pile",
+                                            help="Show the whole discard pile after each turn (default: its top 10 cards).")] = False,
+    as_json: JsonOpt = False,
 ) -> None:
     """Print one game turn by turn (the same game `simulate` plays for that seed and index)."""
     from rummysim.checks import replay_game
 
-    out_console.print(replay_game(seed, game_index, game=game, players=players, lineup=lineup, rule=rule or (),
-                                  betting=betting),
-                      markup=False)
+    text = replay_game(seed, game_index, game=game, players=players, lineup=lineup, rule=rule or (),
+                       betting=betting, full_pile=full_pile)
+    if as_json:
+        out_console.print_json(json.dumps({"seed": seed, "game_index": game_index, "game": game, "players": players,
+                                           "lineup": lineup, "rule": list(rule or ()), "lines": text.splitlines()}))
+        return
+    out_console.print(text, markup=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -2,8 +2,8 @@
 
 Parsing and printing only: ``rummysim.sweeps`` validates, plans and runs. User errors are the
 typed errors of ``rummysim.errors``, turned into ``error: ...`` and exit code 2 by
-``rummysim.cli.main``. The plan goes to stderr, the result line to stdout. ``sweep_command`` is a
-plain function tests may call directly.
+``rummysim.cli.main``. The plan goes to stderr, the result line to stdout (with ``--json``, the
+result as JSON). ``sweep_command`` is a plain function tests may call directly.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import typer
 from rich.console import Console
 
 from rummysim.cli.console import err_console, out_console, print_note
-from rummysim.cli.options import ProgressOpt, out_option
+from rummysim.cli.options import JsonOpt, ProgressOpt, out_option
 from rummysim.cli.progress import progress_bar, show_progress
 from rummysim.errors import InputError
 
@@ -33,6 +33,7 @@ def sweep_command(
         "--threads", help="Numba threads (local: default all cores; Dask: per task, default cores / tasks per host).")] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Check the file and list the cells; play nothing.")] = False,
     progress: ProgressOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Play every cell of a TOML grid into a partitioned Parquet dataset (resumes if rerun)."""
     from rummysim.sweeps.config import load_sweep
@@ -40,7 +41,10 @@ def sweep_command(
     config = load_sweep(toml, expand=not dry_run)
     target = out if out is not None else Path("runs") / toml.stem
     if dry_run:
-        _dry_run(config, target)
+        if as_json:
+            out_console.print_json(json.dumps(_cells_json(config, target)))
+        else:
+            _dry_run(config, target)
         return
 
     from rummysim.sweeps import SweepPlan, sweep
@@ -60,7 +64,10 @@ def sweep_command(
     except KeyboardInterrupt:
         print_note("interrupted: the finished files are kept; rerun the same command to resume")
         raise typer.Abort() from None
-    _print_done(path, out_console)
+    if as_json:
+        out_console.print_json(json.dumps(done_summary(path)))
+    else:
+        _print_done(path, out_console)
 
 
 def register(app: typer.Typer) -> None:
@@ -122,12 +129,32 @@ def _print_cells(config) -> None:
     write(f"{config.n_cells:,} cells\n")
 
 
+def _cells_json(config, target: Path) -> dict[str, object]:
+    """``--dry-run --json``: the cells the sweep would play, as the dry run's table lists them."""
+    from rummysim.output import check_output_folder
+
+    check_output_folder(target, create=False)
+    cells = [{"cell": cell.id, "seed": cell.seed, "game": cell.preset, "players": cell.players,
+              "lineup": ",".join(cell.lineup), "overrides": dict(cell.overrides)}
+             for cell in config.iter_cells()]
+    return {"sweep": str(config.source), "out": str(target), "cells": cells}
+
+
 def _resolves(spec, players: int) -> bool:
     try:
         spec.resolve(players)
     except InputError:  # a lineup that does not fit: its cell's error comes in its turn
         return False
     return True
+
+
+def done_summary(path: Path) -> dict[str, object]:
+    """What ``--json`` prints after a sweep: the folder, the dataset's totals (cells, games,
+    files) and this session's games played, seconds and rate, from its ``_run.json``."""
+    manifest = json.loads((path / "_run.json").read_text())
+    session = manifest["sessions"][-1]
+    return {"path": str(path), "totals": manifest["totals"],
+            "session": {key: session.get(key) for key in ("games_written", "elapsed_s", "games_per_s")}}
 
 
 def _print_done(path: Path, console: Console) -> None:

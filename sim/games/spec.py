@@ -43,7 +43,7 @@ class GameSpec:
     ``games_runner(rules, lineup, params, seed, start, count, out_games, out_hands)``,
     ``hands_runner(rules, lineup, params, seed, start, count, out_hands)``,
     ``traced_runner(rules, lineup, params, seed, game, trace) -> (game row, rows used, overflowed)``,
-    ``validator(trace, flags) -> ValidationResult`` and ``replay(trace) -> str``.
+    ``validator(trace, flags) -> ValidationResult`` and ``replay(trace, full_pile=False) -> str``.
     ``active_counters(flags)`` names the per-hand counters that a run's flags (``Rules.as_dict()``)
     can make non-zero: the others are shown as n/a rather than 0.
     """

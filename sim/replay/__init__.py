@@ -16,8 +16,12 @@ it the record kinds and card names) and it never raises on a malformed trace; re
 decode are shown raw.  ``common.py`` holds the shared rendering, ``rum500.py``, ``gambit.py`` and
 ``rum5000.py`` each game's records and wording.
 
-Command line: ``python -m rummysim.replay trace.npy [--plain]`` (``--plain`` writes ``4H``/``X``
-instead of glyphs).
+At each hand's scores, every seat's line is followed by the table cards credited to it (the cards
+its ``table_value`` counts), except in Standard Rummy, whose table cards score nothing.  The pile
+after each turn shows its top 10 cards, or all of them with ``full_pile``.
+
+Command line: ``python -m rummysim.replay trace.npy [--plain] [--full-pile]`` (``--plain`` writes
+``4H``/``X`` instead of glyphs).
 """
 
 from __future__ import annotations
@@ -53,23 +57,25 @@ class TraceDecoder(GambitRecords, Rum500Records, Rum5000Records, Decoder):
     """Decodes the records of every game; the wording follows each GAME_START's game code."""
 
 
-def format_trace(trace: np.ndarray, plain: bool = False) -> str:
-    """Return the game(s) in ``trace`` as readable text, turn by turn."""
+def format_trace(trace: np.ndarray, plain: bool = False, full_pile: bool = False) -> str:
+    """Return the game(s) in ``trace`` as readable text, turn by turn (``full_pile``: the whole
+    discard pile after each turn, not only its top cards; Rummikub has no pile)."""
     try:
         rows: list[list[int]] = np.asarray(trace).reshape(-1, 8).tolist()
     except Exception as exc:  # never raise
         return f"(cannot read trace: {exc})\n"
     if rows and rows[0][0] == GAME_START and rows[0][5] == GAME_CODE_RUMMIKUB:
         return format_rummikub(rows, plain)
-    return TraceDecoder(rows, plain, GAME_TEXTS).run()
+    return TraceDecoder(rows, plain, GAME_TEXTS, full_pile).run()
 
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    plain = "--plain" in args
-    paths = [a for a in args if a != "--plain"]
+    options = {"--plain", "--full-pile"}
+    paths = [a for a in args if a not in options]
     if len(paths) != 1:
-        print("usage: python -m rummysim.replay trace.npy [--plain]", file=sys.stderr)
+        print("usage: python -m rummysim.replay trace.npy [--plain] [--full-pile]", file=sys.stderr)
         return 2
-    sys.stdout.write(format_trace(np.load(paths[0]), plain=plain))
+    sys.stdout.write(format_trace(np.load(paths[0]), plain="--plain" in args,
+                                  full_pile="--full-pile" in args))
     return 0

@@ -1,8 +1,9 @@
 """The shared part of the replay text: card and meld text, the per-game wording, and the decoder of
 the records every game uses (deal, turns, draws, melds and lay-offs, discards, scores, game end).
 
-The decoder keeps just enough state (hands, pile, melds) to show them; it never checks rules and
-never raises on a malformed trace: a record it cannot decode is shown raw.
+The decoder keeps just enough state (hands, pile, melds, the table cards credited to each seat) to
+show them; it never checks rules and never raises on a malformed trace: a record it cannot decode is
+shown raw.
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ from rummysim.validate.trace import (
 
 Handler = Callable[[list[int]], None]
 
-PILE_SHOWN = 10  # pile cards shown after each turn (top ones)
+PILE_SHOWN = 10  # pile cards shown after each turn (top ones) unless the whole pile is asked for
+CREDITING = (MELD, LAYOFF, JOIN)  # groups whose cards are credited to the seat of their CARD records
 POSITIONAL = (RUN, SEQUENCE)  # meld kinds whose cards sit at run positions
 
 
@@ -119,6 +121,8 @@ class GameText(ABC):
     shows_target = True
     deals_at_deck = True  # the hands are dealt once the DECK records are complete
     names_ties = False  # GAME_END column 4 is a tie mask
+    tie_rule = ""  # the rule that makes a shared highest total a tie, e.g. "R5K-GAME-2"
+    scores_table = True  # a seat scores the table cards credited to it (SCORE's table_value)
     addition = "lay off on"
 
     def wild_rank(self, row: list[int]) -> int:
@@ -139,7 +143,7 @@ class GameText(ABC):
     def score_line(self, row: list[int]) -> str:
         seat, hs, tot, tv, hv, bonus = row[1:7]
         bon = f"  bonus {bonus:>+5}" if bonus else ""
-        return f"    P{seat}  table {tv:>4}  hand {hv:>4}{bon}  score {hs:>+5}  total {tot:>5}"
+        return f"    seat {seat}  table {tv:>4}  hand {hv:>4}{bon}  score {hs:>+5}  total {tot:>5}"
 
 
 class Decoder:
@@ -147,10 +151,14 @@ class Decoder:
 
     ``texts`` maps a GAME_START game code to that game's :class:`GameText` (another code reads
     as 500 Rum).  Each game's records are added by a mixin overriding :meth:`record_handlers`.
+    ``full_pile`` shows the whole discard pile after each turn instead of its top
+    :data:`PILE_SHOWN` cards.
     """
 
-    def __init__(self, rows: list[list[int]], plain: bool, texts: dict[int, GameText]) -> None:
+    def __init__(self, rows: list[list[int]], plain: bool, texts: dict[int, GameText],
+                 full_pile: bool = False) -> None:
         self.rows = rows
+        self.pile_shown = None if full_pile else PILE_SHOWN
         self.f = CardText(plain)
         self.texts = texts
         self.text = texts[GAME_CODE_500]
@@ -164,6 +172,7 @@ class Decoder:
         self.pack_size = 0
         self.hands: list[list[int]] = []
         self.pile: list[int] = []
+        self.credited: list[list[int]] = []  # per seat, the table cards credited this hand
         self.melds: dict[int, dict] = {}
         self.group: dict | None = None  # the MELD/LAYOFF/JOIN whose CARD records are being read
         self.call_turn = False
@@ -219,9 +228,20 @@ class Decoder:
             self.hands[seat].extend(cards)
 
     def show_pile(self) -> None:
-        shown = self.pile[-PILE_SHOWN:]
+        shown = self.pile if self.pile_shown is None else self.pile[-self.pile_shown:]
         more = f"({len(self.pile) - len(shown)} more) … " if len(self.pile) > len(shown) else ""
         self.w(f"    pile    {more}{self.f.cards(shown)}")
+
+    def credit(self, seat: int, c: int) -> None:
+        if 0 <= seat < len(self.credited):
+            self.credited[seat].append(c)
+
+    def uncredit(self, c: int) -> None:
+        """A table card leaves the seat it was credited to (a 5000 Rummy trade)."""
+        for cards in self.credited:
+            if c in cards:
+                cards.remove(c)
+                return
 
     def next_row(self, wanted: Callable[[int], bool]) -> list[int] | None:
         """The first record after the current one whose kind is ``wanted``."""
@@ -231,11 +251,11 @@ class Decoder:
         return None
 
     def describe(self, mid: int) -> str:
-        """``P1's group of 4s`` for meld ``mid``."""
+        """``seat 1's group of 4s`` for meld ``mid``."""
         m = self.melds.get(mid)
         if m is None:
             return "?"
-        return f"P{m['owner']}'s " + self.f.meld_label(m["kind"], m["key"], m["lo"], m["hi"])
+        return f"seat {m['owner']}'s " + self.f.meld_label(m["kind"], m["key"], m["lo"], m["hi"])
 
     # ---- game and hand start, dealing ----
     def game_start(self, row: list[int]) -> None:
@@ -245,23 +265,24 @@ class Decoder:
         self.text = self.texts.get(row[5], self.texts[GAME_CODE_500])
         target = f" · target {row[4]}" if self.text.shows_target and row[4] else ""
         teams = f" · teams {self.team_name(0)} v {self.team_name(1)}" if self.partnership else ""
-        self.w(f"Game {row[3]} · {self.text.title}{row[1]} players · first dealer P{row[2]}"
+        self.w(f"Game {row[3]} · {self.text.title}{row[1]} players · first dealer seat {row[2]}"
                f"{target}{teams}")
 
     @staticmethod
     def team_name(team: int) -> str:
-        """``team 0 (P0+P2)``: partners sit opposite, the team of seat s is s mod 2."""
-        return f"team {team} (P{team}+P{team + 2})"
+        """``team 0 (seats 0+2)``: partners sit opposite, the team of seat s is s mod 2."""
+        return f"team {team} (seats {team}+{team + 2})"
 
     def hand_start(self, row: list[int]) -> None:
         self.dealer, self.pack_size, self.deal = row[2], row[3], row[4]
         self.pack = []
         self.melds = {}
+        self.credited = [[] for _ in range(self.n)]
         self.hand_reset()
         self.w("")
         self.f.wild = self.text.wild_rank(row)
-        self.w(f"━━ Hand {row[1] + 1} · dealer P{self.dealer} · pack {self.pack_size} · "
-               f"{self.text.hand_detail(self.f, row)} · P{row[5]} plays first ━━")
+        self.w(f"━━ Hand {row[1] + 1} · dealer seat {self.dealer} · pack {self.pack_size} · "
+               f"{self.text.hand_detail(self.f, row)} · seat {row[5]} plays first ━━")
 
     def hand_reset(self) -> None:
         """What a game's mixin clears at each HAND_START."""
@@ -290,7 +311,7 @@ class Decoder:
     # ---- turns and draws ----
     def turn_start(self, row: list[int]) -> None:
         self.call_turn = row[5] == 1
-        what = f"P{row[1]} calls Rummy!" if self.call_turn else f"P{row[1]}"
+        what = f"seat {row[1]} calls Rummy!" if self.call_turn else f"seat {row[1]}"
         self.w(f"  Turn {row[2]} · {what} · stock {row[3]} · pile {row[4]}")
 
     def draw_stock(self, row: list[int]) -> None:
@@ -306,7 +327,7 @@ class Decoder:
         if self.call_turn:
             if top:
                 what = f"the top card ({f.card(row[4])})"
-            self.w(f"    P{row[1]} calls Rummy! takes {what}, {row[3]} card(s): "
+            self.w(f"    seat {row[1]} calls Rummy! takes {what}, {row[3]} card(s): "
                    f"{f.cards(taken)}")
         else:
             self.w(f"    take    {what}, {row[3]} card(s): {f.cards(taken)}")
@@ -342,6 +363,8 @@ class Decoder:
             self.w(f"    (stray CARD {self.f.card(c)} for meld #{mid})")
             return
         g["cards"].append((c, pos))
+        if g["type"] in CREDITING:
+            self.credit(seat, c)
         self.take_from_hand(seat, c)
         if len(g["cards"]) >= g["n"]:
             self.flush_group()
@@ -354,7 +377,7 @@ class Decoder:
         self.show_pile()
 
     def float_(self, row: list[int]) -> None:
-        self.w(f"    P{row[1]} floats (0 cards, the hand goes on)")
+        self.w(f"    seat {row[1]} floats (0 cards, the hand goes on)")
 
     # ---- a finished MELD / LAYOFF / JOIN group ----
     def flush_group(self) -> None:
@@ -394,7 +417,7 @@ class Decoder:
         m = self.melds.get(g["meld_id"])
         label = self.f.meld_label(m["kind"], m["key"], m["lo"], m["hi"]) if m else "?"
         if g.get("oot"):
-            self.w(f"  P{g['seat']} out of turn: meld #{g['meld_id']} {label}: {cards_txt}")
+            self.w(f"  seat {g['seat']} out of turn: meld #{g['meld_id']} {label}: {cards_txt}")
         else:
             self.w(f"    meld    #{g['meld_id']} {label}: {cards_txt}")
 
@@ -404,7 +427,7 @@ class Decoder:
         what = self.describe(mid) if m else "?"
         now = f", now {m['count']} cards" if m else ""
         if g["type"] == ADDOPP_LAYOFF:
-            self.w(f"    P{g['seat']} lays off on #{mid} ({what}{now}), "
+            self.w(f"    seat {g['seat']} lays off on #{mid} ({what}{now}), "
                    f"scoring for no one: {cards_txt}")
         else:
             self.w(f"    {self.text.addition} #{mid} ({what}{now}): {cards_txt}")
@@ -413,16 +436,19 @@ class Decoder:
     def hand_end(self, row: list[int]) -> None:
         reason, out_seat, turns = row[1:4]
         why = self.text.end_reason(reason, self.n)
-        who = f"P{out_seat} " if out_seat >= 0 else ""
+        who = f"seat {out_seat} " if out_seat >= 0 else ""
         self.w(f"  Hand end after {turns} turns: {who}{why}")
         for s, h in enumerate(self.hands):
             if h:
-                self.w(f"    P{s} holds {self.f.cards(h, sort=True)}")
+                self.w(f"    seat {s} holds {self.f.cards(h, sort=True)}")
         self.totals_line = []
 
     def score(self, row: list[int]) -> None:
         self.w(self.text.score_line(row))
-        self.totals_line.append(f"P{row[1]} {row[3]}")
+        seat = row[1]
+        if self.text.scores_table and 0 <= seat < len(self.credited) and self.credited[seat]:
+            self.w(f"        credited {self.f.cards(self.credited[seat], sort=True)}")
+        self.totals_line.append(f"seat {row[1]} {row[3]}")
 
     def team_score(self, row: list[int]) -> None:
         team, hs, tot = row[1:4]
@@ -443,10 +469,10 @@ class Decoder:
         elif self.partnership and tied > 0:
             self.w(f"Game over after {n_hands} hands: draw, the team totals are equal")
         elif winner >= 0:
-            self.w(f"Game over after {n_hands} hands: P{winner} wins")
+            self.w(f"Game over after {n_hands} hands: seat {winner} wins")
         elif self.text.names_ties and tied > 0:
-            seats = " and ".join(f"P{s}" for s in range(31) if tied >> s & 1)
-            self.w(f"Game over after {n_hands} hands: tie between {seats} (R5K-GAME-2)")
+            seats = " and ".join(f"seat {s}" for s in range(31) if tied >> s & 1)
+            self.w(f"Game over after {n_hands} hands: tie between {seats} ({self.text.tie_rule})")
         else:
             self.w(f"Game over after {n_hands} hands: no winner (highest total shared)")
         if self.totals_line:

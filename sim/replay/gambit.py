@@ -5,7 +5,7 @@ the cards out of play. Wild jokers show their designation as in every game (``ðŸ
 
 from __future__ import annotations
 
-from rummysim.replay.common import Decoder, Handler
+from rummysim.replay.common import CREDITING, Decoder, Handler
 from rummysim.validate.cards import JOKER
 from rummysim.validate.trace import BLOCK, CARD, DEALERS_JOKER, DOUBLE, NOMINATE, SPLIT, TAKE_PILE
 
@@ -40,17 +40,19 @@ class GambitRecords(Decoder):
         return "a joker from hand"
 
     def dealers_joker(self, row: list[int]) -> None:
-        self.w(f"  the dealer's joker {self.f.joker} lies face up beside P{row[1]} (Dealer's gambit)")
+        self.w(f"  the dealer's joker {self.f.joker} lies face up beside seat {row[1]} (Dealer's gambit)")
 
     def nominate(self, row: list[int]) -> None:
         effect = EFFECTS.get(row[2], f"effect {row[2]}")
-        self.w(f"  P{row[1]} nominates {effect}")
+        self.w(f"  seat {row[1]} nominates {effect}")
 
     def gambit_card(self, row: list[int]) -> None:
         """A CARD record; the dealer's joker (column 5 = 1) comes from beside the dealer, not a hand."""
         if row[3] == JOKER and row[5] == SOURCE_DEALERS_JOKER and self.group is not None:
             self.group["dealers_joker"] = True
             self.group["cards"].append((row[3], row[4]))
+            if self.group["type"] in CREDITING:
+                self.credit(row[1], row[3])
             if len(self.group["cards"]) >= self.group["n"]:
                 self.flush_group()
             return
@@ -98,7 +100,7 @@ class GambitRecords(Decoder):
     def block(self, row: list[int]) -> None:
         seat = row[1]
         self.take_from_hand(seat, JOKER)
-        self.w(f"    P{seat} blocks the dealer's joker with a joker from hand: both leave play")
+        self.w(f"    seat {seat} blocks the dealer's joker with a joker from hand: both leave play")
         self.out_of_play.extend([JOKER, JOKER])
 
     def hand_end(self, row: list[int]) -> None:

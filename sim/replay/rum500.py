@@ -41,11 +41,14 @@ class StandardRummyText(Rum500Text):
 
     title = "Standard Rummy · "
     shows_target = False
+    names_ties = True
+    tie_rule = "RSTD-GAME-1"
+    scores_table = False  # deadwood scoring (RSTD-SCORE-1): the table cards score nothing
 
     def score_line(self, row: list[int]) -> str:
         seat, hs, tot, _tv, hv, bonus = row[1:7]
         coll = f"  collects {bonus:>4}" if bonus else ""
-        return f"    P{seat}  deadwood {hv:>4}{coll}  score {hs:>+5}  total {tot:>5}"
+        return f"    seat {seat}  deadwood {hv:>4}{coll}  score {hs:>+5}  total {tot:>5}"
 
 
 class Rum500Records(Decoder):
@@ -74,7 +77,7 @@ class Rum500Records(Decoder):
             pos += size
         for i in range(n):
             seat = (self.dealer + 1 + i) % n
-            self.w(f"  P{seat} dealt  {f.cards(self.hands[seat], sort=True)}")
+            self.w(f"  seat {seat} dealt  {f.cards(self.hands[seat], sort=True)}")
         if upchoice:
             self.pile = []
             self.w(f"  no upcard (the first player starts the pile) · stock "
@@ -84,7 +87,7 @@ class Rum500Records(Decoder):
 
     def start_pile(self, row: list[int]) -> None:
         seat, c = row[1], row[2]
-        self.w(f"  P{seat} starts the pile with {self.f.card(c)}")
+        self.w(f"  seat {seat} starts the pile with {self.f.card(c)}")
         self.take_from_hand(seat, c)
         self.pile.append(c)
 

@@ -35,17 +35,17 @@ _STAKES_LINES = {
     101: lambda r: f"  stakes: {_STAKES_MODES.get(r[1], r[1])}, a session of {r[3]} hands"
                    + (" · tied first-dealer draw: automatic double" if r[2] else ""),
     102: lambda r: f"  stake {r[1]}",
-    103: lambda r: f"    P{r[1]} doubles to {r[2]}",
-    104: lambda r: f"    P{r[1]} takes: stake {r[2]}",
-    105: lambda r: f"    P{r[1]} folds, losing {r[2]}",
-    106: lambda r: f"    P{r[1]} beavers: stake {r[2]}",
-    107: lambda r: f"  P{r[1]} antes {r[2]} · pot {r[3]}",
-    108: lambda r: f"  P{r[1]} checks",
-    109: lambda r: f"  P{r[1]} bets {r[2]} · pot {r[3]}",
-    110: lambda r: f"  P{r[1]} calls {r[2]} · pot {r[3]}",
-    111: lambda r: f"  P{r[1]} calls {r[2]} and raises {r[3]} · pot {r[4]}",
-    112: lambda r: f"    P{r[1]} concedes the pot of {r[2]}" + (" in the betting round" if r[3] == 0 else ""),
-    113: lambda r: f"    P{r[1]} {r[2]:+} ({'x' + str(r[4]) + ' ' if r[4] else ''}stake {r[5]}) · session {r[3]:+}",
+    103: lambda r: f"    seat {r[1]} doubles to {r[2]}",
+    104: lambda r: f"    seat {r[1]} takes: stake {r[2]}",
+    105: lambda r: f"    seat {r[1]} folds, losing {r[2]}",
+    106: lambda r: f"    seat {r[1]} beavers: stake {r[2]}",
+    107: lambda r: f"  seat {r[1]} antes {r[2]} · pot {r[3]}",
+    108: lambda r: f"  seat {r[1]} checks",
+    109: lambda r: f"  seat {r[1]} bets {r[2]} · pot {r[3]}",
+    110: lambda r: f"  seat {r[1]} calls {r[2]} · pot {r[3]}",
+    111: lambda r: f"  seat {r[1]} calls {r[2]} and raises {r[3]} · pot {r[4]}",
+    112: lambda r: f"    seat {r[1]} concedes the pot of {r[2]}" + (" in the betting round" if r[3] == 0 else ""),
+    113: lambda r: f"    seat {r[1]} {r[2]:+} ({'x' + str(r[4]) + ' ' if r[4] else ''}stake {r[5]}) · session {r[3]:+}",
 }
 _NO_DRAW = {
     0: "stock empty, does not take from the pile",
@@ -60,6 +60,7 @@ class Rum5000Text(GameText):
     title = "5000 Rummy · "
     deals_at_deck = False  # the FACE_UP records give the hand sizes
     names_ties = True
+    tie_rule = "R5K-GAME-2"
     addition = "add to "  # "add to  #3": aligned with the other play lines
 
     def wild_rank(self, row: list[int]) -> int:
@@ -108,7 +109,7 @@ class Rum5000Records(Decoder):
             block = self.pack[pos:pos + max(0, size)]
             pos += max(0, size)
             self.add_to_hand(seat, block)
-            self.w(f"  P{seat} face-up {f.card(card)} → {size} cards: "
+            self.w(f"  seat {seat} face-up {f.card(card)} → {size} cards: "
                    f"{f.cards(block, sort=True)}")
         first_turn = self.next_row(lambda kind: kind == TURN_START)
         if first_turn is not None and first_turn[4] == 0:  # the first turn sees an empty pile
@@ -129,7 +130,7 @@ class Rum5000Records(Decoder):
     def exchange(self, row: list[int]) -> None:
         """V5K-11: a seat swaps a hand card for the upcard before the first player draws."""
         seat, given, taken = row[1], row[2], row[3]
-        self.w(f"    P{seat} exchanges {self.f.card(given)} for the upcard {self.f.card(taken)} "
+        self.w(f"    seat {seat} exchanges {self.f.card(given)} for the upcard {self.f.card(taken)} "
                f"(V5K-11)")
         self.take_from_hand(seat, given)
         self.add_to_hand(seat, [taken])
@@ -152,6 +153,8 @@ class Rum5000Records(Decoder):
                f"{f.card(taken)} to the hand")
         self.take_from_hand(seat, given)
         self.add_to_hand(seat, [taken])
+        self.uncredit(taken)
+        self.credit(seat, given)  # R5K-TRADE-3
 
     def write_group(self, g: dict, joined: str, cards_txt: str) -> None:
         if g["type"] == JOIN:

@@ -112,7 +112,7 @@ class RummikubDecoder:
         self.first_line: list[str] = []
         self.w("")
         self.w(f"━━ Round {row[1] + 1} · {row[3]} tiles · racks of {row[4]} · "
-               f"P{row[5]} plays first ━━")
+               f"seat {row[5]} plays first ━━")
 
     def deck(self, row: list[int]) -> None:
         off = row[1]
@@ -124,12 +124,12 @@ class RummikubDecoder:
 
     def first_tile(self, row: list[int]) -> None:
         seat = row[1]
-        self.first_line.append(f"P{seat} {tile_text(row[2], self.joker)}")
+        self.first_line.append(f"seat {seat} {tile_text(row[2], self.joker)}")
         if seat == self.n - 1:
             self.deal()
             self.w("  first tiles: " + ", ".join(self.first_line))
             for s, rack in enumerate(self.racks):
-                self.w(f"  P{s} rack   {self.tiles(rack)}")
+                self.w(f"  seat {s} rack   {self.tiles(rack)}")
             self.w(f"  pool {len(self.pool) - self.pool_pos}")
 
     def deal(self) -> None:
@@ -142,7 +142,7 @@ class RummikubDecoder:
     # ---- turns ----
     def turn_start(self, row: list[int]) -> None:
         self.seat = row[1]
-        self.w(f"  Turn {row[2]} · P{row[1]} · pool {row[3]}")
+        self.w(f"  Turn {row[2]} · seat {row[1]} · pool {row[3]}")
 
     def draw_stock(self, row: list[int]) -> None:
         self.pool_pos += 1
@@ -224,17 +224,17 @@ class RummikubDecoder:
     def hand_end(self, row: list[int]) -> None:
         reason, out_seat, turns = row[1:4]
         why = _END_REASONS.get(reason, f"reason {reason}").format(n=self.n)
-        who = f"P{out_seat} " if out_seat >= 0 else ""
+        who = f"seat {out_seat} " if out_seat >= 0 else ""
         self.w(f"  Round end after {turns} turns: {who}{why}")
         for s, rack in enumerate(self.racks):
             if +rack:
-                self.w(f"    P{s} holds {self.tiles(+rack)}")
+                self.w(f"    seat {s} holds {self.tiles(+rack)}")
         self.totals = []
 
     def score(self, row: list[int]) -> None:
         seat, sc, total, _, value = row[1:6]
-        self.w(f"    P{seat}  rack {value:>4}  score {sc:>+5}  total {total:>5}")
-        self.totals.append(f"P{seat} {total}")
+        self.w(f"    seat {seat}  rack {value:>4}  score {sc:>+5}  total {total:>5}")
+        self.totals.append(f"seat {seat} {total}")
 
     def game_end(self, row: list[int]) -> None:
         winner, rounds, capped, tied = row[1:5]
@@ -242,9 +242,9 @@ class RummikubDecoder:
         if capped:
             self.w(f"Game over: round cap reached after {rounds} rounds, no winner")
         elif winner >= 0:
-            self.w(f"Game over after {rounds} round(s): P{winner} wins")
+            self.w(f"Game over after {rounds} round(s): seat {winner} wins")
         else:
-            seats = " and ".join(f"P{s}" for s in range(31) if tied >> s & 1)
+            seats = " and ".join(f"seat {s}" for s in range(31) if tied >> s & 1)
             self.w(f"Game over after {rounds} round(s): tie between {seats}")
         if self.totals:
             self.w("  final totals: " + ", ".join(self.totals))

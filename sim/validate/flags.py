@@ -1,7 +1,8 @@
 """The RULES.md §8.6 flags as the validator reads them, shared by every game's checker.
 
 For each game, the flags it knows: the value kind, the RULES.md default and the values that game's
-checker implements (``None``: any positive int, or a flag-specific test in the checker).  A checker
+checker implements (a set, a ``range`` for the numeric flags a designer may set to any value of
+:mod:`rummysim.rules`' range, or ``None``: any positive int, or a flag-specific test in the checker).  A checker
 accepts the flags of the other games only at their defaults, so each needs the other games' tables;
 they are declared here once.  Values are written as in RULES.md (``True`` / ``"true"``, ``5`` /
 ``"5"``); :func:`norm_value` reads them.
@@ -29,7 +30,7 @@ RUM500_FLAGS: FlagSpecs = {
     "r500_num_decks": (STR_OR_INT, "auto", {"auto", 1, 2}),  # V500-DECKS
     "r500_jokers_per_deck": (INT, 2, {2, 1, 0}),  # V500-JOKERS
     "r500_card_values": (STR, "face", {"face", "5_10_15", "all5"}),  # V500-VALUES
-    "r500_ace_value": (INT, 15, {15, 25}),  # V500-ACE
+    "r500_ace_value": (INT, 15, range(1, 101)),  # V500-ACE; rules.py int_range
     "r500_ace_low_value": (STR_OR_INT, "auto", {"auto", 1, 5, "same"}),  # V500-ACE
     "r500_four_aces_100": (BOOL, False, {False, True}),  # V500-ACE
     "r500_score_divisor": (INT, 1, {1, 5}),  # V500-DIV5
@@ -41,7 +42,7 @@ RUM500_FLAGS: FlagSpecs = {
     "r500_going_out": (STR, "any", {"any", "discard_required", "floating"}),
     "r500_unplayable_discard": (BOOL, False, {False, True}),  # V500-UNPLAYABLE
     "r500_must_go_out_to_win": (BOOL, False, {False, True}),  # V500-MUSTOUT
-    "r500_first_meld_min": (INT, 0, {0, 30}),  # V500-OPEN30
+    "r500_first_meld_min": (INT, 0, range(0, 501)),  # V500-OPEN30
     "r500_min_new_run": (INT, 3, {3, 4}),  # V500-RUN4
     "r500_round_the_corner": (BOOL, False, {False, True}),  # V500-CORNER
     "r500_boathouse": (BOOL, False, {False, True}),  # V500-BOATHOUSE preset
@@ -51,7 +52,7 @@ RUM500_FLAGS: FlagSpecs = {
     "r500_stock_out_idle_turns": (STR_OR_INT, "n", None),  # R500-STOCK-2: "n" or int > 0
     "r500_add_opponent_hand": (BOOL, False, {False, True}),  # V500-ADDOPP
     "r500_addopp_stock_out": (STR, "by_player_count", {"by_player_count", "continue_discarding"}),
-    "r500_seven_straight_bonus": (INT, 0, {0, 500}),  # V500-7STRAIGHT
+    "r500_seven_straight_bonus": (INT, 0, range(0, 5001)),  # V500-7STRAIGHT
     "r500_target": (INT, 500, None),  # V500-TARGET: any positive int
     "r500_tie_rule": (STR, "replay", {"replay", "goer_wins"}),  # V500-TIE
     "r500_meld_out_of_turn": (BOOL, False, {False, True}),  # V500-OUTOFTURN
@@ -92,7 +93,7 @@ RUMMIKUB_FLAGS: FlagSpecs = {
     "rkub_direction": (STR, "clockwise", {"clockwise", "counterclockwise"}),  # VKUB-DIR
     "rkub_group_joker_release": (STR, "one_tile", {"one_tile", "both_colours"}),  # VKUB-JOKERBOTH
     "rkub_max_jokers_per_combo": (INT, 2, {2, 1}),  # VKUB-TWOJOKERS
-    "rkub_joker_penalty": (INT, 30, {30, 25}),  # VKUB-JOKER25
+    "rkub_joker_penalty": (INT, 30, range(0, 101)),  # VKUB-JOKER25
     "rkub_initial_rule": (STR, "total", {"total", "single_combo"}),  # RKUB-INIT-30, AMB-38
     "rkub_manipulate_on_initial_turn": (BOOL, True, {True, False}),  # RKUB-INIT-2, AMB-39
     "rkub_invalid_turn": (STR, "reject", {"reject", "penalty_draw3"}),  # RKUB-TIME-1

@@ -469,13 +469,16 @@ class Scoring(Replayer):
         top = max(totals)
         winner = -1
         game_over = False
+        draw_mask = 0
         self.goer_won = False
         leaders = [s for s in range(self.n) if totals[s] == top]
         if self.std:
-            # RSTD-GAME-1: std_game_hands hands, the highest total wins (-1 when shared)
+            # RSTD-GAME-1: std_game_hands hands, the highest total wins; a shared one is a draw
+            # (winner -1, the leaders in the tie mask)
             if self.hands_played >= cfg.std_hands:
                 game_over = True
                 winner = leaders[0] if len(leaders) == 1 else -1
+                draw_mask = sum(1 << s for s in leaders) if len(leaders) > 1 else 0
             self.tied = False
         elif cfg.must_go_out:
             # V500-MUSTOUT: only the player who went out, once at the target, can win
@@ -494,7 +497,7 @@ class Scoring(Replayer):
                     winner = leaders[0]  # R500-END-1
                 # else: R500-END-2, another hand is dealt
             self.tied = top >= target and winner < 0
-        self._set_game_end(winner, winner >= 0 or game_over)
+        self._set_game_end(winner, winner >= 0 or game_over, draw_mask)
 
     def _winner_rule(self) -> str:
         if self.std:
