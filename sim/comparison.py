@@ -152,6 +152,8 @@ def parse_pattern(text: str, a: str, b: str, players: int) -> tuple[str, ...]:
     labels = []
     for t in tokens:
         named = t if t in ("A", "a", "B", "b") else _named_side(t)
+        if a == b and named == a:
+            raise InputError(f"--lineup entry {t!r} names both sides of an A/A comparison: seat them as A and B")
         if named in ("A", "a") or named == a:
             labels.append("A")
         elif named in ("B", "b") or named == b:
@@ -477,9 +479,9 @@ def compare(
         >>> res.summary["verdict"]                                   # doctest: +SKIP
         'greedy beats random by 34.5 ± 2.2 points per hand, p < 1e-300'
     """
+    # An A/A comparison (a == b) is allowed: on the same deals a deterministic strategy plays the
+    # same games on both sides, so it must report exactly 0, which checks the user's setup.
     a, b = _check_strategy(a), _check_strategy(b)
-    if a == b:
-        raise InputError(f"compare needs two different strategies, got {a!r} twice")
     _check_counts(games, seed)
     if until_ci is not None:
         if not (until_ci > 0 and math.isfinite(until_ci)):

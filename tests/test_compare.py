@@ -231,6 +231,17 @@ def test_tournament_four_players_seats_each_side_twice():
 # statistics helpers
 
 
+@pytest.mark.parametrize("strategy, players", [("greedy", 2), ("greedy", 3), ("heuristic", 4)])
+def test_a_a_comparison_reports_exactly_zero(strategy, players):
+    """Issue 18 point 6: a deterministic strategy against itself on the same deals plays the same
+    games on both sides, so every per-deal difference is 0 and the verdict says no difference."""
+    res = compare(strategy, strategy, players=players, games=40, seed=3)
+    assert (res.deals["diff"] == 0).all()
+    per_hand = res.summary["per_hand"]
+    assert per_hand["diff"] == 0 and per_hand["half_width"] == 0 and per_hand["p_value"] == 1
+    assert res.summary["verdict"].startswith(f"no significant difference between {strategy} and {strategy}")
+
+
 def test_statistics_helpers():
     s = diff_stats(np.array([10.0, 30.0, 20.0, 20.0]), np.array([2.0, 4.0, 3.0, 3.0]))
     assert s["per_game"]["diff"] == 20.0 and s["per_hand"]["diff"] == pytest.approx(80 / 12)
@@ -269,7 +280,7 @@ def test_cli_compare_and_tournament(tmp_path):
     "args, needle",
     [
         (["compare", "greedy", "bogus"], "unknown strategy 'bogus'"),
-        (["compare", "greedy", "greedy"], "two different strategies"),
+        (["compare", "greedy", "greedy", "--lineup", "greedy,greedy"], "names both sides"),
         (["compare", "greedy", "random", "--players", "1"], "2-8 players"),
         (["compare", "greedy", "random", "--players", "9"], "2-8 players"),
         (["compare", "greedy", "random", "--players", "three"], "--players"),
