@@ -289,6 +289,19 @@ def canonical_spec(spec: str) -> str:
     return ":".join([info.name, *changed])
 
 
+def with_setting(spec: str, key: str, value: float) -> str:
+    """The strategy ``spec`` with parameter ``key`` set to ``value`` (replacing any value it gave),
+    canonical; InputError naming the key and its range when either is wrong.
+
+    Example:
+        >>> with_setting("heuristic:min_gain=5", "min_gain", 7)
+        'heuristic:min_gain=7'
+    """
+    name, settings = parse_settings(spec, "strategy")
+    kept = [f"{k}={v:g}" for k, v in settings if k != key]
+    return canonical_spec(":".join([name, *kept, f"{key}={value:g}"]))
+
+
 def parse_lineup(text: str, n_players: int, game: str | None = None) -> tuple[list[str], np.ndarray, np.ndarray]:
     """Names per seat, int64 ids and float64 params for ``--lineup``.
 

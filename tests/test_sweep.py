@@ -131,6 +131,23 @@ def test_lineup_forms(spec, players, seats):
     assert parse_lineup_spec(spec).resolve(players) == seats
 
 
+def test_strategy_parameters_in_lineups_and_as_a_grid_axis():
+    """Issue 18 point 1: parameters set in a sweep's lineup, and a swept parameter as an axis set
+    on every seat that plays the strategy; the cell's lineup names them canonically."""
+    config = load_sweep({"run": {"games_per_cell": 10}, "grid": {
+        "players": [2], "lineup": ["heuristic:min_gain=3 at seat 0, greedy elsewhere", "cautious"],
+        "heuristic": {"max_take": [0, 2]}, "cautious": {"max_take": [1]}}}, label="params", expand=False)
+    assert parse_lineup_spec("heuristic:min_gain=5:max_take=0,greedy").resolve(2) == ["heuristic", "greedy"]
+    assert config.swept == {"game": 1, "players": 1, "lineup": 2, "heuristic:max_take": 2, "cautious:max_take": 1}
+    with pytest.raises(SweepConfigError, match=r"no seat of lineup heuristic:min_gain=3,greedy plays cautious \(and 3 more"):
+        config.cells  # noqa: B018
+    config = load_sweep({"run": {"games_per_cell": 10}, "grid": {
+        "players": [2], "lineup": ["heuristic:min_gain=3 at seat 0, greedy elsewhere"], "heuristic": {"max_take": [0, 2]}}})
+    assert [c.lineup for c in config.cells] == [("heuristic:min_gain=3", "greedy"),
+                                                ("heuristic:min_gain=3:max_take=2", "greedy")]
+    assert len({c.id for c in config.cells}) == 2
+
+
 @pytest.mark.parametrize("text, key, needle", [
     ("[run]\ngames_per_cell = 10\n[grid\n", "", "not valid TOML"),
     ("[grid]\nplayers = [2]\n", "[run]", "games_per_cell"),
@@ -153,6 +170,13 @@ def test_lineup_forms(spec, players, seats):
     ("[run]\ngames_per_cell = 10\n[grid]\nlineup = ['greedy', 'greedy,greedy,greedy,greedy']\n", "[grid] lineup",
      "same game"),
     ("[run]\ngames_per_cell = 10\n[grid]\ngame = ['500-rumm']\n", "[grid] game", "did you mean '500-rum'"),
+    ("[run]\ngames_per_cell = 10\n[grid]\nlineup = ['heuristic:max_take=-1']\n", "[grid] lineup", "max_take=-1 is out of range"),
+    ("[run]\ngames_per_cell = 10\n[grid]\nlineup = ['heuristic']\nheuristic.max_take = [-1]\n",
+     "[grid] heuristic.max_take", "out of range [0, inf]"),
+    ("[run]\ngames_per_cell = 10\n[grid]\nlineup = ['heuristic']\nheuristic.max_takes = [1]\n",
+     "[grid] heuristic.max_takes", "no parameter 'max_takes'"),
+    ("[run]\ngames_per_cell = 10\n[grid]\nlineup = ['greedy']\nheuristic.max_take = [1]\n",
+     "[grid] heuristic.max_take", "no seat of lineup greedy,greedy,greedy,greedy plays heuristic"),
 ])
 def test_bad_sweep_files_name_file_key_and_reason(tmp_path, text, key, needle):
     path = write(tmp_path, text, "bad.toml")

@@ -15,11 +15,16 @@ lineup and rule overrides), and every cell plays the same number of games::
     lineup = ["greedy", "random at seat 0, greedy elsewhere"]   # default greedy
     r500_target = [500, 1000]                 # any rule flag (`rummysim rules show 500-rum`)
     # betting = ["threshold,accept-all"]      # stakes games (r5k_doubling, r5k_limit_poker) only
+    # heuristic.max_take = [0, 2, 4]          # a strategy parameter swept (`rummysim strategies show`)
 
 A lineup is one strategy for every seat (``"greedy"``, ``"all random"``), one per seat
 (``"greedy,random,greedy,random"`` or ``["greedy", "random", "greedy", "random"]``), or seats
 named against a default (``"random at seat 0, greedy elsewhere"``, ``"random at seats 0 and 2,
-greedy elsewhere"``); seats are numbered from 0 like the ``score_k`` columns.
+greedy elsewhere"``); seats are numbered from 0 like the ``score_k`` columns. A strategy may set
+parameters, ``"heuristic:min_gain=3 at seat 0, greedy elsewhere"``, checked by name and range. A grid key
+``STRATEGY.PARAM`` sweeps one parameter: each value is set on every seat of the cell that plays
+that strategy (a cell with no such seat is refused), and the cell's ``lineup`` column names it
+(``heuristic:max_take=2``).
 
 **Layout.** ``OUT/game=<preset>/players=<n>/cell=<id>/part-NNNN.parquet``, one file per chunk of
 ``chunk_size`` games (chunk k holds games ``k*chunk_size ..``), plus ``part-NNNN.hands.parquet``

@@ -61,7 +61,8 @@ def _did_you_mean(word: str, choices: Sequence[str]) -> str:
 # ---------------------------------------------------------------------------------------------
 # lineups
 
-_NAME = r"[A-Za-z_][\w-]*"
+# A strategy with any parameters set: ``heuristic`` or ``heuristic:take_depth=3:hold=0``.
+_NAME = r"[A-Za-z_][\w-]*(?::\w+=[-+\w.]+)*"
 _AT_RE = re.compile(rf"^(?P<name>{_NAME})\s+at\s+seats?\s+(?P<seats>\d+(?:\s*(?:and|\+|&)\s*\d+)*)$", re.I)
 _ELSE_RE = re.compile(rf"^(?P<name>{_NAME})\s+(?:elsewhere|everywhere\s+else|at\s+(?:the\s+)?other\s+seats)$", re.I)
 _ALL_RE = re.compile(rf"^(?:all(?:\s+seats)?\s+(?P<a>{_NAME})|(?P<b>{_NAME})\s+(?:everywhere|at\s+(?:all|every)\s+seats?))$", re.I)
@@ -100,13 +101,14 @@ class LineupSpec:
 def parse_lineup_spec(value: object) -> LineupSpec:
     """Read one lineup of a sweep file (a string or a list of names); InputError on bad syntax or
     unknown strategies."""
-    from rummysim.strategies.registry import STRATEGIES
+    from rummysim.strategies.registry import STRATEGIES, canonical_spec
 
-    def known(name: str) -> str:
+    def known(spec: str) -> str:
+        name = spec.split(":", 1)[0].strip()
         if name not in STRATEGIES:
             raise InputError(f"unknown strategy {name!r}{_did_you_mean(name, list(STRATEGIES))} "
                              f"(known: {', '.join(STRATEGIES)})")
-        return name
+        return canonical_spec(spec)  # parameters checked by name and range (issue 18 point 1)
 
     if isinstance(value, list):
         if not value or not all(isinstance(v, str) and v.strip() for v in value):
@@ -392,11 +394,12 @@ def _read_grid(raw: dict[str, object], fail: Callable[[str, str], SweepConfigErr
     """Each grid key with its list of typed, individually valid values (in file order)."""
     keys = ["game", "players", "lineup", "betting", *FLAGS]
     grid: dict[str, list[object]] = {}
-    for key, value in raw.items():
-        where = f"[grid] {key}"
-        if key not in keys:
+    for key, value in _param_keys(raw).items():
+        where = f"[grid] {key.replace(':', '.')}"
+        if key not in keys and not _is_param_key(key):
             raise fail(where, f"unknown key{_did_you_mean(key, keys)}; [grid] takes game, players, lineup, "
-                              "betting (the betting policies of a stakes game) and rule flags (`rummysim rules show 500-rum` lists them)")
+                              "betting (the betting policies of a stakes game), STRATEGY.PARAM (a strategy "
+                              "parameter, e.g. heuristic.take_depth) and rule flags (`rummysim rules show 500-rum` lists them)")
         if isinstance(value, dict):
             raise fail(where, "expected a value or a list of values, got a table")
         values = _values(value) if key != "lineup" else (value if isinstance(value, list) else [value])
@@ -412,7 +415,7 @@ def _read_grid(raw: dict[str, object], fail: Callable[[str, str], SweepConfigErr
         for v in typed:
             tag = canonical(v if not isinstance(v, LineupSpec) else v.text)
             if tag in seen:
-                raise fail(where, f"value {format_value(v) if not isinstance(v, LineupSpec) else v.text!r} is listed twice")
+                raise fail(where, f"value {_shown(v)!r} is listed twice")
             seen.add(tag)
         grid[key] = typed
     for key, default in DEFAULT_GRID.items():
@@ -422,7 +425,55 @@ def _read_grid(raw: dict[str, object], fail: Callable[[str, str], SweepConfigErr
     return {k: grid[k] for k in [*[k for k in order if k in grid], *[k for k in grid if k not in order]]}
 
 
+def _param_keys(raw: Mapping[str, object]) -> dict[str, object]:
+    """The grid with each strategy's table (TOML ``heuristic.take_depth = [...]``) spread into
+    ``heuristic:take_depth`` keys, one axis per parameter, in file order."""
+    from rummysim.strategies.registry import STRATEGIES
+
+    out: dict[str, object] = {}
+    for key, value in raw.items():
+        if key in STRATEGIES and isinstance(value, dict):
+            out.update({f"{key}:{param}": values for param, values in value.items()})
+        else:
+            out[key] = value
+    return out
+
+
+def _is_param_key(key: str) -> bool:
+    from rummysim.strategies.registry import STRATEGIES
+
+    return key.count(":") == 1 and key.split(":")[0] in STRATEGIES
+
+
+def _param_value(key: str, value: object) -> float:
+    """A swept strategy parameter's value, checked against the parameter's name and range."""
+    from rummysim.strategies.registry import with_setting
+
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InputError(f"expected a number, got {value!r}")
+    name, param = key.split(":")
+    with_setting(name, param, float(value))  # InputError naming the key and its range
+    return float(value)
+
+
+def _with_params(lineup: list[str], params: Mapping[str, float]) -> list[str]:
+    """The cell's lineup with each swept parameter set on every seat that plays its strategy."""
+    from rummysim.strategies.registry import with_setting
+
+    out = list(lineup)
+    for key, value in params.items():
+        name, param = key.split(":")
+        seats = [s for s, spec in enumerate(out) if spec.split(":")[0] == name]
+        if not seats:
+            raise _Blamed(key.replace(":", "."), InputError(f"no seat of lineup {','.join(lineup)} plays {name}"))
+        for s in seats:
+            out[s] = with_setting(out[s], param, value)
+    return out
+
+
 def _grid_value(key: str, value: object) -> object:
+    if _is_param_key(key):
+        return _param_value(key, value)
     if key == "game":
         if not isinstance(value, str):
             raise InputError(f"expected a preset name, got {value!r}")
@@ -453,12 +504,15 @@ def _grid_value(key: str, value: object) -> object:
     return typed
 
 
+def _shown(value: object) -> str:
+    """A grid value as the file gives it (a strategy parameter as 3, not 3.0)."""
+    if isinstance(value, LineupSpec):
+        return value.text
+    return f"{value:g}" if isinstance(value, float) else format_value(value)
+
+
 def _cell_text(values: Mapping[str, object]) -> str:
-    out = []
-    for key, value in values.items():
-        shown = value.text if isinstance(value, LineupSpec) else format_value(value)
-        out.append(f"{key}={shown}")
-    return ", ".join(out)
+    return ", ".join(f"{key.replace(':', '.')}={_shown(value)}" for key, value in values.items())
 
 
 def _blame(exc: RummysimError, values: Mapping[str, object]) -> str:
@@ -485,6 +539,7 @@ def _expand(grid: Mapping[str, Sequence[object]], run_seed: int, where: str) -> 
 
     keys = list(grid)
     flag_keys = [k for k in keys if k in FLAGS]
+    param_keys = [k for k in keys if _is_param_key(k)]
     bad: list[tuple[str, str, str]] = []
     seen: dict[str, tuple[str, dict[str, object]]] = {}
     presets: dict[str, Rules] = {}  # building a preset is half the cost of a cell
@@ -497,6 +552,7 @@ def _expand(grid: Mapping[str, Sequence[object]], run_seed: int, where: str) -> 
                 lineup = spec.resolve(players)  # type: ignore[union-attr]
             except InputError as exc:
                 raise _Blamed("lineup", exc) from None
+            lineup = _with_params(lineup, {k: values[k] for k in param_keys})  # type: ignore[misc]
             if preset not in presets:
                 presets[preset] = Rules.preset(preset)  # type: ignore[arg-type]
             rules = presets[preset].with_(**overrides)  # type: ignore[index]
