@@ -60,7 +60,8 @@ def rules_show_command(
         _print_json({"preset": name, "game": rules.game, "overrides": list(rule or ()),
                      "flags": describe(rules)})
         return
-    table = Table(title=f"{name} ({rules.game})")
+    table = Table(title=f"{name} ({rules.game})",
+                  caption="`rummysim rules explain ID_OR_FLAG` explains any rule ID or flag")
     for col in ("flag", "value", "default", "rule IDs", "supported", "implemented"):
         table.add_column(col, no_wrap=True)
     table.add_column("allowed")
@@ -172,8 +173,7 @@ def register(app: typer.Typer) -> None:
     """Attach the ``rules`` (``list``, ``show``, ``explain``, ``reference``) and ``strategies``
     (``list``, ``show``) groups to the app."""
     rules_app = typer.Typer(help="List presets, show every rule flag, explain rule IDs and flags.",
-                            no_args_is_help=True,
-                              context_settings={"help_option_names": ["-h", "--help"]})
+                            no_args_is_help=True, context_settings={"help_option_names": ["-h", "--help"]})
     rules_app.command("list")(rules_list_command)
     rules_app.command("show")(rules_show_command)
     rules_app.command("explain")(rules_explain_command)
