@@ -212,12 +212,26 @@ def test_entries_carry_the_decisions_that_name_them(ref):
 
 def test_shipped_decisions_index_is_up_to_date():
     shipped = resources.files("rummysim.reference").joinpath("data", DECISIONS_FILE).read_text(encoding="utf-8")
-    assert shipped == decisions_json_text(), "run python -m rummysim.reference.build"
+    assert shipped == decisions_json_text(ROOT / "docs" / "rules-decisions.md"), "run python -m rummysim.reference.build"
 
 
 def test_docs_rules_reference_md_is_up_to_date():
     committed = (ROOT / "docs" / "rules-reference.md").read_text(encoding="utf-8")
     assert committed == markdown_text(), "run python -m rummysim.reference.build"
+
+
+def test_build_check_and_rewrite(tmp_path, capsys):
+    from rummysim.reference import build
+
+    assert build.main(["--check", "--root", str(ROOT)]) == 0
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "sim" / "reference" / "data").mkdir(parents=True)
+    (tmp_path / "docs" / "rules-decisions.md").write_text((ROOT / "docs" / "rules-decisions.md").read_text())
+    assert build.main(["--check", "--root", str(tmp_path)]) == 1
+    assert build.main(["--root", str(tmp_path)]) == 0
+    assert (tmp_path / "docs" / "rules-reference.md").read_text() == markdown_text()
+    assert build.main(["--root", str(tmp_path / "nowhere")]) == 2
+    capsys.readouterr()
 
 
 def test_readme_links_the_in_repository_reference():

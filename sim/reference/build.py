@@ -2,7 +2,8 @@
 
 ``python -m rummysim.reference.build`` rewrites ``sim/reference/data/decisions.json`` from
 docs/rules-decisions.md and then docs/rules-reference.md from the data files; ``--check``
-writes nothing and exits 1 when either is out of date. Run from the repository root.
+writes nothing and exits 1 when either is out of date. Run it from the repository root (or name
+the root with ``--root``): the decisions document is not installed with the package.
 """
 
 from __future__ import annotations
@@ -14,18 +15,17 @@ from pathlib import Path
 
 from rummysim.flags import FLAGS
 
-ROOT = Path(__file__).resolve().parents[2]
-DECISIONS_DOC = ROOT / "docs" / "rules-decisions.md"
-DECISIONS_JSON = ROOT / "sim" / "reference" / "data" / "decisions.json"
-MARKDOWN = ROOT / "docs" / "rules-reference.md"
+DECISIONS_DOC = Path("docs") / "rules-decisions.md"
+DECISIONS_JSON = Path("sim") / "reference" / "data" / "decisions.json"
+MARKDOWN = Path("docs") / "rules-reference.md"
 
 
-def decisions_json_text() -> str:
-    """``data/decisions.json`` as docs/rules-decisions.md gives it now."""
+def decisions_json_text(decisions_doc: Path) -> str:
+    """``data/decisions.json`` as the decisions document ``decisions_doc`` gives it now."""
     from rummysim.reference.decisions import index_decisions
     from rummysim.reference.model import data_rule_ids
 
-    rows = index_decisions(DECISIONS_DOC.read_text(encoding="utf-8"), data_rule_ids(), FLAGS)
+    rows = index_decisions(decisions_doc.read_text(encoding="utf-8"), data_rule_ids(), FLAGS)
     return json.dumps({"generated_from": "docs/rules-decisions.md", "decisions": rows}, indent=1,
                       ensure_ascii=False) + "\n"
 
@@ -39,26 +39,29 @@ def markdown_text() -> str:
     return reference_markdown(load_reference())
 
 
-def _update(path: Path, text: str, check: bool) -> bool:
-    """Write ``text`` to ``path`` (or, with ``check``, only compare); True if it was current."""
-    current = path.read_text(encoding="utf-8") if path.exists() else None
+def _update(root: Path, path: Path, text: str, check: bool) -> bool:
+    """Write ``text`` to ``root / path`` (or, with ``check``, only compare); True if it was current."""
+    target = root / path
+    current = target.read_text(encoding="utf-8") if target.exists() else None
     if current == text:
         return True
     if not check:
-        path.write_text(text, encoding="utf-8")
-        print(f"wrote {path.relative_to(ROOT)}")
+        target.write_text(text, encoding="utf-8")
+        print(f"wrote {path}")
     return False
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="only report whether the files are current")
+    parser.add_argument("--root", type=Path, default=Path.cwd(), help="the repository root (default: here)")
     args = parser.parse_args(argv)
-    if not DECISIONS_DOC.exists():
-        print(f"error: {DECISIONS_DOC} not found: run from a source checkout", file=sys.stderr)
+    root: Path = args.root
+    if not (root / DECISIONS_DOC).exists() or not (root / DECISIONS_JSON).parent.is_dir():
+        print(f"error: {root} is not a rummysim source checkout (no {DECISIONS_DOC})", file=sys.stderr)
         return 2
-    current = _update(DECISIONS_JSON, decisions_json_text(), args.check)
-    current = _update(MARKDOWN, markdown_text(), args.check) and current
+    current = _update(root, DECISIONS_JSON, decisions_json_text(root / DECISIONS_DOC), args.check)
+    current = _update(root, MARKDOWN, markdown_text(), args.check) and current
     if args.check and not current:
         print("error: the rules reference is out of date: run python -m rummysim.reference.build", file=sys.stderr)
         return 1
