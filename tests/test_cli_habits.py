@@ -13,7 +13,8 @@ import pytest
 from rummysim.cli.main import app
 
 COMMANDS = [["simulate"], ["validate"], ["replay"], ["analyze"], ["report"], ["bench"], ["compare"],
-            ["tournament"], ["sweep"], ["rules"], ["rules", "list"], ["rules", "show"], ["strategies"],
+            ["tournament"], ["sweep"], ["rules"], ["rules", "list"], ["rules", "show"], ["rules", "explain"],
+            ["rules", "reference"], ["strategies"],
             ["strategies", "list"], ["strategies", "show"]]
 
 

@@ -1,6 +1,8 @@
-"""CLI command groups ``rules`` (presets and rule flags) and ``strategies`` (strategies and their parameters).
+"""CLI command groups ``rules`` (presets, rule flags and the rules reference) and ``strategies``
+(strategies and their parameters).
 
-Printing only: ``rummysim.rules`` and ``rummysim.strategies.registry`` hold the data. Each
+Printing only: ``rummysim.rules``, ``rummysim.reference`` and ``rummysim.strategies.registry``
+hold the data. Each
 subcommand is a plain function (``rules_list_command`` ...) that tests may call directly;
 ``register`` attaches the two groups to the app. Every subcommand takes ``--json`` for the same
 data as JSON (flag values typed as in ``Rules.as_dict()``).
@@ -58,7 +60,8 @@ def rules_show_command(
         _print_json({"preset": name, "game": rules.game, "overrides": list(rule or ()),
                      "flags": describe(rules)})
         return
-    table = Table(title=f"{name} ({rules.game})")
+    table = Table(title=f"{name} ({rules.game})",
+                  caption="`rummysim rules explain ID_OR_FLAG` explains any rule ID or flag")
     for col in ("flag", "value", "default", "rule IDs", "supported", "implemented"):
         table.add_column(col, no_wrap=True)
     table.add_column("allowed")
@@ -70,6 +73,52 @@ def rules_show_command(
             row["flag"], format_value(row["value"]), format_value(row["default"]), ", ".join(row["rule_ids"]),
             "yes" if row["supported"] else "not yet", implemented, row["allowed"], row["doc"],
         )
+    out_console.print(table)
+
+
+def rules_explain_command(
+    key: Annotated[str, typer.Argument(metavar="ID_OR_FLAG",
+                                       help="A rule ID (R500-MELD-1, V5K-3a, AMB-22, T-10) or a flag (r500_target); any case.")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Explain one rule ID or flag from the shipped rules reference: what it says, its game, flags,
+    source and the project decisions on it; for a flag its allowed values, default, what each
+    value does and whether the kernels play every value."""
+    from rummysim.reference import load_reference, lookup
+    from rummysim.reference.render import entry_json, entry_text
+
+    reference = load_reference()
+    entry = lookup(key, reference)
+    if as_json:
+        _print_json(entry_json(entry))
+        return
+    out_console.print(entry_text(entry, reference), markup=False, highlight=False, soft_wrap=True)
+
+
+def rules_reference_command(
+    markdown: Annotated[bool, typer.Option("--markdown", help="The whole reference as Markdown "
+                                           "(as docs/rules-reference.md).")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """List every rule ID and flag of the rules reference with its title (``rules explain`` shows
+    one entry), or print the whole reference as Markdown or JSON."""
+    from rummysim.reference import load_reference
+    from rummysim.reference.render import reference_json, reference_markdown
+
+    reference = load_reference()
+    if as_json:
+        _print_json(reference_json(reference))
+        return
+    if markdown:
+        typer.echo(reference_markdown(reference), nl=False)
+        return
+    table = Table()
+    for col in ("ID or flag", "game", "title"):
+        table.add_column(col, no_wrap=col != "title")
+    for rule in reference.rules.values():
+        table.add_row(rule.id, rule.game, rule.title)
+    for flag in reference.flags.values():
+        table.add_row(flag.name, flag.game, flag.summary)
     out_console.print(table)
 
 
@@ -121,11 +170,14 @@ def strategies_show_command(name: Annotated[str, typer.Argument(help="Strategy n
 
 
 def register(app: typer.Typer) -> None:
-    """Attach the ``rules`` and ``strategies`` groups (``list`` and ``show`` each) to the app."""
-    rules_app = typer.Typer(help="List presets and show every rule flag.", no_args_is_help=True,
-                              context_settings={"help_option_names": ["-h", "--help"]})
+    """Attach the ``rules`` (``list``, ``show``, ``explain``, ``reference``) and ``strategies``
+    (``list``, ``show``) groups to the app."""
+    rules_app = typer.Typer(help="List presets, show every rule flag, explain rule IDs and flags.",
+                            no_args_is_help=True, context_settings={"help_option_names": ["-h", "--help"]})
     rules_app.command("list")(rules_list_command)
     rules_app.command("show")(rules_show_command)
+    rules_app.command("explain")(rules_explain_command)
+    rules_app.command("reference")(rules_reference_command)
     strategies_app = typer.Typer(help="List the strategies and their parameters.", no_args_is_help=True,
                               context_settings={"help_option_names": ["-h", "--help"]})
     strategies_app.command("list")(strategies_list_command)
