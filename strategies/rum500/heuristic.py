@@ -265,8 +265,23 @@ def future_take_value(params, obs, mine, pile, table, k, must_play, scratch, out
     if restriction == DISC_ANY_TAKEN or (restriction == DISC_TOP_SINGLE and k == top):
         forbid = taken
         forbid_joker = taken_jok > 0
-    worth, _ = hand_worth(params, hand[0], hand[1], jok - used_jok, forbid, forbid_joker, table, outlook)
-    return pts + worth
+    jok -= used_jok
+    # The hand is valued after the discard this seat will really make (heuristic_discard's
+    # choice), not after its least worthy card: valuing a take by a card it then throws away let
+    # two seats swap aces through the top discard until the turn cap (issue 18 point 5).
+    discard = planned_discard(params, obs, hand[0], jok, forbid, forbid_joker, pile, k, table, scratch)
+    return pts + worth_after_discard(params, hand[0], hand[1], jok, discard, table, outlook)
+
+
+@njit
+def worth_after_discard(params, p1, p2, jok, discard, table, outlook):
+    """Summed card worths of the hand (p1, p2, jok) less one copy of ``discard`` (-1: none)."""
+    total, _ = hand_worth(params, p1, p2, jok, ~U0, True, table, outlook)
+    if discard < 0:
+        return total
+    melds, n_melds, vals, _, rules, _, _ = table
+    unseen, unseen_jokers, n_unseen, draws = outlook
+    return total - card_worth(params, discard, p1, melds, n_melds, rules, vals, unseen, unseen_jokers, n_unseen, draws)
 
 
 @njit
@@ -467,22 +482,52 @@ def feeds_opponents(params, obs, c, pile, pile_len, table, scratch):
 
 
 @njit
+def discard_score(params, obs, p1, c, pile, pile_len, table, scratch):
+    """How much the seat wants to keep card c of hand p1 (the lowest score is discarded): its
+    partners in hand, less its value, plus the feed penalty; a joker is always kept."""
+    if c == JOKER:
+        return 1e200
+    score = params[H_USEFUL_WEIGHT] * card_usefulness(p1, c) - params[H_VALUE_WEIGHT] * table.vals[c]
+    if params[H_FEED_WEIGHT] != 0 and feeds_opponents(params, obs, c, pile, pile_len, table, scratch):
+        score += params[H_FEED_WEIGHT]
+    return score
+
+
+@njit
+def planned_discard(params, obs, p1, jok, forbid, forbid_joker, pile, pile_len, table, scratch):
+    """The card heuristic_discard would throw from hand (p1, jok) over pile[:pile_len], leaving
+    out the forbidden ones; -1 when none may go."""
+    best = -1
+    best_score = 1e300
+    x = p1 & ~forbid
+    while x:
+        c = lowest_bit_index(x)
+        x &= x - U1
+        score = discard_score(params, obs, p1, c, pile, pile_len, table, scratch)
+        if score < best_score:
+            best = c
+            best_score = score
+    if jok > 0 and not forbid_joker and 1e200 < best_score:
+        best = JOKER
+    return best
+
+
+@njit
 def heuristic_discard(params, view, opts, nopt, scratch):
     obs, mine, pile, table = view
-    vals = table.vals
-    uw = params[H_USEFUL_WEIGHT]
-    vw = params[H_VALUE_WEIGHT]
-    fw = params[H_FEED_WEIGHT]
+    held = U0
+    if params[H_HOLD_MELDS] > 0:
+        # A seat holding its melds back keeps them whole: the take test valued a pile card by the
+        # meld it completes, and breaking that meld again let seats swap a card through the top
+        # discard until the turn cap (issue 18 point 5).
+        _, held, _ = playout(mine[0], obs[OB_MY_JOKERS], -1, table, scratch)
     best = 0
     best_score = 1e300
     for i in range(nopt):
-        c = opts[i]
-        if c == JOKER:
-            score = 1e200  # a joker is always useful
-        else:
-            score = uw * card_usefulness(mine[0], c) - vw * vals[c]
-            if fw != 0 and feeds_opponents(params, obs, c, pile, obs[OB_PILE_LEN], table, scratch):
-                score += fw
+        c = np.int64(opts[i])
+        score = discard_score(params, obs, mine[0], c, pile, obs[OB_PILE_LEN], table, scratch)
+        if c != JOKER and has_card(held, c):
+            score += 1e100
         if score < best_score:
             best = i
             best_score = score
