@@ -14,7 +14,7 @@ from rummysim.kernels.common.rng import STREAM_GAME, STREAM_SEAT, below, seed_st
 from rummysim.kernels.common.trace import record, record_cards
 from rummysim.kernels.rum500.layout import (
     JOKER, MAX_SEATS, R_DEAL_SIZE, R_DECKS, R_JOKERS, R_N_PLAYERS, R_UPCHOICE, ST_BONUS, ST_CALLS,
-    ST_DEALER, ST_DEEP_TAKES, ST_FLOATS, ST_GAME_INDEX, ST_HAND_INDEX, ST_IDLE, ST_JOKERS, ST_N,
+    ST_DEALER, ST_DEEP_TAKES, ST_DISCARDED, ST_FLOATS, ST_GAME_INDEX, ST_HAND_INDEX, ST_IDLE, ST_JOKERS, ST_N,
     ST_N_MELDS, ST_OPENED, ST_PACK_SIZE, ST_PILE_LEN, ST_SEAT, ST_STOCK_POS, ST_TURN, T_DECK,
     T_HAND_START, T_RESHUFFLE, T_RESTOCK,
 )
@@ -47,6 +47,7 @@ def start_hand(st, hands, pack, pile, melds, rules, rng_deal, trace):
         st[ST_JOKERS + s] = 0
         st[ST_OPENED + s] = 0
         st[ST_BONUS + s] = 0
+        st[ST_DISCARDED + s] = 0
     deal = rules[R_DEAL_SIZE]
     dealer = st[ST_DEALER]
     first = (dealer + 1) % n

@@ -144,7 +144,8 @@ ST_EFFECT = 88  # the gambit effect nominated for this hand (EFFECT_*)
 ST_DJ = 89  # the dealer's joker (DJ_*)
 ST_OUT_MASK = 90  # natural cards out of play this hand (V500-GAMBIT-6 splits; one deck)
 ST_GONE_JOKERS = 91  # pack jokers seen outside pile and meld cards, less the dealer's joker in a meld
-ST_SIZE = 92
+ST_DISCARDED = 92  # + seat: natural cards the seat discarded this hand (public: strategies avoid taking their own back)
+ST_SIZE = 100
 
 # ---- melds table
 MAX_MELDS = 40
@@ -218,6 +219,7 @@ OB_DJ = 34  # the dealer's joker (DJ_*)
 OB_OUT_MASK = 35  # natural cards out of play (split-removed)
 OB_GONE_JOKERS = 36  # pack jokers out of play or doubling a meld, less the dealer's joker in a meld
 OB_HAND_INDEX = 37
+OB_MY_DISCARDS = 38  # natural cards this seat discarded this hand (ST_DISCARDED)
 OB_SIZE = 40
 
 # ---- this game's trace kinds (KINDS_500 range; docs/trace-format.md)

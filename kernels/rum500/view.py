@@ -14,9 +14,9 @@ from rummysim.kernels.common.planes import n_cards
 from rummysim.kernels.rum500.layout import (
     DJ_READY, GB_DEALERS_JOKER, OB_DEALER, OB_DJ, OB_EFFECT, OB_GONE_JOKERS, OB_HAND_INDEX, OB_OUT_MASK,
     R_GAMBIT, ST_DEALER, ST_DJ, ST_EFFECT, ST_GONE_JOKERS, ST_HAND_INDEX, ST_OUT_MASK, ST_SEAT,
-    OB_HAND_SIZE, OB_MUST_CARD, OB_MY_JOKERS, OB_N, OB_NO_DISCARD, OB_N_MELDS, OB_PILE_LEN, OB_SEAT,
+    OB_HAND_SIZE, OB_MUST_CARD, OB_MY_DISCARDS, OB_MY_JOKERS, OB_N, OB_NO_DISCARD, OB_N_MELDS, OB_PILE_LEN, OB_SEAT,
     OB_STOCK, OB_TEAMS, OB_TOTAL, OB_TURN, PARTNER_NONE, R_PARTNERSHIP, ST_JOKERS, ST_MUST_CARD, ST_N, ST_NO_DISCARD, ST_N_MELDS,
-    ST_PACK_SIZE, ST_PILE_LEN, ST_STOCK_POS, ST_TOTAL, ST_TURN,
+    ST_PACK_SIZE, ST_PILE_LEN, ST_STOCK_POS, ST_TOTAL, ST_TURN, ST_DISCARDED,
 )
 from rummysim.kernels.rum500.melds import Table, layoff_team
 
@@ -74,6 +74,7 @@ def observe(st, hands, rules, seat, obs, mine):
     """Fill the seat's observation: public information plus its own hand (C-INFO-1)."""
     observe_public(st, hands, rules, seat, obs)
     obs[OB_MY_JOKERS] = st[ST_JOKERS + seat]
+    obs[OB_MY_DISCARDS] = st[ST_DISCARDED + seat]
     mine[0] = hands[seat, 0]
     mine[1] = hands[seat, 1]
 

@@ -67,6 +67,7 @@ from rummysim.kernels.rum500.layout import (
     MK_LO,
     OB_EFFECT,
     OB_HAND_SIZE,
+    OB_MY_DISCARDS,
     OB_MY_JOKERS,
     OB_N,
     OB_PILE_LEN,
@@ -370,6 +371,8 @@ def best_take(params, view, opts, nopt, scratch, must_play_all):
         k = opts[i]
         if max_take > 0 and top + 1 - k > max_take:
             continue
+        if future and k == top and takes_back_own_discard(obs, mine, pile[top], table, scratch):
+            continue
         must_play = must_play_all or k < top
         if future:
             value = future_take_value(params, obs, mine, pile, table, k, must_play, scratch, outlook)
@@ -380,6 +383,18 @@ def best_take(params, view, opts, nopt, scratch, must_play_all):
             best = i
             best_gain = gain
     return best
+
+
+@njit
+def takes_back_own_discard(obs, mine, c, table, scratch):
+    """The top card is one this seat discarded earlier this hand and it cannot play it now. Taking
+    it back for its worth later is refused: the worth of a card shifts with what is seen, so two
+    seats valuing cards that way could otherwise trade the same cards through the top discard
+    until the turn cap (issue 18 point 5)."""
+    c = np.int64(c)
+    if c == JOKER or not has_card(np.uint64(obs[OB_MY_DISCARDS]), c):
+        return False
+    return not card_playable(c, mine[0] | bit(c), obs[OB_MY_JOKERS], table, PLAY_ALL, scratch)
 
 
 @njit
