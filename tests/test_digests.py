@@ -64,7 +64,7 @@ DIGESTS = {
     '500-rum-calling-4p-greedy,random,greedy,random-games': ('121cd41d1ebfe23729ec47ec64f80d7a', '7112bf1597eeedfdc0db8512203040d7'),
     'boathouse-4p-greedy,random,greedy,random-games': ('07e53a23c6377c1f837d4b0c5c1c0e29', 'ce7fe4998f402945089c8e5e3babe705'),
     'standard-rummy-4p-greedy,random,greedy,random-games': ('25a01feb55f88fa31ba843329685dfd0', '867dc72ec7c7b68c6ed398bbcb3216b0'),
-    '500-rum-4p-heuristic,cautious,digger,greedy-games': ('67064bc99278491916d7ee7d77f8df83', '6639fcb8b4fd2fdfc63605a2cf248c49'),
+    '500-rum-4p-heuristic,cautious,digger,greedy-games': ('42e062c0b3146d73fe567544715a510b', '58c1c8982b68010d6e2fd30a7654d64d'),
     '500-rum-2p-rollout,greedy-games': ('730e4e8ed10f2d2fa071d6b88287e3ed', '44208b84fbe538bce711cf91e5fdacc6'),
     '5000-rummy-2p-greedy-games': ('5266b895b3dbbc4cdf4022fd975b2108', '1bba2e8133491289e68d016f32832648'),
     '5000-rummy-3p-greedy,random,greedy-games': ('0a0155114a8dc112b54c04d18fe0cf0a', '869b18915f8bd30c9b03da0f3eadacfe'),
@@ -77,7 +77,7 @@ DIGESTS = {
     'dealers-gambit-2p-random-games': ('7fefe4a986de21364de5be73ab674296', '2ba2b9884b60632b902f38e7907aa71f'),
     'dealers-gambit-4p-greedy,random,greedy,random-games': ('f352b7af98c63f6ea7def4c97d4924ac', '37d195a8a71d9d1e8de2b4841b883ace'),
     'dealers-gambit-3p-random,greedy,random-hands': ('-', '72fb8054e4c147133722f3bbd6ae8b16'),
-    'dealers-gambit-3p-heuristic,digger,greedy-games': ('dd9833f68a9945a08dcc6723619ee560', '1517a7055115e54bee7f85a4c1ede6ee'),
+    'dealers-gambit-3p-heuristic,digger,greedy-games': ('723935b14e1496fcb9ba5feb0f8e9692', 'd9f9fd44665ca2b6daf6f1eee237baaf'),
 }
 
 

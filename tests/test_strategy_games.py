@@ -78,3 +78,13 @@ def test_each_strategy_beats_greedy_on_500_rum_two_players(strategy, deals):
     lo, hi = s["per_hand"]["ci"]
     assert 0 < lo < s["per_hand"]["diff"] < hi
     assert s["verdict"].startswith(f"{strategy} beats greedy by ")
+
+
+def test_issue_18_point_5_heuristic_players_do_not_trade_cards_until_the_turn_cap():
+    """Two heuristic seats swapped aces through the top discard until the 1,000-turn cap on this
+    seed (10 of 10,589 hands); the heuristic now values a take by the discard it will really make,
+    keeps held melds whole and never takes back its own discard it cannot play.
+    benchmarks/capped_hands.py checks 100,000 hands of every strategy against itself."""
+    res = simulate(game="500-rum", players=2, lineup="heuristic", games=2000, seed=4, hands=True)
+    assert res.hands.height > 10_000
+    assert res.summary["capped_hands"] == 0
