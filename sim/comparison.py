@@ -58,7 +58,8 @@ from rummysim.errors import InputError
 from rummysim.limits import check_seed
 from rummysim.output import OutputTarget, output_target, run_metadata, write_parquet_atomic
 from rummysim.rules import Rules
-from rummysim.simulation import DEFAULT_CHUNK, RunConfig, default_players, play_game_chunk, prepare, set_threads
+from rummysim.simulation import (DEFAULT_CHUNK, RunConfig, default_players, play_game_chunk, prepare, set_threads,
+                                 variation_meta)
 from rummysim.strategies.registry import canonical_spec
 
 DEFAULT_GAMES = 1000
@@ -419,12 +420,13 @@ def _check_counts(games: int, seed: int) -> None:
 
 def _write(df: pl.DataFrame, target: OutputTarget, cfg: RunConfig, seed: int, **fields: object) -> None:
     meta = run_metadata(game=cfg.rules.game, players=cfg.players, seed=seed, unit="games", count=df.height,
-                        rules=cfg.rules.as_dict(), sides=cfg.sides.to_json(), **fields)
+                        rules=cfg.rules.as_dict(), sides=cfg.sides.to_json(), **variation_meta(cfg), **fields)
     write_parquet_atomic(df, target, meta)
 
 
 def _run_info(cfg: RunConfig, seed: int, elapsed: float) -> dict:
-    return {"game": cfg.rules.game, "players": cfg.players, "rules_changed": dict(cfg.rules.changed()),
+    return {"game": cfg.rules.game, **variation_meta(cfg), "players": cfg.players,
+            "rules_changed": dict(cfg.rules.changed()),
             "seed": seed, "elapsed_s": elapsed, "threads": numba.get_num_threads()}
 
 
