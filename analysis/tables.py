@@ -67,7 +67,8 @@ def default_by(ds: Dataset) -> list[str]:
     When the files name their variations (``variation``: preset and overrides), the keys the label
     stands for (game, preset, a sweep's cell, every rule flag) are grouped by the label instead,
     provided it tells the files apart as finely, and keys with one value everywhere are left out:
-    a sweep of presets groups as ``boathouse``, not as fourteen flags.
+    a sweep of presets groups as ``boathouse``, not as fourteen flags. Files that would make one
+    group are grouped by their (one) variation, so the group is named by what it played.
     """
     by = ds.varying_constants()
     # a sweep's lineup column repeats its files' lineup metadata, already in `by` if it varies
@@ -78,9 +79,13 @@ def default_by(ds: Dataset) -> list[str]:
 
 
 def _by_variation(ds: Dataset, by: list[str]) -> list[str]:
+    if not ds.files or any(VARIATION not in f.meta for f in ds.files):
+        return by
+    if not by:  # one group: named by what it played
+        return [VARIATION]
     flags = {k for f in ds.files for k in f.rule_flags}
     covered = [k for k in by if k in VARIATION_COVERS or k in flags]
-    if not covered or not ds.files or any(VARIATION not in f.meta for f in ds.files):
+    if not covered:
         return by
     consts = [f.constants() for f in ds.files]
     rest = [k for k in by if k not in covered and len({repr(c.get(k)) for c in consts}) > 1]
@@ -553,6 +558,41 @@ def balance(source: Source, by: By = None, alpha: float = BALANCE_ALPHA) -> pl.D
     return frame.with_columns(pl.col("rank").cast(pl.Int64))
 
 
+def positions(source: Source, by: By = None) -> pl.DataFrame:
+    """The win share of each position in the order of play, per group: what the balance index sums up.
+
+    One row per group and position ``P1``..``PN`` (numbered as in :func:`balance`, P1 = the side
+    left of the first dealer): ``decided`` (games with a winner), ``wins``, ``win_share`` = wins /
+    decided with its 95% Wilson interval ``win_lo``/``win_hi``, ``fair`` = 1/N and ``edge`` =
+    win_share - fair (percentage points as a fraction). Groups that mix side counts have no
+    positions and are left out; ``players`` is added to ``by`` as in :func:`balance`.
+
+    Example:
+        >>> positions("runs/balance").select("variation", "position", "win_share")  # doctest: +SKIP
+    """
+    ds = open_source(source)
+    by = resolve_by(ds, by)
+    if "players" not in by and _player_counts(ds) > 1:
+        by = [*by, "players"]
+    out = []
+    for row in _aggregate(ds, by):
+        v = _unit_view(row)
+        n, decided = v["sides"], v["decided"]
+        if v["sides_min"] != n or not decided:
+            continue
+        for k in range(n):
+            wins = v["pos"][k]
+            lo, hi = wilson(wins, decided)
+            out.append({**{key: row.get(key) for key in by}, "unit": v["unit"], "position": f"P{k + 1}",
+                        "decided": decided, "wins": wins, "win_share": wins / decided, "win_lo": lo, "win_hi": hi,
+                        "fair": 1 / n, "edge": wins / decided - 1 / n})
+    return _typed(out, by, POSITION_SCHEMA)
+
+
+POSITION_SCHEMA = {
+    "unit": pl.String, "position": pl.String, "decided": pl.Int64, "wins": pl.Int64, "win_share": pl.Float64,
+    "win_lo": pl.Float64, "win_hi": pl.Float64, "fair": pl.Float64, "edge": pl.Float64,
+}
 BALANCE_SCHEMA = {
     "unit": pl.String, "players": pl.Int64, "games": pl.Int64, "hands": pl.Int64, "decided": pl.Int64,
     "balance_index": pl.Float64, "balance_lo": pl.Float64, "balance_hi": pl.Float64,

@@ -162,7 +162,7 @@ def _narrow_table(title: str, label_width: int, columns: list[str]) -> Table:
     for col in columns:
         label = col == "variation"
         table.add_column(col, justify="left" if label or col in ("worst", "fair?") else "right",
-                         no_wrap=col not in ("variation", "balance index", "hands/game", "worst position"),
+                         no_wrap=col not in ("variation", "balance index", "hands/game"),
                          overflow="fold" if label else "ellipsis", min_width=label_width if label else None)
     return table
 
