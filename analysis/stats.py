@@ -76,3 +76,14 @@ def diff_stats(diff: np.ndarray, hands: np.ndarray) -> dict:
     se_hand = float(resid.std(ddof=1)) / math.sqrt(n)
     return {"deals": n, "mean_hands_per_game": hbar,
             "per_game": _estimate(float(diff.mean()), se_game), "per_hand": _estimate(ratio, se_hand)}
+
+
+def format_p(p: float) -> str:
+    """A p-value for people: ``0.047``, ``3.1e-09``, ``< 1e-300`` (below double precision)."""
+    if p is None or math.isnan(p):
+        return "n/a"
+    if p == 0.0:
+        return "< 1e-300"
+    if p < 1e-3:
+        return f"{p:.2g}"
+    return f"{p:.3f}".rstrip("0").rstrip(".") if p < 1 else "1"

@@ -53,7 +53,7 @@ import numba
 import numpy as np
 import polars as pl
 
-from rummysim.analysis.stats import diff_stats, mean_ci, wilson
+from rummysim.analysis.stats import diff_stats, format_p, mean_ci, wilson
 from rummysim.errors import InputError
 from rummysim.limits import check_seed
 from rummysim.output import OutputTarget, output_target, run_metadata, write_parquet_atomic
@@ -299,17 +299,6 @@ def _play_range(seatings, seed: int, start: int, stop: int, tally: _Tally, indep
 
 # ---------------------------------------------------------------------------------------------
 # statistics
-
-
-def format_p(p: float) -> str:
-    """A p-value for people: ``0.047``, ``3.1e-09``, ``< 1e-300`` (below double precision)."""
-    if p is None or math.isnan(p):
-        return "n/a"
-    if p == 0.0:
-        return "< 1e-300"
-    if p < 1e-3:
-        return f"{p:.2g}"
-    return f"{p:.3f}".rstrip("0").rstrip(".") if p < 1 else "1"
 
 
 def p_text(p: float) -> str:
