@@ -165,7 +165,7 @@ def balance_length_chart(alt: Any, bal: pl.DataFrame, palette: Palette, games_un
     return finish(alt, alt.layer(zero, vertical, horizontal, dots, tags), "balance_vs_length",
                   "Balance index against game length (lower is fairer)",
                   "One point per variation, numbered by its balance rank: up is less fair (the largest relative "
-                  "edge of any position), right is longer games; both bars are 95% intervals (the balance one "
+                  "deviation of any position from 1/N), right is longer games; both bars are 95% intervals (the balance one "
                   "simultaneous over the positions).", height, legend_columns=2)
 
 
@@ -185,7 +185,7 @@ def balance_chart(alt: Any, bal: pl.DataFrame, order: list[str], palette: Palett
         x="balance_index:Q", tooltip=["group:N", "rank:Q", alt.Tooltip("balance_index:Q", format=".3f"), "worst_position:N"])
     height = 100 + max(1, len(order)) * 30
     return finish(alt, alt.layer(rules, points), "balance", "Balance index per variation (lower is fairer)",
-                  "Largest relative edge of any position in the order of play (P1 = left of the first dealer), "
+                  "Largest relative deviation of any position's win share from 1/N in the order of play (P1 = left of the first dealer), "
                   "fairest first; the bar is a simultaneous 95% interval, and one that reaches 0 cannot be told "
                   "from a fair game.", height)
 

@@ -14,8 +14,9 @@ from rummysim.cli.main import main
 from rummysim.errors import RummysimError
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-ONE_RUN_CHARTS = ["seat_win_rates", "balance", "game_length", "score_distribution", "hand_endings", "strategy_matrix"]
-TABLES = ["summary", "seats", "balance", "strategies"]
+ONE_RUN_CHARTS = ["position_win_rates", "balance", "game_length", "hand_endings", "score_distribution", "seat_win_rates",
+                  "strategy_matrix"]
+TABLES = ["run", "summary", "balance", "seats", "strategies"]
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +60,8 @@ def test_report_html_and_pngs(runs, tmp_path):
     for name in TABLES:
         table = re.search(rf'<table id="table-{name}".*?</table>', page, re.S)
         assert table is not None and table.group(0).count("<tr>") >= 2, name
-    assert "first seat advantage" in page and "greedy" in page and "Balance index" in page
+    assert "P1 edge (pp)" in page and "greedy" in page and "Balance index" in page
+    assert "first seat advantage" not in page and "% rel" not in page  # one unit for the edge
     assert "<script" not in page and "<link" not in page and 'src="http' not in page  # self-contained
     assert [p.name for p in result.pngs] == [f"{n}.png" for n in ONE_RUN_CHARTS]
     for chart, png in zip(rep.charts, result.pngs):
@@ -72,13 +74,14 @@ def test_report_of_a_folder_with_two_variations(runs, tmp_path, capsys):
         main(["report", str(runs), "--out", str(out), "--png", str(tmp_path / "png"), "--title", "Two runs"])
     assert exc.value.code == 0
     printed = capsys.readouterr().out
-    assert f"wrote {out}" in printed and "6 charts" in printed
+    assert f"wrote {out}" in printed and "8 charts" in printed
     page = out.read_text()
     assert "<h1>Two runs</h1>" in page
-    # two groups (the metadata that differs: players, lineup, r500_target) in charts and tables
+    # two groups (the metadata that differs: players, lineup, and the variation) in charts and tables
     assert page.count("players=2") >= 2 and page.count("players=3") >= 2
+    assert "500-rum +r500_target=250; lineup=greedy,random; players=2" in page
     rep = build_report(runs)
-    assert len(rep.charts) == 6
+    assert len(rep.charts) == 8 and "balance_vs_length" in [c.name for c in rep.charts]
     for chart in rep.charts:
         check_png(tmp_path / "png" / f"{chart.name}.png", chart.width, chart.height)
     assert len(rep.tables[0].rows) == 2  # one summary row per variation
