@@ -331,7 +331,8 @@ def _length_charts(alt: Any, rep: Report, ds: Dataset, by: list[str], summary: p
         seats = _with_group(tables.seat_table(summary.drop("group"), by), by)
         noun = side_noun(seats)
         scores = tables.distribution(ds, "score", by, kind=kind, bins=40, per_side=True)
-        names = dict(zip(seats["side"].to_list(), _member_labels(seats)))
+        names = {side: f"{m}: {st}" if st else m for side, m, st in
+                 zip(seats["side"].to_list(), _member_labels(seats), seats["strategy"].to_list())}
         named = pl.col("side").replace_strict(names, default=pl.col("side").cast(pl.String), return_dtype=pl.String)
         scores = scores.with_columns((pl.lit(f"{noun} ") + named).alias("group"))
         palette = Palette(tuple(dict.fromkeys(scores.sort("side")["group"].to_list())))
