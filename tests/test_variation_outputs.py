@@ -70,10 +70,15 @@ def test_old_files_without_a_preset_key_get_the_nearest_preset(tmp_path):
     assert tables.summarize(path)["variation"].to_list() == ["boathouse"]
 
 
-def test_compare_and_tournament_summaries_name_the_variation(capsys):
+def test_compare_and_tournament_summaries_name_the_variation(capsys, tmp_path):
+    out = tmp_path / "c.parquet"
     code, text = run_cli(capsys, "compare", "greedy", "random", "--game", "500-rum-long", "-r", "r500_tie_rule=goer_wins",
-                         "--games", "6", "--no-progress")
+                         "--games", "6", "--out", str(out), "--no-progress")
     assert code == 0 and "500-rum-long +r500_tie_rule=goer_wins, 2 players" in text
+    # analyze groups a compare file by its seatings, and names the one variation above them
+    code, text = run_cli(capsys, "analyze", str(out))
+    assert text.splitlines()[0] == "variation: 500-rum-long +r500_tie_rule=goer_wins (every file)"
+    assert "lineup=greedy,random" in text
     code, text = run_cli(capsys, "compare", "greedy", "random", "--game", "boathouse", "--games", "6", "--json",
                          "--no-progress")
     s = json.loads(text)

@@ -110,6 +110,16 @@ def _print_summary(console: Console, summary, by: list[str]) -> None:
             console.print("(hand-level statistics need the hand rows: simulate --hands)", style="dim")
 
 
+def _print_variation(console: Console, ds, by: list[str]) -> None:
+    """Name the one variation of the data when the groups do not (e.g. a compare file's seatings)."""
+    from rummysim.analysis.load import VARIATION
+
+    names = {f.meta.get(VARIATION) for f in ds.files}
+    if VARIATION in by or len(names) != 1 or None in names:
+        return
+    console.print(f"variation: {names.pop()} (every file)", highlight=False, markup=False)
+
+
 def _print_balance(console: Console, frame, by: list[str]) -> None:
     """Two narrow tables (fairness; P1 edge and game length), each under 80 columns with the labels
     of :mod:`rummysim.variations`: the numbers are never cut, a long label wraps at its spaces."""
@@ -266,6 +276,7 @@ def analyze_command(
         frame = tables.summarize(ds, by_cols)
         printer = lambda: _print_summary(out_console, frame, by_cols)  # noqa: E731
     if output_format == "table":
+        _print_variation(out_console, ds, by_cols)
         printer()
     else:
         _write(frame, output_format, target, out_console)
