@@ -6,6 +6,7 @@ Files written before the metadata named the preset get their variation from
 :func:`analysis.load.inspect_file` (the nearest preset).
 
 Example:
+    >>> from rummysim.analysis.load import open_source
     >>> describe_runs(open_source("runs/balance")).heading  # doctest: +SKIP
     'Sweep variation-balance: Seat balance and game length of 500 Rum house rules, 4 greedy players'
 """
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from rummysim.analysis.load import GAMES, HANDS, MANIFEST, VARIATION, Dataset, ResultFile, open_source, sweep_root
+from rummysim.analysis.load import GAMES, HANDS, MANIFEST, VARIATION, Dataset, ResultFile, sweep_root
 
 
 @dataclass
@@ -61,15 +62,19 @@ def _variation(f: ResultFile) -> str:
 
 
 def _rules_command(label: str) -> str:
+    """``rummysim rules show ...`` for a label this version can rebuild, else ``""``."""
     from rummysim.errors import RummysimError
     from rummysim.variations import Variation
 
     words = label.split()
-    try:
-        Variation(words[0], tuple(w[1:] for w in words[1:])).rules()
-    except (RummysimError, IndexError):
+    if not words:
         return ""
-    return Variation(words[0], tuple(w[1:] for w in words[1:])).rules_command
+    variation = Variation(words[0], tuple(w[1:] for w in words[1:]))
+    try:
+        variation.rules()
+    except RummysimError:
+        return ""
+    return variation.rules_command
 
 
 def _lineup(f: ResultFile) -> str:
@@ -121,5 +126,3 @@ def _heading(ds: Dataset, files: list[ResultFile]) -> tuple[str, list[str]]:
     runs = len(files)
     return f"{runs} result file{'s' * (runs != 1)} in {ds.label}", []
 
-
-__all__ = ["RunDescription", "RunLine", "describe_runs", "open_source"]
