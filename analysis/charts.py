@@ -142,6 +142,8 @@ def balance_length_chart(alt: Any, bal: pl.DataFrame, palette: Palette, games_un
     what = "mean hands per game (95% interval)" if games_unit else "mean turns per hand"
     x_dom = zoomed([*data["len_lo"].to_list(), *data["len_hi"].to_list()], pad=0.3, floor=0.0, step=0.5)
     y_dom = zoomed(data["balance_hi"].to_list(), 0.0, pad=0.02, step=0.05)
+    height = 460 + legend_rows(len(rows), 2)
+    place_tags(rows, x_dom, y_dom, (WIDTH - 80, height - legend_rows(len(rows), 2) - 90))
     ranks = {r["group"]: f"{r['rank']}  {r['group']}" for r in rows}
     base = alt.Chart(alt.Data(values=rows)).encode(
         color=alt.Color("group:N", scale=palette.scale(alt), sort=list(palette.labels), legend=alt.Legend(
@@ -157,16 +159,38 @@ def balance_length_chart(alt: Any, bal: pl.DataFrame, palette: Palette, games_un
         x="len:Q", y="balance_index:Q",
         tooltip=["group:N", "rank:Q", alt.Tooltip("balance_index:Q", format=".3f"), alt.Tooltip("len:Q", format=".2f")],
     )
-    tags = base.mark_text(align="left", dx=8, dy=-8, fontSize=13, fontWeight="bold").encode(
-        x="len:Q", y="balance_index:Q", text="tag:N")
+    tags = base.mark_text(fontSize=13, fontWeight="bold", align="center", baseline="middle").encode(
+        x="tag_x:Q", y="tag_y:Q", text="tag:N")
     zero = alt.Chart(alt.Data(values=[{"y": 0}])).mark_rule(color="black").encode(y="y:Q")
-    n = len(rows)
-    height = 460 + legend_rows(n, 2)
     return finish(alt, alt.layer(zero, vertical, horizontal, dots, tags), "balance_vs_length",
                   "Balance index against game length (lower is fairer)",
                   "One point per variation, numbered by its balance rank: up is less fair (the largest relative "
-                  "deviation of any position from 1/N), right is longer games; both bars are 95% intervals (the balance one "
-                  "simultaneous over the positions).", height, legend_columns=2)
+                  "deviation of any position from 1/N), right is longer games; both bars are 95% intervals (the "
+                  "balance one simultaneous over the positions).", height, legend_columns=2)
+
+
+# offsets in pixels that clear the point itself (a 14 px box) for a tag of up to two digits
+_TAG_SPOTS = [(17, -12), (17, 12), (-17, -12), (-17, 12), (0, -18), (0, 18), (25, 0), (-25, 0), (28, -24),
+              (-28, 24), (28, 24), (-28, -24), (0, -32), (0, 32)]
+
+
+def place_tags(rows: list[dict], x_dom: list[float], y_dom: list[float], plot: tuple[int, int]) -> None:
+    """Put each point's tag (``tag_x``, ``tag_y`` in data units) beside it where it covers no other
+    point and no tag placed before it (fairest first), trying spots around the point in turn."""
+    w, h = plot
+    sx, sy = w / (x_dom[1] - x_dom[0]), h / (y_dom[1] - y_dom[0])
+    points = [((r["len"] - x_dom[0]) * sx, (y_dom[1] - r["balance_index"]) * sy) for r in rows]
+    taken: list[tuple[float, float, float, float]] = [(px - 7, py - 7, px + 7, py + 7) for px, py in points]
+    for r, (px, py) in sorted(zip(rows, points), key=lambda pair: pair[0]["rank"]):
+        half_w, half_h = 4 + 4 * len(r["tag"]), 8
+        for dx, dy in _TAG_SPOTS:
+            box = (px + dx - half_w, py + dy - half_h, px + dx + half_w, py + dy + half_h)
+            if not any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in taken):
+                break
+        else:
+            dx, dy = _TAG_SPOTS[0]
+        taken.append(box)
+        r["tag_x"], r["tag_y"] = r["len"] + dx / sx, r["balance_index"] - dy / sy
 
 
 def balance_chart(alt: Any, bal: pl.DataFrame, order: list[str], palette: Palette) -> Chart:
@@ -222,7 +246,7 @@ def histogram(alt: Any, data: pl.DataFrame, x_title: str, y_title: str, name: st
     step = 1 if integer else (values[1] - values[0] if len(values) > 1 else 1)
     width = max(1, round(0.8 * (WIDTH - 120) / max(1, (values[-1] - values[0]) / step + 1))) if values else 10
     x = alt.X("value:Q", scale=alt.Scale(domain=[values[0] - step, values[-1] + step] if values else [0, 1], nice=False),
-              axis=_axis(alt, x_title, "d" if integer else "~s", tickMinStep=1 if integer else None))
+              axis=_axis(alt, x_title, "d", tickMinStep=1 if integer else None))
     chart = alt.Chart(alt.Data(values=rows)).mark_bar(size=width, color=color).encode(
         x=x, y=alt.Y("share:Q", axis=_axis(alt, y_title, ".0%", ticks=6)),
         tooltip=["value:Q", "count:Q", alt.Tooltip("share:Q", format=".1%")])
@@ -259,10 +283,9 @@ def endings_chart(alt: Any, summary: pl.DataFrame, order: list[str]) -> Chart:
 def lines(alt: Any, data: pl.DataFrame, x_title: str, y_title: str, palette: Palette, name: str, title: str,
           caption: str, color_title: str = "variation") -> Chart:
     """Distributions of several groups as lines (every group in the legend)."""
-    integer = data.height > 0 and data["value"].dtype.is_integer()
     chart = alt.Chart(alt.Data(values=data.select("group", "value", "count", "share").to_dicts())).mark_line(
         point=alt.OverlayMarkDef(size=18), strokeWidth=2).encode(
-        x=alt.X("value:Q", axis=_axis(alt, x_title, "d" if integer else "~s")),
+        x=alt.X("value:Q", axis=_axis(alt, x_title, "d")),
         y=alt.Y("share:Q", axis=_axis(alt, y_title, ".0%", ticks=6)),
         color=alt.Color("group:N", title=color_title, scale=palette.scale(alt), sort=list(palette.labels)),
         tooltip=["group:N", "value:Q", "count:Q", alt.Tooltip("share:Q", format=".1%")],
@@ -328,11 +351,12 @@ def matrix_chart(alt: Any, matrix: pl.DataFrame, pooled: bool, fair: float = 0.5
 def difference_chart(alt: Any, frame: pl.DataFrame, label: str, order: list[str], unit: str, name: str, title: str,
                      caption: str) -> Chart:
     """Score differences per hand with their 95% intervals against a zero line, one row each."""
-    data = frame.select(pl.col(label).alias("row"), "diff_per_hand", "diff_per_hand_lo", "diff_per_hand_hi").with_columns(
-        pl.col("diff_per_hand").map_elements(lambda v: f"{v:+.2f}", return_dtype=pl.String).alias("text")).to_dicts()
+    data = [{**r, "text": f"{r['diff_per_hand']:+.2f}  [{r['diff_per_hand_lo']:+.2f}, {r['diff_per_hand_hi']:+.2f}]"}
+            for r in frame.select(pl.col(label).alias("row"), "diff_per_hand", "diff_per_hand_lo",
+                                  "diff_per_hand_hi").to_dicts()]
     ends = [r["diff_per_hand_lo"] for r in data] + [r["diff_per_hand_hi"] for r in data]
     span = max(1.0, max(abs(v) for v in ends) if ends else 1.0)
-    domain = zoomed(ends, 0.0, pad=0.12 * span, floor=None, step=10 ** math.floor(math.log10(span)) / 2)
+    domain = zoomed(ends, 0.0, pad=0.3 * span, floor=None, step=10 ** math.floor(math.log10(span)) / 2)
     base = alt.Chart(alt.Data(values=data)).encode(y=alt.Y("row:N", sort=order, axis=_group_axis(alt)))
     x = alt.X("diff_per_hand_lo:Q", scale=alt.Scale(domain=domain, nice=False),
               axis=_axis(alt, f"difference in {unit} per hand (95% interval; the deal is the unit)", "~r",
