@@ -66,8 +66,9 @@ def legend_rows(n: int, columns: int) -> int:
 
 
 def zoomed(values: list[float], reference: float | None = None, pad: float = 0.01, floor: float | None = 0.0,
-           step: float = 0.01) -> list[float]:
-    """An axis domain around ``values`` (and ``reference``), padded and rounded to ``step``."""
+           step: float = 0.01, ceiling: float | None = None) -> list[float]:
+    """An axis domain around ``values`` (and ``reference``), padded and rounded to ``step``; an end
+    within ``5 * step`` of ``floor`` or ``ceiling`` (0% and 100% of a rate) snaps to it."""
     points = [v for v in values if v is not None and math.isfinite(v)]
     if reference is not None:
         points.append(reference)
@@ -76,7 +77,9 @@ def zoomed(values: list[float], reference: float | None = None, pad: float = 0.0
     lo = math.floor((min(points) - pad) / step) * step
     hi = math.ceil((max(points) + pad) / step) * step
     if floor is not None:
-        lo = max(floor, lo)
+        lo = floor if lo - floor <= 5 * step else lo
+    if ceiling is not None:
+        hi = ceiling if ceiling - hi <= 5 * step else hi
     return [round(lo, 10), round(hi, 10)]
 
 
@@ -97,7 +100,8 @@ def position_chart(alt: Any, pos: pl.DataFrame, order: list[str]) -> Chart:
     n_pos = pos["position"].n_unique()
     names = sorted(pos["position"].unique().to_list(), key=lambda p: int(p[1:]))
     fairs = sorted(set(pos["fair"].to_list()))
-    domain = zoomed([*pos["win_lo"].to_list(), *pos["win_hi"].to_list()], fairs[0] if len(fairs) == 1 else None)
+    domain = zoomed([*pos["win_lo"].to_list(), *pos["win_hi"].to_list()], fairs[0] if len(fairs) == 1 else None,
+                    ceiling=1.0)
     data = pos.with_columns(pl.col("group")).to_dicts()
     base = alt.Chart(alt.Data(values=data)).encode(
         y=alt.Y("group:N", sort=order, axis=_group_axis(alt)),
@@ -304,7 +308,7 @@ def seat_chart(alt: Any, seats: pl.DataFrame, order: list[str], noun: str, what:
     data = seats.with_columns((pl.col("win_rate") - pl.col("win_dev")).alias("fair"))
     names = data["seat_label"].to_list()
     seat_order = list(dict.fromkeys(names))
-    domain = zoomed([*data["win_lo"].to_list(), *data["win_hi"].to_list(), *data["fair"].to_list()])
+    domain = zoomed([*data["win_lo"].to_list(), *data["win_hi"].to_list(), *data["fair"].to_list()], ceiling=1.0)
     base = alt.Chart(alt.Data(values=data.to_dicts())).encode(
         y=alt.Y("group:N", sort=order, axis=_group_axis(alt)),
         yOffset=alt.YOffset("seat_label:N", sort=seat_order),
