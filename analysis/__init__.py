@@ -21,6 +21,8 @@ _EXPORTS = {
     "strategies": "rummysim.analysis.tables",
     "strategy_matrix": "rummysim.analysis.tables",
     "distribution": "rummysim.analysis.tables",
+    "positions": "rummysim.analysis.tables",
+    "read_duels": "rummysim.analysis.duels",
     "stakes": "rummysim.analysis.sessions",
     "build_report": "rummysim.analysis.report",
     "write_report": "rummysim.analysis.report",

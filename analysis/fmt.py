@@ -19,11 +19,6 @@ def pp(x: object) -> str:
     return "n/a" if x is None else f"{x * 100:+.1f} pp"
 
 
-def rel(x: object) -> str:
-    """A relative edge, named as such beside the percentage points of :func:`pp` (0.08 -> +8.0% rel)."""
-    return "n/a" if x is None else f"{x * 100:+.1f}% rel"
-
-
 def ci(lo: object, hi: object, scale: float = 1.0, digits: int = 1, sign: bool = False) -> str:
     if lo is None or hi is None:
         return "n/a"

@@ -53,6 +53,10 @@ META_PREFIX = "rummysim."
 # (seed, count, versions) differ between repeated runs of the same configuration, and the side
 # map follows from the game and the player count (files written before it had none).
 NON_CONFIG_META = frozenset({"seed", "count", "version", "numba", "sides"})
+VARIATION = "variation"  # a file's preset and overrides as one label (rummysim.variations)
+# Keys a variation label stands for: the preset (a sweep's game=PRESET folder), the game, the
+# overrides, a sweep's cell and every rule flag. The default grouping names them by the label.
+VARIATION_COVERS = frozenset({"game", "preset", "overrides", "cell", VARIATION})
 N_COL = "_n"          # number of seats of the row's game (non-null score columns)
 SIDES_COL = "_ns"     # number of sides of the row's game
 FIRST_SIDE_COL = "_fs"  # the side that plays first: that of the seat left of the (first) dealer
@@ -213,6 +217,26 @@ def _file_sides(path: Path, meta: dict[str, object], seats: int) -> SideMap | No
     return None if sides.is_identity else sides
 
 
+def _file_variation(meta: dict[str, object], flags: Sequence[str], hive: dict[str, object]) -> str | None:
+    """The file's variation label (:mod:`rummysim.variations`): from its metadata, or for a file
+    written before the metadata named it, from its rules and the preset (its ``preset`` key, a
+    sweep's ``game=PRESET`` folder, else the nearest preset); None without rules metadata."""
+    if isinstance(meta.get(VARIATION), str):
+        return str(meta[VARIATION])
+    if not flags or not isinstance(meta.get("game"), str):
+        return None
+    from rummysim.errors import RummysimError
+    from rummysim.rules import Rules
+    from rummysim.variations import variation_of
+
+    try:
+        rules = Rules.from_dict({"game": meta["game"], **{f: meta[f] for f in flags}})
+    except (RummysimError, TypeError):  # rules of another version: no label, the flags still group
+        return None
+    preset = meta.get("preset", hive.get("game"))
+    return variation_of(rules, preset if isinstance(preset, str) else None).label
+
+
 def inspect_file(path: Path, root: Path | None = None) -> ResultFile:
     """Read one file's footer (schema and metadata) and classify it; typed error if unusable."""
     try:
@@ -223,10 +247,14 @@ def inspect_file(path: Path, root: Path | None = None) -> ResultFile:
     columns = tuple(schema)
     kind = _classify(path, columns)
     meta, flags = _decode_meta(raw)
+    hive = _hive(path, root)
+    variation = _file_variation(meta, flags, hive)
+    if variation is not None:
+        meta[VARIATION] = variation
     seats = sum(1 for c in columns if SCORE_RE.match(c))
     return ResultFile(
         path=path, kind=kind, columns=columns, dtypes=tuple(str(t) for t in schema.values()),
-        meta=meta, hive=_hive(path, root), rule_flags=frozenset(flags), sides=_file_sides(path, meta, seats),
+        meta=meta, hive=hive, rule_flags=frozenset(flags), sides=_file_sides(path, meta, seats),
         chunk=_sweep_chunk(raw),
     )
 

@@ -1,16 +1,22 @@
-"""A self-contained HTML report of result files: charts (Altair, rendered by vl-convert) and tables.
+"""A self-contained HTML report of result files: what was played, charts (Altair, rendered by
+vl-convert) and tables.
 
-The charts are drawn from the small per-group results of :mod:`analysis.tables` (never from the
-raw rows), rendered to inline SVG for the HTML (no JavaScript, no network) and optionally to PNG
-files. Every chart is a single view sized to exactly ``width`` x ``height`` pixels (padding,
-axes and legends included), so a PNG is ``width * scale`` x ``height * scale``.
+The page opens with the run's description (:mod:`analysis.describe`: the variations, named by
+preset and overrides, with players, lineups, games and seeds). Then the charts (specs in
+:mod:`analysis.charts`), drawn from the small per-group results of :mod:`analysis.tables` and
+rendered to inline SVG (no JavaScript, no network) and optionally to PNG files, each exactly
+``width`` x ``height`` pixels (``width * scale`` in a PNG):
 
-Charts: win rates of the sides (of the seats while every side is one seat: the word the report
-uses follows the data, see :func:`side_noun`) with 95% intervals per group, the balance index per
-group, game length (hands per game; turns per hand for independent-hand data), final score distribution, how hands
-end (with hand rows), and the strategy matrix heatmap (when the lineups hold two or more
-strategies). Tables: the summary of `rummysim analyze`, the seat table, the balance ranking and, with
-lineups, the strategy table.
+- win rate by position in the order of play (P1..PN) per variation, 95% intervals, fair line 1/N;
+- the balance index per variation, ranked, and against the mean game length (two or more groups);
+- game length (mean hands per game per variation as bars; one group: its distribution as bars);
+- how hands end (with hand rows), the final score distributions;
+- with lineups of two or more strategies: each seat's win rate and strategy, the strategy matrix;
+- for a ``compare`` or ``tournament`` file (:mod:`analysis.duels`): the score difference of each
+  pairing with its interval, and a tournament's ladder.
+
+Tables: the run, the summary of ``rummysim analyze``, the balance ranking, the seats, and as the
+data allows the strategies, stakes, pairings and ladder.
 
 Needs the optional extra ``report``: ``python3 -m pip install 'rummysim[report]'``.
 
@@ -23,8 +29,8 @@ from __future__ import annotations
 
 import contextlib
 import html
-import math
 import os
+import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,16 +38,17 @@ from typing import Any
 
 import polars as pl
 
-from rummysim.analysis import fmt
-
-from rummysim.analysis import tables
+from rummysim.analysis import charts, fmt, tables
+from rummysim.analysis.charts import Chart, Palette
+from rummysim.analysis.describe import RunDescription, describe_runs
+from rummysim.analysis.duels import Duels, duel_file, read_duels
 from rummysim.analysis.load import GAMES, HANDS, Dataset, open_source
 from rummysim.analysis.sessions import stakes as stakes_table
+from rummysim.analysis.stats import format_p
 from rummysim.errors import InputError, RummysimError
 from rummysim.output import OutputTarget, output_target, write_text_atomic
 
 INSTALL_HINT = "python3 -m pip install 'rummysim[report]'"
-WIDTH = 720
 MAX_LINES = 20  # groups drawn in the distribution charts
 
 
@@ -68,18 +75,6 @@ def _require() -> tuple[Any, Any]:
 
 
 @dataclass
-class Chart:
-    """One chart: its name (file stem and HTML id), title, caption and Vega-Lite spec."""
-
-    name: str
-    title: str
-    caption: str
-    spec: dict
-    width: int
-    height: int
-
-
-@dataclass
 class HtmlTable:
     name: str
     title: str
@@ -98,6 +93,8 @@ class Report:
     charts: list[Chart] = field(default_factory=list)
     tables: list[HtmlTable] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    description: RunDescription | None = None
+    missing: list[str] = field(default_factory=list)  # charts the data cannot give, and why
 
 
 @dataclass
@@ -109,162 +106,11 @@ class ReportResult:
 
 
 # ---------------------------------------------------------------------------------------------
-# charts
-
-
-def _finish(alt, chart, name: str, title: str, caption: str, height: int) -> Chart:
-    chart = chart.properties(width=WIDTH, height=height, title=title).configure(
-        autosize=alt.AutoSizeParams(type="fit", contains="padding"), background="white",
-        font="Helvetica, Arial, sans-serif",
-    ).configure_legend(orient="bottom", columns=4, labelLimit=400)
-    return Chart(name, title, caption, chart.to_dict(), WIDTH, height)
-
-
-def _palette(n: int) -> str:
-    return "tableau10" if n <= 10 else "category20"
-
-
-def side_noun(sides: pl.DataFrame) -> str:
-    """``seat`` while every side of the seat table is one seat (every game today), else ``side``."""
-    members = [m for m in sides["members"].to_list() if m is not None] if "members" in sides.columns else []
-    return "side" if any("+" in m or m == "mixed" for m in members) else "seat"
-
-
-def _member_labels(sides: pl.DataFrame) -> list[str]:
-    return [m if m is not None else str(k) for k, m in zip(sides["side"].to_list(), sides["members"].to_list())]
-
-
-def _seat_chart(alt, seats: pl.DataFrame, labels: list[str], unit: str) -> Chart:
-    data = seats.with_columns((pl.col("win_rate") - pl.col("win_dev")).alias("fair"))
-    noun = side_noun(seats)
-    members = _member_labels(data)
-    if len(labels) == 1:  # one group: name each side's strategy in the legend
-        names = [f"{m} {st}" if st else m for m, st in zip(members, data["strategy"].to_list())]
-    else:
-        names = members
-    data = data.with_columns(pl.Series("seat_label", names, dtype=pl.String))
-    order = list(dict.fromkeys(names))
-    n_seats = len(order)
-    base = alt.Chart(alt.Data(values=data.to_dicts())).encode(
-        y=alt.Y("group:N", sort=labels, title=None, axis=alt.Axis(labelLimit=260)),
-        yOffset=alt.YOffset("seat_label:N", sort=order),
-    )
-    color = alt.Color("seat_label:N", title=noun, sort=order, scale=alt.Scale(scheme=_palette(n_seats)))
-    what = "win rate" if unit == "games" else "going-out rate"
-    rules = base.mark_rule(strokeWidth=2).encode(
-        x=alt.X("win_lo:Q", title=f"{what} (95% Wilson interval; black tick: fair share 1/N)", axis=alt.Axis(format="%")),
-        x2="win_hi:Q", color=color,
-    )
-    points = base.mark_point(filled=True, size=60, opacity=1).encode(
-        x="win_rate:Q", color=color,
-        tooltip=["group:N", alt.Tooltip("seat_label:N", title=noun), "strategy:N", alt.Tooltip("win_rate:Q", format=".1%"),
-                 alt.Tooltip("win_lo:Q", format=".1%"), alt.Tooltip("win_hi:Q", format=".1%")],
-    )
-    fair = base.mark_tick(color="black", thickness=2).encode(x="fair:Q")
-    height = 130 + len(labels) * (n_seats * 22 + 16)
-    return _finish(alt, alt.layer(rules, points, fair), "seat_win_rates", f"{noun.capitalize()} {what}s per variation",
-                   f"Each {noun}'s {what} with its 95% Wilson interval; the black tick is the fair share 1/N.", height)
-
-
-def _balance_chart(alt, bal: pl.DataFrame, by: list[str]) -> Chart:
-    data = bal.filter(pl.col("balance_index").is_not_null()).with_columns(
-        pl.Series("group", [tables.group_label(r, by) for r in bal.filter(pl.col("balance_index").is_not_null()).to_dicts()])
-    )
-    order = data["group"].to_list()
-    base = alt.Chart(alt.Data(values=data.select("group", "rank", "balance_index", "balance_lo", "balance_hi",
-                                                 "worst_position", "players").to_dicts())).encode(
-        y=alt.Y("group:N", sort=order, title=None, axis=alt.Axis(labelLimit=260)),
-    )
-    rules = base.mark_rule(strokeWidth=2, color="#4c78a8").encode(
-        x=alt.X("balance_lo:Q", title="balance index max|N·q − 1| (0 = fair), 95% interval"), x2="balance_hi:Q"
-    )
-    points = base.mark_point(filled=True, size=60, color="#e45756").encode(
-        x="balance_index:Q",
-        tooltip=["group:N", "rank:Q", alt.Tooltip("balance_index:Q", format=".3f"), "worst_position:N"],
-    )
-    height = 90 + max(1, len(order)) * 26
-    return _finish(alt, alt.layer(rules, points), "balance", "Balance index per variation (lower is fairer)",
-                   "Largest relative edge of any position in the order of play (P1 = left of the first dealer); "
-                   "the bar is a simultaneous 95% interval.", height)
-
-
-def _lines(alt, data: pl.DataFrame, x_title: str, y_title: str, color: str, color_title: str, sort: list | None,
-           name: str, title: str, caption: str) -> Chart:
-    n = data[color].n_unique() if data.height else 1
-    integer = data.height > 0 and data["value"].dtype.is_integer()
-    axis = alt.Axis(tickMinStep=1, format="d") if integer else alt.Axis()
-    chart = alt.Chart(alt.Data(values=data.to_dicts())).mark_line(point=alt.OverlayMarkDef(size=20)).encode(
-        x=alt.X("value:Q", title=x_title, axis=axis),
-        y=alt.Y("share:Q", title=y_title, axis=alt.Axis(format="%")),
-        color=alt.Color(f"{color}:N", title=color_title, sort=sort, scale=alt.Scale(scheme=_palette(n))),
-        tooltip=[f"{color}:N", "value:Q", "count:Q", alt.Tooltip("share:Q", format=".2%")],
-    )
-    return _finish(alt, chart, name, title, caption, 330 + 22 * math.ceil(n / 4))
-
-
-def _with_group(frame: pl.DataFrame, by: list[str]) -> pl.DataFrame:
-    if frame.height == 0:
-        return frame.with_columns(pl.lit("all").alias("group"))
-    labels = [tables.group_label(r, by) for r in frame.select(by).to_dicts()] if by else ["all"] * frame.height
-    return frame.with_columns(pl.Series("group", labels, dtype=pl.String))
-
-
-def _top_groups(frame: pl.DataFrame, labels: list[str], weights: dict[str, int]) -> tuple[pl.DataFrame, str]:
-    if len(labels) <= MAX_LINES:
-        return frame, ""
-    keep = sorted(labels, key=lambda g: -weights.get(g, 0))[:MAX_LINES]
-    return frame.filter(pl.col("group").is_in(keep)), f" (the {MAX_LINES} largest of {len(labels)} groups)"
-
-
-def _endings_chart(alt, summary: pl.DataFrame, labels: list[str]) -> Chart:
-    rows = []
-    for label, r in zip(labels, summary.to_dicts()):
-        for key, name in (("ends_out", "went out"), ("ends_stock_out", "stock out"), ("ends_stall", "stall")):
-            if r.get(key) is not None:
-                rows.append({"group": label, "end": name, "share": r[key]})
-    chart = alt.Chart(alt.Data(values=rows)).mark_bar().encode(
-        y=alt.Y("group:N", sort=labels, title=None, axis=alt.Axis(labelLimit=260)),
-        x=alt.X("share:Q", stack="normalize", title="share of hands", axis=alt.Axis(format="%")),
-        color=alt.Color("end:N", title="hand ended by", sort=["went out", "stock out", "stall"],
-                        scale=alt.Scale(domain=["went out", "stock out", "stall"], range=["#59a14f", "#f28e2b", "#e15759"])),
-        tooltip=["group:N", "end:N", alt.Tooltip("share:Q", format=".2%")],
-    )
-    height = 90 + len({r["group"] for r in rows}) * 26
-    return _finish(alt, chart, "hand_endings", "How hands end",
-                   "Shares of hands that ended by someone going out, by the stock running out, or by a stall "
-                   "(loop guard or turn cap).", height)
-
-
-def _matrix_chart(alt, matrix: pl.DataFrame, pooled: bool, fair: float = 0.5) -> Chart:
-    names = sorted(set(matrix["strategy"].to_list()) | set(matrix["opponent"].to_list()))
-    data = matrix.select("strategy", "opponent", "pairs", "win_rate", "win_lo", "win_hi").to_dicts()
-    base = alt.Chart(alt.Data(values=data)).encode(
-        x=alt.X("opponent:N", sort=names, title="opponent (at another seat)", axis=alt.Axis(labelAngle=0, orient="top")),
-        y=alt.Y("strategy:N", sort=names, title="strategy"),
-    )
-    heat = base.mark_rect().encode(
-        color=alt.Color("win_rate:Q", title="win rate", scale=alt.Scale(scheme="redblue", domain=[0, 1], domainMid=fair),
-                        legend=alt.Legend(format="%")),
-        tooltip=["strategy:N", "opponent:N", "pairs:Q", alt.Tooltip("win_rate:Q", format=".1%"),
-                 alt.Tooltip("win_lo:Q", format=".1%"), alt.Tooltip("win_hi:Q", format=".1%")],
-    )
-    text = base.mark_text(fontSize=13).encode(
-        text=alt.Text("win_rate:Q", format=".1%"),
-        color=alt.condition("datum.win_rate > 0.8 || datum.win_rate < 0.2", alt.value("white"), alt.value("black")),
-    )
-    height = 170 + 70 * len(names)
-    title = "Strategy matrix" + (" (all groups pooled)" if pooled else "")
-    return _finish(alt, alt.layer(heat, text), "strategy_matrix", title,
-                   "Win rate of a seat playing the row strategy when the column strategy sits at another seat "
-                   "(white = the fair share 1/N).", height)
-
-
-# ---------------------------------------------------------------------------------------------
 # tables
 
 
 def _summary_table(summary: pl.DataFrame, labels: list[str]) -> HtmlTable:
-    cols = ["group", "unit", "games", "hands", "first seat win", "first seat advantage (pp over 1/N)", "95% CI", "mean score",
+    cols = ["group", "unit", "games", "hands", "P1 win rate", "P1 edge (pp)", "95% CI", "mean score",
             "p10", "p50", "p90", "winner mean", "hands/game mean", "p50", "p90", "turns/hand mean", "p50", "p90",
             "went out", "stock out", "stall", "capped games", "capped hands", "calls/hand", "floats/hand",
             "deep takes/hand"]
@@ -293,7 +139,7 @@ def _seats_table(seats: pl.DataFrame, by: list[str]) -> HtmlTable:
 
 
 def _balance_table(bal: pl.DataFrame, by: list[str]) -> HtmlTable:
-    cols = ["rank", "group", "players", "games", "balance index", "95% CI", "fair?", "worst position", "P1 edge (relative)",
+    cols = ["rank", "group", "players", "games", "balance index", "95% CI", "fair?", "worst position (pp)", "P1 edge (pp)",
             "95% CI", "hands/game", "95% CI", "turns/hand", "capped"]
     rows = []
     for r in bal.to_dicts():
@@ -303,13 +149,42 @@ def _balance_table(bal: pl.DataFrame, by: list[str]) -> HtmlTable:
             fmt.num(r["games"] if r["unit"] == "games" else r["hands"], 0) + ("" if r["unit"] == "games" else " hands"),
             fmt.num(r["balance_index"], 3), fmt.ci(r["balance_lo"], r["balance_hi"], digits=3),
             "n/a" if fair is None else ("yes" if fair else "no"),
-            "n/a" if r["worst_position"] is None else f"{r['worst_position']} {r['worst_edge'] * 100:+.1f}%",
-            "n/a" if r["first_edge"] is None else f"{r['first_edge'] * 100:+.1f}%",
-            fmt.ci(r["first_edge_lo"], r["first_edge_hi"], 100, sign=True),
+            "n/a" if r["worst_position"] is None else f"{r['worst_position']} {fmt.pp(r['worst_edge'])}",
+            fmt.pp(r["first_edge"]), fmt.ci(r["first_edge_lo"], r["first_edge_hi"], 100, sign=True),
             fmt.num(r["hands_per_game_mean"], 2), fmt.ci(r["hands_per_game_lo"], r["hands_per_game_hi"], digits=2),
             fmt.num(r["turns_per_hand_mean"], 1), fmt.pct(r["capped_share"]),
         ])
     return HtmlTable("balance", "Balance ranking", cols, rows)
+
+
+def _run_table(desc: RunDescription) -> HtmlTable:
+    cols = ["variation", "full rules", "players", "lineup", "games", "seed"]
+    rows = [[line.variation, line.rules_command or "-", line.players, line.lineup,
+             fmt.num(line.games, 0) + ("" if line.unit == "games" else " hands"), ", ".join(line.seeds[:3])
+             + (f" and {len(line.seeds) - 3} more" if len(line.seeds) > 3 else "")] for line in desc.lines]
+    return HtmlTable("run", "What was played", cols, rows)
+
+
+def _pairings_table(duels: Duels) -> HtmlTable:
+    cols = ["A", "B", "deals", "games", f"A - B per hand ({duels.unit})", "95% CI", "per game", "95% CI", "p", "A win rate"]
+    rows = [[r["strategy"], r["opponent"], fmt.num(r["deals"], 0), fmt.num(r["games"], 0), f"{r['diff_per_hand']:+.2f}",
+             fmt.ci(r["diff_per_hand_lo"], r["diff_per_hand_hi"], digits=2), f"{r['diff_per_game']:+.1f}",
+             fmt.ci(r["diff_per_game_lo"], r["diff_per_game_hi"]), _p(r["p_value"]), fmt.pct(r["win_rate"])]
+            for r in duels.pairings.to_dicts()]
+    return HtmlTable("pairings", "Score difference of each pairing (duplicate deals)", cols, rows)
+
+
+def _ladder_table(duels: Duels) -> HtmlTable:
+    cols = ["rank", "strategy", f"per hand against the others ({duels.unit})", "95% CI", "per game", "95% CI", "win rate"]
+    rows = [[str(r["rank"]), r["strategy"], f"{r['diff_per_hand']:+.2f}",
+             fmt.ci(r["diff_per_hand_lo"], r["diff_per_hand_hi"], digits=2), f"{r['diff_per_game']:+.1f}",
+             fmt.ci(r["diff_per_game_lo"], r["diff_per_game_hi"]), fmt.pct(r["win_rate"])]
+            for r in duels.ladder.to_dicts()] if duels.ladder is not None else []
+    return HtmlTable("ladder", "Ladder: mean score difference against the other strategies", cols, rows)
+
+
+def _p(p: float | None) -> str:
+    return format_p(p) if p is not None else "n/a"
 
 
 def _stakes_table(frame: pl.DataFrame, by: list[str]) -> HtmlTable:
@@ -335,6 +210,42 @@ def _strategies_table(strat: pl.DataFrame, by: list[str]) -> HtmlTable:
 # building and writing
 
 
+def _with_group(frame: pl.DataFrame, by: list[str]) -> pl.DataFrame:
+    if frame.height == 0:
+        return frame.with_columns(pl.lit("all").alias("group"))
+    labels = [tables.group_label(r, by) for r in frame.select(by).to_dicts()] if by else ["all"] * frame.height
+    return frame.with_columns(pl.Series("group", labels, dtype=pl.String))
+
+
+def _top_groups(frame: pl.DataFrame, labels: list[str], weights: dict[str, int]) -> tuple[pl.DataFrame, str]:
+    if len(labels) <= MAX_LINES:
+        return frame, ""
+    keep = sorted(labels, key=lambda g: -weights.get(g, 0))[:MAX_LINES]
+    return frame.filter(pl.col("group").is_in(keep)), f" (the {MAX_LINES} largest of {len(labels)} groups)"
+
+
+def side_noun(sides: pl.DataFrame) -> str:
+    """``seat`` while every side of the seat table is one seat (every game today), else ``side``."""
+    members = [m for m in sides["members"].to_list() if m is not None] if "members" in sides.columns else []
+    return "side" if any("+" in m or m == "mixed" for m in members) else "seat"
+
+
+def _member_labels(sides: pl.DataFrame) -> list[str]:
+    return [m if m is not None else str(k) for k, m in zip(sides["side"].to_list(), sides["members"].to_list())]
+
+
+@dataclass
+class _Groups:
+    """The report's groups: labels in the order of the balance ranking, one colour each."""
+
+    order: list[str]
+    palette: Palette
+
+    def sort(self, labels: list[str]) -> list[str]:
+        rank = {g: i for i, g in enumerate(self.order)}
+        return sorted(dict.fromkeys(labels), key=lambda g: rank.get(g, len(rank)))
+
+
 def build_report(source: tables.Source, by: tables.By = None, title: str | None = None) -> Report:
     """Compute every table and chart spec of the report (altair needed, vl-convert not yet)."""
     alt, _ = _require()
@@ -342,74 +253,138 @@ def build_report(source: tables.Source, by: tables.By = None, title: str | None 
     by = tables.resolve_by(ds, by)
     label = str(source) if not isinstance(source, (Dataset, pl.DataFrame, pl.LazyFrame)) else ds.label
     rep = Report(title or f"rummysim report: {label}", label, by, len(ds.files))
+    rep.description = describe_runs(ds) if ds.files else None
 
-    summary = tables.summarize(ds, by)
-    labels = [tables.group_label(r, by) for r in summary.to_dicts()]
-    seats = _with_group(tables.seat_table(summary, by), by)
+    summary = _with_group(tables.summarize(ds, by), by)
     bal = tables.balance(ds, by)
     # balance() adds players to the grouping when the data mixes player counts
     bal_by = by if "players" in by or bal["players"].n_unique() <= 1 else [*by, "players"]
-    unit = "games" if GAMES in ds.kinds() else "hands"
-    weights = {lab: (r.get("games") or r.get("hands") or 0) for lab, r in zip(labels, summary.to_dicts())}
+    bal = _with_group(bal, bal_by)
+    groups = _Groups(bal["group"].to_list(), Palette(tuple(dict.fromkeys([*bal["group"].to_list(),
+                                                                         *summary["group"].to_list()]))))
+    games_unit = GAMES in ds.kinds()
+    duels = read_duels(ds) if duel_file(ds) is not None else None
+    if duels is not None:  # what a comparison asks first; its groups are seatings, not variations
+        _duel_charts(alt, rep, duels)
+        _strategy_charts(alt, rep, ds, by, summary, groups)
+    _fairness_charts(alt, rep, ds, bal, bal_by, groups, games_unit, against_length=duels is None)
+    _length_charts(alt, rep, ds, by, summary, bal, groups, games_unit)
+    if duels is None:
+        _strategy_charts(alt, rep, ds, by, summary, groups)
 
-    rep.charts.append(_seat_chart(alt, seats, labels, unit))
-    rep.charts.append(_balance_chart(alt, bal, bal_by))
-
-    if GAMES in ds.kinds():
-        length = _with_group(tables.distribution(ds, "hands", by, kind=GAMES), by)
-        length, note = _top_groups(length, labels, weights)
-        rep.charts.append(_lines(alt, length, "hands per game", "share of games", "group", "group", labels,
-                                 "game_length", "Game length" + note,
-                                 "Distribution of the number of hands a game lasts."))
-    else:
-        length = _with_group(tables.distribution(ds, "turns", by, kind=HANDS), by)
-        length, note = _top_groups(length, labels, weights)
-        rep.charts.append(_lines(alt, length, "turns per hand", "share of hands", "group", "group", labels,
-                                 "game_length", "Hand length" + note,
-                                 "Distribution of the number of turns a hand lasts (independent hands)."))
-
-    kind = GAMES if GAMES in ds.kinds() else HANDS
-    what = "final score" if kind == GAMES else "hand score"
-    noun = side_noun(seats)
-    if len(labels) == 1:
-        scores = tables.distribution(ds, "score", by, kind=kind, bins=40, per_side=True)
-        names = dict(zip(seats["side"].to_list(), _member_labels(seats)))
-        side_sort = [names.get(k, str(k)) for k in sorted(scores["side"].unique().to_list())]
-        label = pl.col("side").replace_strict(names, default=pl.col("side").cast(pl.String), return_dtype=pl.String)
-        scores = scores.select(label.alias(noun), pl.exclude("side"))
-        rep.charts.append(_lines(alt, scores, what, f"share of {noun}s", noun, noun, side_sort,
-                                 "score_distribution", f"Distribution of {what}s by {noun}",
-                                 f"Each {noun}'s {what}s in bins of equal width."))
-    else:
-        scores = _with_group(tables.distribution(ds, "score", by, kind=kind, bins=40), by)
-        scores, note = _top_groups(scores, labels, weights)
-        rep.charts.append(_lines(alt, scores, what, f"share of {noun}s", "group", "group", labels,
-                                 "score_distribution", f"Distribution of {what}s" + note,
-                                 f"Every {noun}'s {what}s pooled per group, in bins of equal width."))
-
-    if summary["ends_out"].drop_nulls().len():
-        rep.charts.append(_endings_chart(alt, summary, labels))
-
-    strat = None
+    if rep.description is not None:
+        rep.tables.append(_run_table(rep.description))
+    rep.tables.append(_summary_table(summary, summary["group"].to_list()))
+    rep.tables.append(_balance_table(bal.drop("group"), bal_by))
+    seats = _with_group(tables.seat_table(summary.drop("group"), by), by)
+    rep.tables.append(_seats_table(seats, by))
     if "lineup" in ds.columns():
         strat = tables.strategies(ds, by)
         if strat.height and strat["strategy"].n_unique() >= 2:
-            matrix = tables.strategy_matrix(ds, [])
-            fair = float((strat["fair"] * strat["seat_games"]).sum() / strat["seat_games"].sum())
-            rep.charts.append(_matrix_chart(alt, matrix, pooled=len(labels) > 1, fair=fair))
-        else:
-            strat = None
-
-    rep.tables.append(_summary_table(summary, labels))
-    rep.tables.append(_seats_table(seats, by))
-    rep.tables.append(_balance_table(bal, bal_by))
-    if strat is not None:
-        rep.tables.append(_strategies_table(strat, by))
-    if GAMES in ds.kinds() and "stake_0" in ds.row_columns(GAMES):
+            rep.tables.append(_strategies_table(strat, by))
+    if games_unit and "stake_0" in ds.row_columns(GAMES):
         rep.tables.append(_stakes_table(stakes_table(ds, by), by))
         rep.notes.append(_STAKES_NOTE)
+    if duels is not None:
+        rep.tables.append(_pairings_table(duels))
+        if duels.ladder is not None:
+            rep.tables.append(_ladder_table(duels))
     rep.notes.append(_BALANCE_NOTE)
+    rep.notes.append(_LABEL_NOTE)
     return rep
+
+
+def _fairness_charts(alt: Any, rep: Report, ds: Dataset, bal: pl.DataFrame, bal_by: list[str], groups: _Groups,
+                     games_unit: bool, against_length: bool) -> None:
+    pos = _with_group(tables.positions(ds, bal_by), bal_by)
+    if pos.height:
+        rep.charts.append(charts.position_chart(alt, pos, groups.sort(pos["group"].to_list())))
+    ranked = bal.filter(pl.col("balance_index").is_not_null())
+    if ranked.height:
+        rep.charts.append(charts.balance_chart(alt, ranked, groups.sort(ranked["group"].to_list()), groups.palette))
+    if ranked.height >= 2 and against_length:
+        rep.charts.append(charts.balance_length_chart(alt, ranked, groups.palette, games_unit))
+
+
+def _length_charts(alt: Any, rep: Report, ds: Dataset, by: list[str], summary: pl.DataFrame, bal: pl.DataFrame,
+                   groups: _Groups, games_unit: bool) -> None:
+    labels = summary["group"].to_list()
+    weights = {lab: (r.get("games") or r.get("hands") or 0) for lab, r in zip(labels, summary.to_dicts())}
+    if games_unit and bal.height >= 2:
+        rep.charts.append(charts.length_bars(alt, bal, groups.sort(bal["group"].to_list()), groups.palette))
+    elif games_unit:
+        dist = tables.distribution(ds, "hands", by, kind=GAMES)
+        rep.charts.append(charts.histogram(alt, dist, "hands per game", "share of games", "game_length",
+                                           "Game length: hands per game", "How many hands a game lasts."))
+    else:
+        dist = _with_group(tables.distribution(ds, "turns", by, kind=HANDS), by)
+        dist, note = _top_groups(dist, labels, weights)
+        rep.charts.append(charts.lines(alt, dist, "turns per hand", "share of hands", groups.palette, "game_length",
+                                       "Hand length" + note, "How many turns an independent hand lasts."))
+    if summary["ends_out"].drop_nulls().len():
+        rep.charts.append(charts.endings_chart(alt, summary, groups.sort(labels)))
+    else:
+        rep.missing.append("How hands end needs the hand rows: simulate --hands, or hands = true in a sweep's [run].")
+    kind = GAMES if games_unit else HANDS
+    what = "final score" if games_unit else "hand score"
+    if len(labels) == 1:
+        seats = _with_group(tables.seat_table(summary.drop("group"), by), by)
+        noun = side_noun(seats)
+        scores = tables.distribution(ds, "score", by, kind=kind, bins=40, per_side=True)
+        names = {side: f"{m}: {st}" if st else m for side, m, st in
+                 zip(seats["side"].to_list(), _member_labels(seats), seats["strategy"].to_list())}
+        named = pl.col("side").replace_strict(names, default=pl.col("side").cast(pl.String), return_dtype=pl.String)
+        scores = scores.with_columns((pl.lit(f"{noun} ") + named).alias("group"))
+        palette = Palette(tuple(dict.fromkeys(scores.sort("side")["group"].to_list())))
+        rep.charts.append(charts.lines(alt, scores, what, f"share of {noun}s", palette, "score_distribution",
+                                       f"Distribution of {what}s by {noun}", f"Each {noun}'s {what}s in bins of equal "
+                                       "width.", color_title=noun))
+    else:
+        scores = _with_group(tables.distribution(ds, "score", by, kind=kind, bins=40), by)
+        scores, note = _top_groups(scores, labels, weights)
+        rep.charts.append(charts.lines(alt, scores, what, "share of scores", groups.palette, "score_distribution",
+                                       f"Distribution of {what}s" + note,
+                                       f"Every player's {what}s pooled per group, in bins of equal width."))
+
+
+def _strategy_charts(alt: Any, rep: Report, ds: Dataset, by: list[str], summary: pl.DataFrame, groups: _Groups) -> None:
+    """Seat win rates and the strategy matrix, when the lineups hold two strategies or more (with
+    one strategy everywhere and a random first dealer, seats are fair by construction)."""
+    if "lineup" not in ds.columns():
+        return
+    strat = tables.strategies(ds, by)
+    if not strat.height or strat["strategy"].n_unique() < 2:
+        return
+    seats = _with_group(tables.seat_table(summary.drop("group"), by), by)
+    noun = side_noun(seats)
+    members = _member_labels(seats)
+    named = [f"{noun} {m}: {st}" if st else f"{noun} {m}" for m, st in zip(members, seats["strategy"].to_list())]
+    if summary.height > 1:
+        named = [f"{noun} {m}" for m in members]
+    seats = seats.with_columns(pl.Series("seat_label", named, dtype=pl.String))
+    what = "win rate" if GAMES in ds.kinds() else "going-out rate"
+    rep.charts.append(charts.seat_chart(alt, seats, groups.sort(seats["group"].to_list()), noun, what))
+    matrix = tables.strategy_matrix(ds, [])
+    fair = float((strat["fair"] * strat["seat_games"]).sum() / strat["seat_games"].sum())
+    rep.charts.append(charts.matrix_chart(alt, matrix, pooled=summary.height > 1, fair=fair))
+
+
+def _duel_charts(alt: Any, rep: Report, duels: Duels) -> None:
+    pairs = duels.pairings.with_columns((pl.col("strategy") + " − " + pl.col("opponent")).alias("pair"))
+    order = pairs["pair"].to_list()
+    what = "A − B" if duels.command == "compare" else "row − column"
+    rep.charts.append(charts.difference_chart(
+        alt, pairs, "pair", order, duels.unit, "score_difference", "Score difference on duplicate deals",
+        f"Mean {duels.unit} per hand that the first strategy of each pairing gains on the second ({what}), with "
+        "the 95% interval across deals; the dashed line is no difference.",
+    ))
+    if duels.ladder is not None:
+        ladder = duels.ladder.with_columns((pl.col("rank").cast(pl.String) + ". " + pl.col("strategy")).alias("who"))
+        rep.charts.append(charts.difference_chart(
+            alt, ladder, "who", ladder["who"].to_list(), duels.unit, "ladder", "Ladder",
+            f"Each strategy's mean {duels.unit} per hand against the others (the mean over its pairings, deal by "
+            "deal), best first, with 95% intervals.",
+        ))
 
 
 _STAKES_NOTE = (
@@ -423,24 +398,53 @@ _BALANCE_NOTE = (
     "first dealer, PN = the first dealer). With q_k the share of the games with a winner that position k won, the "
     "index is max_k |N·q_k − 1|: 0 is perfectly fair, 0.10 means some position wins 10% more (or less) often "
     "than its fair share 1/N. Its 95% interval comes from simultaneous (Bonferroni) Wilson intervals for the q_k; "
-    "'fair? yes' means the interval reaches 0."
+    "'fair? yes' means the interval reaches 0. An edge (P1 edge, worst position) is a position's win share "
+    "minus its fair share 1/N in percentage points (pp), the unit of the summary's P1 edge too: "
+    "balance index = N x |worst edge|."
+)
+
+_LABEL_NOTE = (
+    "Variations are named by their preset (rummysim rules list) and the flags that differ from it, as --rule "
+    "takes them: '500-rum +r500_target=1000' is the 500-rum preset with r500_target=1000. Its full rules: "
+    "rummysim rules show 500-rum -r r500_target=1000 (the 'full rules' column of What was played)."
 )
 
 _CSS = """
 body{font-family:Helvetica,Arial,sans-serif;margin:2rem auto;max-width:1200px;color:#222;padding:0 1rem}
 h1{font-size:1.6rem}h2{border-bottom:1px solid #ccc;padding-bottom:.2rem;margin-top:2.5rem}
-.meta{color:#666}figure{margin:1.5rem 0}figcaption{color:#555;font-size:.9rem;margin-top:.3rem}
+.meta{color:#666}.lead{font-size:1.1rem}.missing{color:#8a5300}figure{margin:1.5rem 0}figcaption{color:#555;font-size:.9rem;margin-top:.3rem}
 table{border-collapse:collapse;font-size:.85rem;margin:.5rem 0 1.5rem;display:block;overflow-x:auto}
-th,td{border:1px solid #ddd;padding:.25rem .5rem;text-align:right;white-space:nowrap}
-th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}nav a{margin-right:1rem}
+th,td{border:1px solid #ddd;padding:.25rem .5rem;text-align:left;white-space:nowrap}
+th{background:#f3f3f3}.num{text-align:right}nav a{margin-right:1rem}
 """
 
 
+_NUMBER = re.compile(r"^([+\-−]?[0-9.,]+( ?(%|pp|hands))?|\[[^\]]*\]|n/a|-|< ?1e-300|P\d+ [+\-].*)$")
+
+
+def _numeric_columns(t: HtmlTable) -> list[bool]:
+    """Columns whose every cell is a number, an interval or n/a: right-aligned; text reads left."""
+    return [all(_NUMBER.match(str(row[i]).strip()) for row in t.rows) if t.rows else True
+            for i in range(len(t.columns))]
+
+
 def _table_html(t: HtmlTable) -> str:
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in t.columns)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in row) + "</tr>" for row in t.rows)
+    right = _numeric_columns(t)
+    cls = [' class="num"' if r else "" for r in right]
+    head = "".join(f"<th{c}>{html.escape(col)}</th>" for c, col in zip(cls, t.columns))
+    body = "".join("<tr>" + "".join(f"<td{c}>{html.escape(str(v))}</td>" for c, v in zip(cls, row)) + "</tr>"
+                   for row in t.rows)
     return (f'<h3 id="h-table-{t.name}">{html.escape(t.title)}</h3>\n'
             f'<table id="table-{t.name}" data-table="{t.name}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>')
+
+
+def _description_html(rep: Report, run: HtmlTable | None) -> str:
+    """The run's description at the top: the sweep's name or the files, then what was played."""
+    if rep.description is None:
+        return ""
+    notes = "".join(f"<p class=\"meta\">{html.escape(n)}</p>" for n in rep.description.notes)
+    table = _table_html(run) if run is not None else ""
+    return f'<section id="run"><p class="lead">{html.escape(rep.description.heading)}</p>{notes}{table}</section>'
 
 
 def render_html(rep: Report, svgs: dict[str, str]) -> str:
@@ -452,18 +456,22 @@ def render_html(rep: Report, svgs: dict[str, str]) -> str:
         f"<figcaption>{html.escape(c.caption)}</figcaption></figure>"
         for c in rep.charts
     )
-    tables_html = "\n".join(_table_html(t) for t in rep.tables)
+    run = [t for t in rep.tables if t.name == "run"]
+    tables_html = "\n".join(_table_html(t) for t in rep.tables if t.name != "run")
     notes = "".join(f"<p>{html.escape(n)}</p>" for n in rep.notes)
+    missing = "".join(f'<p class="missing">{html.escape(m)}</p>' for m in rep.missing)
     grouping = ", ".join(rep.by) if rep.by else "none (one group)"
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{html.escape(rep.title)}</title>
 <style>{_CSS}</style></head><body>
 <h1>{html.escape(rep.title)}</h1>
+{_description_html(rep, run[0] if run else None)}
 <p class="meta">Source: {html.escape(rep.source)} ({rep.files} result files); grouped by: {html.escape(grouping)};
 written by rummysim {_version()}.</p>
 <nav>{nav}</nav>
 <section id="charts"><h2>Charts</h2>
 {figures}
+{missing}
 </section>
 <section id="tables"><h2>Tables</h2>
 {tables_html}

@@ -37,8 +37,8 @@ import polars as pl
 
 from rummysim.analysis.grouped import distinct_table, group_by, join_on_keys, quantile_table
 from rummysim.analysis.load import (
-    COUNTERS, FIRST_SIDE_COL, GAMES, HANDS, N_COL, PATH_COL, SIDE_MAP_COL, SIDES_COL, WIN_POS_COL, WIN_SIDE, Dataset,
-    damaged_message, open_source, side_seat,
+    COUNTERS, FIRST_SIDE_COL, GAMES, HANDS, N_COL, PATH_COL, SIDE_MAP_COL, SIDES_COL, VARIATION, VARIATION_COVERS,
+    WIN_POS_COL, WIN_SIDE, Dataset, damaged_message, open_source, side_seat,
 )
 from rummysim.analysis.stats import mean_ci, wilson, z_two_sided
 from rummysim.analysis.summary import side_strategy
@@ -62,11 +62,38 @@ _KEY = "_group"
 
 
 def default_by(ds: Dataset) -> list[str]:
-    """Hive keys and configuration metadata that differ between files, plus a ``lineup`` row column."""
+    """Hive keys and configuration metadata that differ between files, plus a ``lineup`` row column.
+
+    When the files name their variations (``variation``: preset and overrides), the keys the label
+    stands for (game, preset, a sweep's cell, every rule flag) are grouped by the label instead,
+    provided it tells the files apart as finely, and keys with one value everywhere are left out:
+    a sweep of presets groups as ``boathouse``, not as fourteen flags. Files that would make one
+    group are grouped by their (one) variation, so the group is named by what it played.
+    """
     by = ds.varying_constants()
-    if "lineup" in ds.row_columns(GAMES) and "lineup" not in by:
+    # a sweep's lineup column repeats its files' lineup metadata, already in `by` if it varies
+    sweep_only = all(f.chunk is not None for f in ds.files_of(GAMES) if "lineup" in f.columns)
+    if "lineup" in ds.row_columns(GAMES) and "lineup" not in by and not (ds.files and sweep_only):
         by.append("lineup")
-    return by
+    return _by_variation(ds, by)
+
+
+def _by_variation(ds: Dataset, by: list[str]) -> list[str]:
+    if not ds.files or any(VARIATION not in f.meta for f in ds.files):
+        return by
+    if not by:  # one group: named by what it played
+        return [VARIATION]
+    flags = {k for f in ds.files for k in f.rule_flags}
+    covered = [k for k in by if k in VARIATION_COVERS or k in flags]
+    if not covered:
+        return by
+    consts = [f.constants() for f in ds.files]
+    rest = [k for k in by if k not in covered and len({repr(c.get(k)) for c in consts}) > 1]
+    key = lambda c, keys: tuple(repr(c.get(k)) for k in keys)  # noqa: E731
+    finer = {(key(c, [VARIATION, *rest]), key(c, covered)) for c in consts}
+    if len(finer) != len({k for k, _ in finer}):  # the label merges files the keys tell apart
+        return by
+    return [VARIATION, *rest]
 
 
 def resolve_by(ds: Dataset, by: By) -> list[str]:
@@ -80,10 +107,11 @@ def resolve_by(ds: Dataset, by: By) -> list[str]:
 
 
 def group_label(row: dict, by: Sequence[str]) -> str:
-    """``k=v; k=v`` for a group's key values; ``all`` without grouping."""
+    """``k=v; k=v`` for a group's key values (a variation by its label alone); ``all`` without
+    grouping."""
     if not by:
         return "all"
-    return "; ".join(f"{k}={_fmt_key(row.get(k))}" for k in by)
+    return "; ".join(_fmt_key(row.get(k)) if k == VARIATION else f"{k}={_fmt_key(row.get(k))}" for k in by)
 
 
 def _fmt_key(v: object) -> str:
@@ -486,9 +514,9 @@ def balance(source: Source, by: By = None, alpha: float = BALANCE_ALPHA) -> pl.D
     plays first), P2 the next side to play, ..., PN the last (with one seat per side, the first
     dealer). Among the games with a winner (capped and drawn games are left out), let ``q_k`` be
     the share won by position k; with N sides a fair game has ``q_k = 1/N`` for every k. The
-    *relative edge* of position k is ``e_k = N * q_k - 1`` (0 fair; +0.10 = wins 10% more often
-    than its fair share, e.g. 27.5% instead of 25% with 4 players). The balance index is the
-    largest edge in absolute value::
+    balance index is the largest relative deviation ``|N * q_k - 1|`` (0 fair; 0.10 = some
+    position wins 10% more, or less, often than its fair share, e.g. 27.5% instead of 25% with
+    4 players)::
 
         balance_index = max_k |N * q_k - 1|
 
@@ -500,8 +528,11 @@ def balance(source: Source, by: By = None, alpha: float = BALANCE_ALPHA) -> pl.D
     the data cannot tell this variation from a perfectly fair one. The index is estimated with an
     upward bias of the order of ``sqrt(N / decided)`` for a fair game, so compare variations with
     similar game counts, and read the intervals. ``worst_position`` (``P1``..``PN``) and
-    ``worst_edge`` (signed) say which position is favoured or hurt, ``first_edge`` (with a plain
-    95% interval) is the edge of P1.
+    ``worst_edge`` say which position is favoured or hurt, ``first_edge`` (with a plain 95%
+    interval) is the *P1 edge*. An edge is in the one unit every view uses (the summary's
+    ``first_seat_adv`` too): the position's win share minus its fair share 1/N, a difference of
+    proportions shown in percentage points (``q_k - 1/N``; 0.025 = +2.5 pp, 27.5% instead of
+    25%), so ``balance_index = N * |worst_edge|``.
 
     For independent-hand data (``unit = hands``) the same is computed over hands that someone went
     out of, with positions counted from each hand's dealer.
@@ -527,6 +558,41 @@ def balance(source: Source, by: By = None, alpha: float = BALANCE_ALPHA) -> pl.D
     return frame.with_columns(pl.col("rank").cast(pl.Int64))
 
 
+def positions(source: Source, by: By = None) -> pl.DataFrame:
+    """The win share of each position in the order of play, per group: what the balance index sums up.
+
+    One row per group and position ``P1``..``PN`` (numbered as in :func:`balance`, P1 = the side
+    left of the first dealer): ``decided`` (games with a winner), ``wins``, ``win_share`` = wins /
+    decided with its 95% Wilson interval ``win_lo``/``win_hi``, ``fair`` = 1/N and ``edge`` =
+    win_share - fair (percentage points as a fraction). Groups that mix side counts have no
+    positions and are left out; ``players`` is added to ``by`` as in :func:`balance`.
+
+    Example:
+        >>> positions("runs/balance").select("variation", "position", "win_share")  # doctest: +SKIP
+    """
+    ds = open_source(source)
+    by = resolve_by(ds, by)
+    if "players" not in by and _player_counts(ds) > 1:
+        by = [*by, "players"]
+    out = []
+    for row in _aggregate(ds, by):
+        v = _unit_view(row)
+        n, decided = v["sides"], v["decided"]
+        if v["sides_min"] != n or not decided:
+            continue
+        for k in range(n):
+            wins = v["pos"][k]
+            lo, hi = wilson(wins, decided)
+            out.append({**{key: row.get(key) for key in by}, "unit": v["unit"], "position": f"P{k + 1}",
+                        "decided": decided, "wins": wins, "win_share": wins / decided, "win_lo": lo, "win_hi": hi,
+                        "fair": 1 / n, "edge": wins / decided - 1 / n})
+    return _typed(out, by, POSITION_SCHEMA)
+
+
+POSITION_SCHEMA = {
+    "unit": pl.String, "position": pl.String, "decided": pl.Int64, "wins": pl.Int64, "win_share": pl.Float64,
+    "win_lo": pl.Float64, "win_hi": pl.Float64, "fair": pl.Float64, "edge": pl.Float64,
+}
 BALANCE_SCHEMA = {
     "unit": pl.String, "players": pl.Int64, "games": pl.Int64, "hands": pl.Int64, "decided": pl.Int64,
     "balance_index": pl.Float64, "balance_lo": pl.Float64, "balance_hi": pl.Float64,
@@ -576,11 +642,11 @@ def _balance_row(row: dict, by: Sequence[str], alpha: float) -> dict:
         abs_edges = [abs(e) for e, _, _ in edges]
         index = max(abs_edges)
         kmax = abs_edges.index(index)
-        worst, worst_edge = f"P{kmax + 1}", edges[kmax][0]
+        worst, worst_edge = f"P{kmax + 1}", edges[kmax][0] / n
         lo = max(0.0 if elo <= 0 <= ehi else min(abs(elo), abs(ehi)) for _, elo, ehi in edges)
         hi = max(max(abs(elo), abs(ehi)) for _, elo, ehi in edges)
         flo, fhi = wilson(v["pos"][0], decided, z_two_sided(alpha))
-        first, first_lo, first_hi = edges[0][0], n * flo - 1, n * fhi - 1
+        first, first_lo, first_hi = edges[0][0] / n, flo - 1 / n, fhi - 1 / n
     out.update({
         "balance_index": index, "balance_lo": lo, "balance_hi": hi,
         "consistent_with_fair": None if lo is None else lo == 0.0,

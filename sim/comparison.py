@@ -53,12 +53,13 @@ import numba
 import numpy as np
 import polars as pl
 
-from rummysim.analysis.stats import Z95, mean_ci, wilson
+from rummysim.analysis.stats import diff_stats, format_p, mean_ci, wilson
 from rummysim.errors import InputError
 from rummysim.limits import check_seed
 from rummysim.output import OutputTarget, output_target, run_metadata, write_parquet_atomic
 from rummysim.rules import Rules
-from rummysim.simulation import DEFAULT_CHUNK, RunConfig, default_players, play_game_chunk, prepare, set_threads
+from rummysim.simulation import (DEFAULT_CHUNK, RunConfig, default_players, play_game_chunk, prepare, set_threads,
+                                 variation_meta)
 from rummysim.strategies.registry import canonical_spec
 
 DEFAULT_GAMES = 1000
@@ -302,52 +303,6 @@ def _play_range(seatings, seed: int, start: int, stop: int, tally: _Tally, indep
 # statistics
 
 
-def _p_value(z: float) -> float:
-    return math.erfc(abs(z) / math.sqrt(2.0)) if not math.isnan(z) else math.nan
-
-
-def _estimate(est: float, se: float) -> dict:
-    """Estimate, 95% interval, half-width, z and two-sided p from a standard error."""
-    half = Z95 * se
-    if se > 0:
-        z = est / se
-    else:
-        z = 0.0 if est == 0 else math.copysign(math.inf, est)
-    return {"diff": est, "ci": [est - half, est + half], "half_width": half, "se": se,
-            "z": z if math.isfinite(z) else None, "p_value": _p_value(z) if math.isfinite(z) else 0.0}
-
-
-def diff_stats(diff: np.ndarray, hands: np.ndarray) -> dict:
-    """Per-game and per-hand score differences from per-deal differences and mean hands per game.
-
-    Example:
-        >>> s = diff_stats(np.array([10.0, 30.0, 20.0]), np.array([2.0, 4.0, 3.0]))
-        >>> s["per_game"]["diff"], s["per_hand"]["diff"]
-        (20.0, 6.666666666666667)
-    """
-    n = diff.size
-    if n < 2:
-        raise InputError("a comparison needs at least 2 deals")
-    se_game = float(diff.std(ddof=1)) / math.sqrt(n)
-    hbar = float(hands.mean())
-    ratio = float(diff.mean()) / hbar
-    resid = (diff - ratio * hands) / hbar
-    se_hand = float(resid.std(ddof=1)) / math.sqrt(n)
-    return {"deals": n, "mean_hands_per_game": hbar,
-            "per_game": _estimate(float(diff.mean()), se_game), "per_hand": _estimate(ratio, se_hand)}
-
-
-def format_p(p: float) -> str:
-    """A p-value for people: ``0.047``, ``3.1e-09``, ``< 1e-300`` (below double precision)."""
-    if p is None or math.isnan(p):
-        return "n/a"
-    if p == 0.0:
-        return "< 1e-300"
-    if p < 1e-3:
-        return f"{p:.2g}"
-    return f"{p:.3f}".rstrip("0").rstrip(".") if p < 1 else "1"
-
-
 def p_text(p: float) -> str:
     """``p = 0.047`` or ``p < 1e-300``."""
     shown = format_p(p)
@@ -421,12 +376,13 @@ def _check_counts(games: int, seed: int) -> None:
 
 def _write(df: pl.DataFrame, target: OutputTarget, cfg: RunConfig, seed: int, **fields: object) -> None:
     meta = run_metadata(game=cfg.rules.game, players=cfg.players, seed=seed, unit="games", count=df.height,
-                        rules=cfg.rules.as_dict(), sides=cfg.sides.to_json(), **fields)
+                        rules=cfg.rules.as_dict(), sides=cfg.sides.to_json(), **variation_meta(cfg), **fields)
     write_parquet_atomic(df, target, meta)
 
 
 def _run_info(cfg: RunConfig, seed: int, elapsed: float) -> dict:
-    return {"game": cfg.rules.game, "players": cfg.players, "rules_changed": dict(cfg.rules.changed()),
+    return {"game": cfg.rules.game, **variation_meta(cfg), "players": cfg.players,
+            "rules_changed": dict(cfg.rules.changed()),
             "seed": seed, "elapsed_s": elapsed, "threads": numba.get_num_threads()}
 
 

@@ -28,6 +28,7 @@ from rummysim.rules import PRESETS, Rules
 from rummysim.sides import SideMap, side_columns
 from rummysim.strategies.betting import DEFAULT_BETTING, parse_betting
 from rummysim.strategies.registry import parse_lineup
+from rummysim.variations import Variation, variation_of
 
 UNITS = ("games", "hands")
 DEFAULT_CHUNK = 4096  # games per chunk when hand rows are kept (a hand-row buffer of ~50 MB)
@@ -51,6 +52,7 @@ class RunConfig:
     spec: GameSpec = field(repr=False)
     sides: SideMap
     betting: list[str] | None = None  # the seats' betting policies, when the rules play stakes
+    variation: Variation | None = None  # the rules named by their preset and overrides (rummysim.variations)
 
 
 @dataclass
@@ -79,6 +81,9 @@ def prepare(game: str, players: int, lineup: str, rule: Iterable[str] = (), rule
             betting: str | None = None) -> RunConfig:
     """Validate everything about a run before any game is played (typed errors on bad input).
 
+    The run's variation is named relative to ``game`` (the preset asked for, see
+    :mod:`rummysim.variations`), or to the nearest preset when ``game`` is of another game.
+
     ``betting`` gives the seats' betting policies (``strategies.betting``) when the rules play a
     stakes layer (V5K-13, V5K-14); they default to accept-all and are refused otherwise.
     """
@@ -95,7 +100,7 @@ def prepare(game: str, players: int, lineup: str, rule: Iterable[str] = (), rule
     elif betting is not None:
         raise InputError("--betting needs a stakes game: r5k_doubling=true or r5k_limit_poker=true")
     return RunConfig(resolved, players, names, ids, params, vector, spec, SideMap(spec.sides(resolved, players)),
-                     policies)
+                     policies, variation_of(resolved, game))
 
 
 def _chunks(total: int, size: int) -> Iterable[tuple[int, int]]:
@@ -277,7 +282,7 @@ def simulate(
     if targets:
         meta = run_metadata(
             game=cfg.rules.game, players=players, lineup=cfg.strategies, seed=seed, unit=unit,
-            count=games, rules=cfg.rules.as_dict(), sides=cfg.sides.to_json(),
+            count=games, rules=cfg.rules.as_dict(), sides=cfg.sides.to_json(), **variation_meta(cfg),
             **({"betting": cfg.betting} if cfg.betting is not None else {}),
         )
         main_df = games_df if unit == "games" else hands_df
@@ -308,9 +313,17 @@ def warm_up(cfg: RunConfig, seed: int, unit: str = "games") -> None:
         cfg.spec.hands_runner()(cfg.vector, cfg.lineup, cfg.params, seed, 0, 1, np.zeros((1, R.H_SIZE), dtype=np.int32))
 
 
+def variation_meta(cfg: RunConfig) -> dict[str, object]:
+    """The metadata and summary keys naming what was played: ``preset``, ``overrides`` (the
+    ``flag=value`` items relative to the preset) and ``variation`` (the label)."""
+    variation = cfg.variation or variation_of(cfg.rules)
+    return variation.as_json()
+
+
 def _run_info(cfg: RunConfig, seed: int, unit: str, elapsed: float, threads: int | None) -> dict:
     return {
         "game": cfg.rules.game,
+        **variation_meta(cfg),
         "players": cfg.players,
         "lineup": cfg.strategies,
         "rules_changed": {k: v for k, v in cfg.rules.changed().items()},

@@ -210,7 +210,9 @@ def test_balance_index_and_ranking(tmp_path):
     b.write_parquet(folder / "b.parquet", metadata=meta(2, ["greedy", "greedy"], r500_target=1000))
 
     bal = balance(folder)
-    assert bal["r500_target"].to_list() == [1000, 500]  # grouped by the flag that differs, fairest first
+    # grouped by variation (files without a preset key: the nearest preset), fairest first
+    assert bal["variation"].to_list() == ["500-rum-long", "500-rum"]
+    assert balance(folder, by="r500_target")["r500_target"].to_list() == [1000, 500]
     assert bal["rank"].to_list() == [1, 2]
     fair, skewed = bal.row(0, named=True), bal.row(1, named=True)
     assert fair["balance_index"] == pytest.approx(0.0) and fair["balance_lo"] == 0.0
@@ -222,9 +224,10 @@ def test_balance_index_and_ranking(tmp_path):
     lo, hi = wilson_ref(60, 100, z_adj)
     assert skewed["balance_lo"] == pytest.approx(max(0.0, 2 * lo - 1))
     assert skewed["balance_hi"] == pytest.approx(2 * hi - 1)
-    assert skewed["worst_position"] == "P1" and skewed["worst_edge"] == pytest.approx(0.2)
+    # edges in percentage points over the fair share: 60% - 50% = +10 pp, index = N * |edge|
+    assert skewed["worst_position"] == "P1" and skewed["worst_edge"] == pytest.approx(0.1)
     flo, fhi = wilson_ref(60, 100)
-    assert (skewed["first_edge_lo"], skewed["first_edge_hi"]) == pytest.approx((2 * flo - 1, 2 * fhi - 1))
+    assert (skewed["first_edge_lo"], skewed["first_edge_hi"]) == pytest.approx((flo - 0.5, fhi - 0.5))
     assert skewed["capped_share"] == pytest.approx(10 / 110)
     assert skewed["hands_per_game_mean"] == pytest.approx((50 * 4 + 60 * 6) / 110)
     assert fair["hands_per_game_mean"] == 8.0 and fair["hands_per_game_lo"] == 8.0  # no spread

@@ -206,7 +206,7 @@ def test_a_two_side_map_adds_up_the_members_wins():
     assert (r["strategy_0"], r["strategy_1"]) == ("a", "b")
     b = balance(ds, by=[]).row(0, named=True)
     # positions: P1 (the side that plays first) won 8 of 9 decided games
-    assert b["players"] == 4 and b["first_edge"] == pytest.approx(2 * 8 / 9 - 1)
+    assert b["players"] == 4 and b["first_edge"] == pytest.approx(8 / 9 - 1 / 2)
     assert b["balance_index"] == pytest.approx(2 * 8 / 9 - 1)  # P2 has the same edge, negative
     pay = payoffs(ds, "game-point", by=[])
     assert pay["side"].to_list() == [0, 1] and pay["members"].to_list() == ["0+2", "1+3"]

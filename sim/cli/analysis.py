@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -80,8 +81,8 @@ def _print_summary(console: Console, summary, by: list[str]) -> None:
         first = "first team (its seat left of the first dealer)" if teams and games_unit else \
             "first team (its seat left of the dealer)" if teams else f"first seat ({who})"
         console.print(
-            f"{first}: {fmt.pct(row['first_seat_win_rate'])} "
-            f"{fmt.ci(row['first_seat_win_lo'], row['first_seat_win_hi'], 100)}, advantage {fmt.pp(row['first_seat_adv'])} over 1/N "
+            f"P1, the {first}: wins {fmt.pct(row['first_seat_win_rate'])} "
+            f"{fmt.ci(row['first_seat_win_lo'], row['first_seat_win_hi'], 100)}, P1 edge {fmt.pp(row['first_seat_adv'])} over 1/N "
             f"{fmt.ci(row['first_seat_adv_lo'], row['first_seat_adv_hi'], 100, sign=True)}"
         )
         qs = "  ".join(f"p{q} {fmt.num(row[f'score_p{q}'], 0)}" for q in (10, 25, 50, 75, 90))
@@ -109,32 +110,71 @@ def _print_summary(console: Console, summary, by: list[str]) -> None:
             console.print("(hand-level statistics need the hand rows: simulate --hands)", style="dim")
 
 
+def _print_variation(console: Console, ds, by: list[str]) -> None:
+    """Name the one variation of the data when the groups do not (e.g. a compare file's seatings)."""
+    from rummysim.analysis.load import VARIATION
+
+    names = {f.meta.get(VARIATION) for f in ds.files}
+    if VARIATION in by or len(names) != 1 or None in names:
+        return
+    console.print(f"variation: {names.pop()} (every file)", highlight=False, markup=False)
+
+
 def _print_balance(console: Console, frame, by: list[str]) -> None:
-    table = Table(title="Balance: variations ranked by seat advantage (0 = fair; see README 'Analysing results')")
-    cols = ("rank", "variation", "players", "games", "balance index", "95% CI", "fair?", "worst", "P1 edge (rel)", "95% CI",
-            "hands/game", "95% CI", "turns/hand", "capped")
-    for col in cols:
-        table.add_column(col, justify="left" if col in ("variation", "worst", "fair?") else "right")
-    for row in frame.to_dicts():
-        fair = row["consistent_with_fair"]
-        worst = "n/a" if row["worst_position"] is None else f"{row['worst_position']} {fmt.rel(row['worst_edge'])}"
+    """Two narrow tables (fairness; P1 edge and game length), each under 80 columns with the labels
+    of :mod:`rummysim.variations`: the numbers are never cut, a long label wraps at its spaces."""
+    rows = frame.to_dicts()
+    players = {r["players"] for r in rows}
+    mixed = len(players) > 1 and "players" not in by
+    who = "" if mixed or not rows else f", {'mixed' if None in players else rows[0]['players']} players"
+    width = min(28, max([len(_label(r, by)) for r in rows] + [9]))
+    fair = _narrow_table(f"Balance{who}: ranked by fairness to the positions of play", width,
+                         ["#", "variation", *(["players"] if mixed else []), "games", "balance index", "95% CI",
+                          "fair?", "worst"])
+    length = _narrow_table("P1 edge (first to play) and game length", width,
+                           ["#", "variation", "P1 edge", "95% CI", "hands/game", "95% CI", "capped"])
+    for row in rows:
+        ok = row["consistent_with_fair"]
+        worst = "n/a" if row["worst_position"] is None else f"{row['worst_position']} {fmt.pp(row['worst_edge'])}"
         count = row["games"] if row["unit"] == "games" else row["hands"]
-        table.add_row(
-            str(row["rank"]), _label(row, by), str(row["players"]) if row["players"] is not None else "mixed",
+        label = _label(row, by)
+        fair.add_row(
+            str(row["rank"]), label, *([str(row["players"]) if row["players"] is not None else "mixed"] if mixed else []),
             f"{count:,}" + ("" if row["unit"] == "games" else " hands"),
             fmt.num(row["balance_index"], 3), fmt.ci(row["balance_lo"], row["balance_hi"], digits=3),
-            "n/a" if fair is None else ("yes" if fair else "no"), worst,
-            fmt.rel(row["first_edge"]),
-            fmt.ci(row["first_edge_lo"], row["first_edge_hi"], 100, sign=True),
-            fmt.num(row["hands_per_game_mean"], 2), fmt.ci(row["hands_per_game_lo"], row["hands_per_game_hi"], digits=2),
-            fmt.num(row["turns_per_hand_mean"], 1), fmt.pct(row["capped_share"]),
+            "n/a" if ok is None else ("yes" if ok else "no"), worst,
         )
-    console.print(table)
-    console.print(
-        "balance index = max over positions k of |N*q_k - 1|, q_k = share of decided games won by the k-th seat "
-        "to play (P1 = left of the first dealer, PN = first dealer); CI from Bonferroni-adjusted Wilson intervals. "
-        "'fair? yes' = the interval reaches 0.", style="dim",
-    )
+        length.add_row(
+            str(row["rank"]), label, fmt.pp(row["first_edge"]), fmt.ci(row["first_edge_lo"], row["first_edge_hi"], 100, sign=True),
+            fmt.num(row["hands_per_game_mean"], 2), fmt.ci(row["hands_per_game_lo"], row["hands_per_game_hi"], digits=2),
+            fmt.pct(row["capped_share"]),
+        )
+    console.print(fair)
+    console.print(length)
+    console.print(BALANCE_LEGEND, style="dim")
+    if by and by[0] == "variation":
+        console.print(RULES_HINT, style="dim")
+
+
+BALANCE_LEGEND = (
+    "balance index = max over positions k of |N*q_k - 1|, q_k = share of decided games won by the k-th to play "
+    "(P1 = left of the first dealer, PN = the first dealer); 95% CI from Bonferroni-adjusted Wilson intervals; "
+    "'fair? yes' = the interval reaches 0. An edge is a position's win share minus 1/N in percentage points (pp)."
+)
+RULES_HINT = ("a variation is its preset and the flags that differ from it; its full rules: "
+              "rummysim rules show PRESET -r FLAG=VALUE ... (e.g. rummysim rules show 500-rum -r r500_target=1000)")
+
+
+def _narrow_table(title: str, label_width: int, columns: list[str]) -> Table:
+    """A table whose numbers never wrap or shrink: long headers wrap, then the labels (at least
+    ``label_width`` wide) fold."""
+    table = Table(title=title, box=box.SIMPLE_HEAD, collapse_padding=True, pad_edge=False, title_justify="left")
+    for col in columns:
+        label = col == "variation"
+        table.add_column(col, justify="left" if label or col in ("worst", "fair?") else "right",
+                         no_wrap=col not in ("variation", "balance index", "hands/game"),
+                         overflow="fold" if label else "ellipsis", min_width=label_width if label else None)
+    return table
 
 
 def _print_payoffs(console: Console, frame, by: list[str], mode: str) -> None:
@@ -236,6 +276,7 @@ def analyze_command(
         frame = tables.summarize(ds, by_cols)
         printer = lambda: _print_summary(out_console, frame, by_cols)  # noqa: E731
     if output_format == "table":
+        _print_variation(out_console, ds, by_cols)
         printer()
     else:
         _write(frame, output_format, target, out_console)

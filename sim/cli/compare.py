@@ -20,6 +20,7 @@ from rummysim.cli.console import out_console
 from rummysim.cli.options import (BettingOpt, DealsOpt, GameOpt, JsonOpt, OptionalPlayersOpt, ProgressOpt, RuleOpt, SeedOpt, ThreadsOpt,
                                   out_option)
 from rummysim.cli.progress import progress_bar, show_progress
+from rummysim.cli.simulate import played
 
 GameRowsOutOpt = Annotated[Optional[Path], out_option("Parquet file for the game rows.")]
 
@@ -42,7 +43,7 @@ def _print_compare(console: Console, s: dict) -> None:
     from rummysim.comparison import p_text
 
     console.print(
-        f"{s['a']} (A) vs {s['b']} (B): {s['game']}, {s['players']} players, {s['deals']:,} deals x "
+        f"{s['a']} (A) vs {s['b']} (B): {played(s)}, {s['players']} players, {s['deals']:,} deals x "
         f"{len(s['seatings'])} seatings = {s['games']:,} games (seed {s['seed']})"
     )
     console.print(f"seatings: {' | '.join(s['seatings'])}")
@@ -79,7 +80,7 @@ def _print_compare(console: Console, s: dict) -> None:
 def _print_tournament(console: Console, res) -> None:
     s = res.summary
     console.print(
-        f"tournament: {s['game']}, {s['players']} players, {len(s['strategies'])} strategies, {len(s['pairings'])} "
+        f"tournament: {played(s)}, {s['players']} players, {len(s['strategies'])} strategies, {len(s['pairings'])} "
         f"pairings x {s['deals']:,} deals x {s['seatings_per_pairing']} seatings = {s['games']:,} games (seed {s['seed']})"
     )
     names = s["strategies"]

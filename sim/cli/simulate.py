@@ -28,6 +28,13 @@ def _ci(pair: list[float], pct: bool = False) -> str:
     return f"[{pair[0]:.1f}, {pair[1]:.1f}]"
 
 
+def played(s: dict) -> str:
+    """What a summary played: its variation (``boathouse``, ``500-rum +r500_target=1000``), and the
+    game when the preset's name does not say it."""
+    label = s.get("variation") or s["game"]
+    return label if str(s.get("preset", s["game"])).startswith(s["game"]) else f"{label} ({s['game']})"
+
+
 def _rows_by_side(s: dict) -> tuple[str, list[tuple[str, dict]]]:
     """The summary's rows: one per team (labelled by its seats, ``0+2``) when seats play in
     partnerships, else one per seat."""
@@ -39,7 +46,7 @@ def _rows_by_side(s: dict) -> tuple[str, list[tuple[str, dict]]]:
 def _print_game_summary(s: dict) -> None:
     key, rows = _rows_by_side(s)
     teams = " in two partnerships" if key == "team" else ""
-    table = Table(title=f"{s['game']}, {s['players']} players{teams}, {s['games']:,} games (seed {s['seed']})")
+    table = Table(title=f"{played(s)}, {s['players']} players{teams}, {s['games']:,} games (seed {s['seed']})")
     score = "mean team total" if key == "team" else "mean final score"
     for col in (key, "strategy", "wins", "win rate %", "95% CI", score, "95% CI"):
         table.add_column(col, justify="right" if col != "strategy" else "left")
@@ -73,7 +80,7 @@ def _print_stakes(s: dict) -> None:
 
 
 def _print_hand_summary(s: dict) -> None:
-    table = Table(title=f"{s['game']}, {s['players']} players, {s['hands']:,} independent hands (seed {s['seed']})")
+    table = Table(title=f"{played(s)}, {s['players']} players, {s['hands']:,} independent hands (seed {s['seed']})")
     key, rows = _rows_by_side(s)
     for col in (key, "strategy", "went out %", "95% CI", "mean hand score", "95% CI"):
         table.add_column(col, justify="right" if col != "strategy" else "left")

@@ -131,6 +131,7 @@ class PendingChunks:
 
         meta = run_metadata(game=cell.game, players=cell.players, lineup=list(cell.lineup), seed=cell.seed,
                             unit="games", count=self.config.chunk_size, rules=cell.rules,
+                            **({} if cell.variation is None else cell.variation.as_json()),
                             **({} if cell.betting is None else {"betting": list(cell.betting)}))
         meta.update({
             "sweep.run_id": self.run_id, "sweep.hash": self.config.sweep_hash, "sweep.cell": cell.id,

@@ -23,6 +23,7 @@ from rummysim import limits
 from rummysim.errors import InputError, RulesError, RummysimError, UnsupportedRuleError
 from rummysim.rules import FLAGS, GAMES, Rules, format_value
 from rummysim.strategies.betting import DEFAULT_BETTING, parse_betting, parse_betting_policy
+from rummysim.variations import Variation, variation_of
 
 FORMAT = "rummysim-sweep/1"
 DEFAULT_CHUNK = 4096
@@ -172,6 +173,7 @@ class Cell:
     changed: dict[str, object]
     seed: int
     betting: tuple[str, ...] | None = None  # the seats' betting policies of a stakes cell (V5K-13/14)
+    variation: Variation | None = None  # the preset and the overrides actually played (rummysim.variations)
 
     @property
     def path(self) -> str:
@@ -185,6 +187,7 @@ class Cell:
             "overrides": self.overrides, "rules_changed": self.changed, "rules": self.rules, "seed": self.seed,
             "hash": self.hash, "games": sweep.games_per_cell, "chunks": sweep.chunks_per_cell,
             "betting": None if self.betting is None else list(self.betting),
+            **({} if self.variation is None else {"variation": self.variation.label}),
         }
 
 
@@ -570,10 +573,8 @@ def _expand(grid: Mapping[str, Sequence[object]], run_seed: int, where: str) -> 
             ident["betting"] = list(betting)
         digest = hashlib.sha256(canonical(ident).encode()).hexdigest()
         cid = "c" + digest[:10]
-        label_parts = [str(preset), f"{players} players", ",".join(lineup)]
-        label_parts += [] if betting is None else [f"betting {','.join(betting)}"]
-        label_parts += [f"{k}={format_value(v)}" for k, v in overrides.items()]
-        label = ", ".join(label_parts)
+        variation = variation_of(rules, str(preset))
+        label = cell_label(variation.label, int(players), lineup, betting)  # type: ignore[arg-type]
         if cid in seen:
             other, other_values = seen[cid]
             keys_differ = [k for k in keys if canonical(_plain(values[k])) != canonical(_plain(other_values[k]))]
@@ -587,11 +588,23 @@ def _expand(grid: Mapping[str, Sequence[object]], run_seed: int, where: str) -> 
             id=cid, hash=digest, label=label, preset=str(preset), game=rules.game, players=int(players),  # type: ignore[arg-type]
             lineup=tuple(lineup), lineup_spec=spec.text, overrides=dict(overrides),  # type: ignore[union-attr]
             rules=rules.as_dict(), changed=changed, seed=cell_seed(run_seed, digest), betting=betting,
+            variation=variation,
         )
     if bad:
         key, cell, reason = bad[0]
         more = f" (and {len(bad) - 1} more impossible cells)" if len(bad) > 1 else ""
         raise SweepConfigError(where, f"[grid] {key}", f"impossible cell ({cell}): {reason}{more}")
+
+
+def cell_label(variation: str, players: int, lineup: Sequence[str], betting: Sequence[str] | None) -> str:
+    """A cell in a few words: its variation (preset and overrides), players, lineup (one name when
+    every seat plays it) and betting policies: ``boathouse, 4 players, greedy``."""
+    parts = [variation, f"{players} players", _compact(lineup)]
+    return ", ".join(parts if betting is None else [*parts, f"betting {_compact(betting)}"])
+
+
+def _compact(names: Sequence[str]) -> str:
+    return names[0] if len(set(names)) == 1 else ",".join(names)
 
 
 def _cell_betting(text: str | None, rules: Rules, players: int) -> tuple[str, ...] | None:
