@@ -43,7 +43,7 @@ def test_short_help_everywhere(command):
 
 
 def test_shell_completion_is_enabled():
-    r = run("--show-completion", "bash")
+    r = run("--show-completion", "bash", env={"SHELL": "/bin/bash"})  # typer reads $SHELL, unset in some CI shells
     assert r.returncode == 0 and "_rummysim_completion" in r.stdout
     r = run(env={"_RUMMYSIM_COMPLETE": "complete_bash", "COMP_WORDS": "rummysim rules sh", "COMP_CWORD": "2"})
     assert r.returncode == 0 and r.stdout.split() == ["show"]
