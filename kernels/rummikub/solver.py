@@ -39,27 +39,51 @@ from rummysim.kernels.rummikub.layout import (
     REQUIRED, TOP,
 )
 from rummysim.kernels.rummikub.state import (
-    A_END, ARENA, COLOUR_BITS, DEAD, FREED_BIT, HASH_SIZE, L_FREE, L_JOK, L_NAT, L_NONE, LOCK_GROUP_BIT,
-    LOCK_RUN_BIT, M_BEAM, M_BEST, M_FREED, M_JOKER_WEIGHT, M_LOWER, M_OVERFLOW, M_STAMP, M_STEP_START, M_TOP,
-    N1_BIT, N2_BIT, NO_SOLUTION, SLOT_ACTIONS, STEPS, SWEEP_MIN, USED_BIT, VALUE_BIT, action_tiles, field, item_at,
-    slot_after, sort3, with_field, HASH_BITS,
+    A_END, ARENA, COLOUR_BITS, DEAD, FREED_BIT, HASH_BITS, HASH_SIZE, L_FREE, L_JOK, L_NAT, L_NONE, LOCK_GROUP_BIT,
+    LOCK_RUN_BIT, M_BEAM, M_BEST, M_FREED, M_HASH_BITS, M_JOKER_WEIGHT, M_LOWER, M_OVERFLOW, M_STAMP, M_STEP_START,
+    M_TOP, MIN_HASH_BITS, N1_BIT, N2_BIT, NO_SOLUTION, SLOT_ACTIONS, STEPS, SWEEP_MIN, USED_BIT, VALUE_BIT,
+    action_tiles, field, item_at, slot_after, sort3, with_field,
 )
 
 # ----------------------------------------------------------------------------- the arena
 
 
 @njit_noalloc
-def hash_slot(key):
+def hash_slot(key, bits):
     h = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
-    return np.int64(h >> np.uint64(64 - HASH_BITS))
+    return np.int64(h >> np.uint64(64 - bits))
+
+
+@njit_noalloc
+def place(ws, key, i, stamp, bits):
+    """Hash entry for arena entry ``i``, whose key the table does not hold yet."""
+    h = hash_slot(key, bits)
+    while ws.hstamp[h] == stamp:
+        h = (h + 1) & ((1 << bits) - 1)
+    ws.hstamp[h] = stamp
+    ws.hidx[h] = i
+
+
+@njit_noalloc
+def grow(ws):
+    """Double the current step's hash table: a fresh stamp, and every state of the step placed again
+    (the arena, and so the states' order, stays as it is)."""
+    meta = ws.meta
+    meta[M_STAMP] += 1
+    meta[M_HASH_BITS] += 1
+    for i in range(meta[M_STEP_START], meta[M_TOP]):
+        place(ws, ws.keys[i], i, meta[M_STAMP], meta[M_HASH_BITS])
 
 
 @njit_noalloc
 def insert(ws, key, value, parent, decision):
     """Keep ``key`` in the current step with the best value seen (and that value's path)."""
     meta = ws.meta
+    if meta[M_TOP] - meta[M_STEP_START] >= (1 << meta[M_HASH_BITS]) // 2 and meta[M_HASH_BITS] < HASH_BITS:
+        grow(ws)
     stamp = meta[M_STAMP]
-    h = hash_slot(key)
+    bits = meta[M_HASH_BITS]
+    h = hash_slot(key, bits)
     while True:
         if ws.hstamp[h] != stamp:
             i = meta[M_TOP]
@@ -81,19 +105,20 @@ def insert(ws, key, value, parent, decision):
                 ws.par[i] = parent
                 ws.dec[i] = decision
             return
-        h = (h + 1) & (HASH_SIZE - 1)
+        h = (h + 1) & ((1 << bits) - 1)
 
 
 @njit_noalloc
 def lookup(ws, key):
     """The arena entry of ``key`` in the current step, or -1."""
     stamp = ws.meta[M_STAMP]
-    h = hash_slot(key)
+    bits = ws.meta[M_HASH_BITS]
+    h = hash_slot(key, bits)
     while ws.hstamp[h] == stamp:
         i = ws.hidx[h]
         if ws.keys[i] == key:
             return i
-        h = (h + 1) & (HASH_SIZE - 1)
+        h = (h + 1) & ((1 << bits) - 1)
     return -1
 
 
@@ -271,6 +296,7 @@ def settle_step(ws, step):
 @njit_noalloc
 def open_step(ws, step):
     ws.meta[M_STAMP] += 1
+    ws.meta[M_HASH_BITS] = MIN_HASH_BITS
     ws.start[step] = ws.meta[M_TOP]
     ws.meta[M_STEP_START] = ws.meta[M_TOP]
 
