@@ -3,10 +3,12 @@
 The positions are real ones: every turn of a seat that has made its initial meld in 4-player
 greedy games (the table before the turn and the seat's rack), read from the games' traces. They
 are split into positions without any joker and positions with one (on the rack or the table). The
-numba solver (``kernels.rummikub.table.solve_positions``, one thread) solves them all, several
-times; the integer program (``rummysim.rummikub_reference``) solves the first of them once, in the
-form the tests use (runs of 3-5 tiles, which is enough) and in the plain form listing every run of
-3-13 tiles; the rates and ratios come from the same run, and the three answers are compared on the
+numba solver (``kernels.rummikub.table.solve_positions``, one thread) solves them all, for the
+solves/s figures; the ratios come from the first positions of each kind only, which the solver and
+the integer program (``rummysim.rummikub_reference``) both solve, the integer program in the form
+the tests use (runs of 3-5 tiles, which is enough) and in the plain form listing every run of 3-13
+tiles. The timed runs of both sides alternate in one process, so that other work on the machine
+weighs on both alike, and each rate is a median of runs; the three answers are compared on the
 positions all solved. Without scipy the section says so instead of giving figures.
 
 When the public ``rummikub-solver`` package is installed (``pip install "rummikub-solver[highs]"``,
@@ -33,6 +35,8 @@ from rummysim.simulation import prepare
 
 Log = Callable[[str], None]
 Position = tuple[list[Combo], list[int]]
+MIN_RUN_S = 0.05  # least length of one timed run of the solver
+MILP_REPETITIONS = 3  # most timed runs of each integer program (a run of 150 positions lasts seconds)
 
 
 def _block(rows: list[list[int]], i: int) -> tuple[list[Combo], list[int], int]:
@@ -103,31 +107,40 @@ def _arrays(positions: list[Position]) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return tables, sizes, racks
 
 
-def _numba_rate(positions: list[Position], repetitions: int) -> tuple[float, np.ndarray, int]:
-    """(solves/s, answers, solves the beam cut) of the numba solver (one thread: the solver is serial),
-    median of runs."""
-    from rummysim.kernels.rummikub.table import solve_positions
+class _SolverTimer:
+    """The numba solver (``solve_positions``, one thread: the solver is serial) on a list of positions,
+    timed over enough passes that a run lasts ``MIN_RUN_S`` (a few small positions take microseconds)."""
 
-    tables, sizes, racks = _arrays(positions)
-    answers = np.zeros(len(positions), dtype=np.int64)
-    ws = _workspace()
-    solve_positions(ws, tables[:1], sizes[:1], racks[:1], L.OBJ_COUNT, 30, 2, False, answers[:1])  # warm-up
-    seconds = []
-    cut = 0
-    for _ in range(repetitions):
+    def __init__(self, positions: list[Position]) -> None:
+        from rummysim.kernels.rummikub.table import solve_positions
+
+        self._solve = solve_positions
+        self.count = len(positions)
+        self.tables, self.sizes, self.racks = _arrays(positions)
+        self.answers = np.zeros(len(positions), dtype=np.int64)
+        self.cut = 0
+        self._ws = _workspace()
+        self._passes = 1
+        self.seconds()  # warm-up: compiles or loads the solver
+        one = max(self.seconds(), 1e-6)
+        self._passes = max(1, int(MIN_RUN_S / one) + 1)
+
+    def seconds(self) -> float:
+        """Wall seconds of one solve of every position (the mean over the run's passes)."""
         t0 = time.perf_counter()
-        cut = solve_positions(ws, tables, sizes, racks, L.OBJ_COUNT, 30, 2, False, answers)
-        seconds.append(time.perf_counter() - t0)
-    return len(positions) / statistics.median(seconds), answers, int(cut)
+        for _ in range(self._passes):
+            self.cut = int(self._solve(self._ws, self.tables, self.sizes, self.racks, L.OBJ_COUNT, 30, 2, False,
+                                       self.answers))
+        return (time.perf_counter() - t0) / self._passes
 
 
-def _milp_rate(positions: list[Position], longest_run: int) -> tuple[float, list[int]]:
+def _milp_seconds(positions: list[Position], longest_run: int) -> tuple[float, list[int]]:
     from rummysim.rummikub_reference import reference_best
 
     weights = {16 * c + n: 1 for c in range(4) for n in range(1, 14)}
     t0 = time.perf_counter()
     answers = [reference_best(table, rack, weights, 1, longest_run=longest_run) for table, rack in positions]
-    return len(positions) / (time.perf_counter() - t0), answers
+    return time.perf_counter() - t0, answers
 
 
 def _tile_of(ruleset) -> Callable[[int], object]:
@@ -162,18 +175,33 @@ def _package_rate(positions: list[Position]) -> float | None:
 
 
 def _group(name: str, positions: list[Position], milp_positions: int, repetitions: int) -> dict:
-    """One kind of positions: the solver's rate, and the integer program's in its two forms (runs of
-    3-5, the test reference; every run length 3-13, the plain listing) on the first of them."""
-    rate, answers, cut = _numba_rate(positions, repetitions)
+    """One kind of positions: the solver's rate on all of them, and on the first ``milp_positions``
+    beside the integer program in its two forms (runs of 3-5, the test reference; every run length
+    3-13, the plain listing) and the package. The runs interleave (solver, integer programs, solver,
+    ...) so that other work on the machine weighs on both sides of a ratio alike; each rate is a
+    median over ``repetitions`` runs (the integer programs' over at most ``MILP_REPETITIONS``)."""
     subset = positions[:milp_positions]
-    milp_rate, milp_answers = _milp_rate(subset, 5)
-    plain_rate, plain_answers = _milp_rate(subset, 13)
+    every, first = _SolverTimer(positions), _SolverTimer(subset)
+    times: dict[str, list[float]] = {"every": [], "first": [], "milp": [], "plain": []}
+    milp_answers: list[int] = []
+    plain_answers: list[int] = []
+    for rep in range(repetitions):
+        times["every"].append(every.seconds())
+        times["first"].append(first.seconds())
+        if rep < MILP_REPETITIONS:
+            seconds, milp_answers = _milp_seconds(subset, 5)
+            times["milp"].append(seconds)
+            seconds, plain_answers = _milp_seconds(subset, 13)
+            times["plain"].append(seconds)
+    rate = {k: len(subset if k != "every" else positions) / statistics.median(v) for k, v in times.items()}
     package_rate = _package_rate(subset)
-    agree = sum(int(a) == b == c for a, b, c in zip(answers[:len(subset)], milp_answers, plain_answers))
-    return {"positions": name, "count": len(positions), "solver_solves_per_s": rate, "solver_beam_cuts": cut,
-            "milp_positions": len(subset), "milp_solves_per_s": milp_rate, "ratio": rate / milp_rate,
-            "plain_milp_solves_per_s": plain_rate, "plain_ratio": rate / plain_rate, "same_answers": agree,
-            "package_solves_per_s": package_rate, "package_ratio": package_rate and rate / package_rate,
+    agree = sum(int(a) == b == c for a, b, c in zip(first.answers, milp_answers, plain_answers))
+    return {"positions": name, "count": len(positions), "solver_solves_per_s": rate["every"],
+            "solver_beam_cuts": every.cut, "milp_positions": len(subset),
+            "solver_solves_per_s_on_milp_positions": rate["first"], "milp_solves_per_s": rate["milp"],
+            "ratio": rate["first"] / rate["milp"], "plain_milp_solves_per_s": rate["plain"],
+            "plain_ratio": rate["first"] / rate["plain"], "same_answers": agree,
+            "package_solves_per_s": package_rate, "package_ratio": package_rate and rate["first"] / package_rate,
             "mean_table_tiles": float(np.mean([sum(len(c.tiles) for c in t) for t, _ in positions])),
             "mean_rack_tiles": float(np.mean([len(r) for _, r in positions]))}
 

@@ -5,7 +5,7 @@ rows (``CB_*``) into the workspace's ``out``.
 
 from __future__ import annotations
 
-from rummysim.kernels.common._jit import njit_noalloc
+from rummysim.kernels.common._jit import njit_inline, njit_noalloc
 from rummysim.kernels.rummikub.groups import GROUP_PLAN, PLAN_JOKERS, PLAN_M, PLAN_MASK
 from rummysim.kernels.rummikub.layout import (
     CB_DESIG, CB_FROM, CB_KEY, CB_KIND, CB_LEN, CB_LO, CB_SIZE, CB_TILE, JOKER, KIND_GROUP, KIND_RUN, LK_HI,
@@ -47,7 +47,7 @@ def sort_slots(ws, c):
             j -= 1
 
 
-@njit_noalloc
+@njit_inline
 def replay_colour(ws, decision, n, c, n_runs, n_locked, track):
     """Carry out one colour step of the winning path on the runs being built; returns the run count."""
     for s in range(3):
@@ -144,7 +144,7 @@ def write_run(out, row, c, lo, tiles, offset, length, source):
         out[row, CB_DESIG + k] = 16 * c + lo + k
 
 
-@njit_noalloc
+@njit_inline
 def replay_close(ws, decision, n, n_locked, max_jokers, rows):
     """The groups of number ``n`` on the winning path, and its locked groups; returns the rows written."""
     jg = decision & 3

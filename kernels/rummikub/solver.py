@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rummysim.kernels.common._jit import njit_noalloc
+from rummysim.kernels.common._jit import njit_inline, njit_noalloc
 from rummysim.kernels.rummikub.arrange import replay
 from rummysim.kernels.rummikub.groups import GROUP_OK
 from rummysim.kernels.rummikub.layout import (
@@ -39,27 +39,51 @@ from rummysim.kernels.rummikub.layout import (
     REQUIRED, TOP,
 )
 from rummysim.kernels.rummikub.state import (
-    A_END, ARENA, COLOUR_BITS, DEAD, FREED_BIT, HASH_SIZE, L_FREE, L_JOK, L_NAT, L_NONE, LOCK_GROUP_BIT,
-    LOCK_RUN_BIT, M_BEAM, M_BEST, M_FREED, M_JOKER_WEIGHT, M_LOWER, M_OVERFLOW, M_STAMP, M_STEP_START, M_TOP,
-    N1_BIT, N2_BIT, NO_SOLUTION, SLOT_ACTIONS, SWEEP_MIN, USED_BIT, VALUE_BIT, action_tiles, field, item_at,
-    slot_after, sort3, with_field, HASH_BITS,
+    A_END, ARENA, COLOUR_BITS, DEAD, FREED_BIT, HASH_BITS, HASH_SIZE, L_FREE, L_JOK, L_NAT, L_NONE, LOCK_GROUP_BIT,
+    LOCK_RUN_BIT, M_BEAM, M_BEST, M_FREED, M_HASH_BITS, M_JOKER_WEIGHT, M_LOWER, M_OVERFLOW, M_STAMP, M_STEP_START,
+    M_TOP, MIN_HASH_BITS, N1_BIT, N2_BIT, NO_SOLUTION, SLOT_ACTIONS, STEPS, SWEEP_MIN, USED_BIT, VALUE_BIT,
+    action_tiles, field, item_at, slot_after, sort3, with_field,
 )
 
 # ----------------------------------------------------------------------------- the arena
 
 
 @njit_noalloc
-def hash_slot(key):
+def hash_slot(key, bits):
     h = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
-    return np.int64(h >> np.uint64(64 - HASH_BITS))
+    return np.int64(h >> np.uint64(64 - bits))
+
+
+@njit_noalloc
+def place(ws, key, i, stamp, bits):
+    """Hash entry for arena entry ``i``, whose key the table does not hold yet."""
+    h = hash_slot(key, bits)
+    while ws.hstamp[h] == stamp:
+        h = (h + 1) & ((1 << bits) - 1)
+    ws.hstamp[h] = stamp
+    ws.hidx[h] = i
+
+
+@njit_noalloc
+def grow(ws):
+    """Double the current step's hash table: a fresh stamp, and every state of the step placed again
+    (the arena, and so the states' order, stays as it is)."""
+    meta = ws.meta
+    meta[M_STAMP] += 1
+    meta[M_HASH_BITS] += 1
+    for i in range(meta[M_STEP_START], meta[M_TOP]):
+        place(ws, ws.keys[i], i, meta[M_STAMP], meta[M_HASH_BITS])
 
 
 @njit_noalloc
 def insert(ws, key, value, parent, decision):
     """Keep ``key`` in the current step with the best value seen (and that value's path)."""
     meta = ws.meta
+    if meta[M_TOP] - meta[M_STEP_START] >= (1 << meta[M_HASH_BITS]) // 2 and meta[M_HASH_BITS] < HASH_BITS:
+        grow(ws)
     stamp = meta[M_STAMP]
-    h = hash_slot(key)
+    bits = meta[M_HASH_BITS]
+    h = hash_slot(key, bits)
     while True:
         if ws.hstamp[h] != stamp:
             i = meta[M_TOP]
@@ -81,19 +105,20 @@ def insert(ws, key, value, parent, decision):
                 ws.par[i] = parent
                 ws.dec[i] = decision
             return
-        h = (h + 1) & (HASH_SIZE - 1)
+        h = (h + 1) & ((1 << bits) - 1)
 
 
 @njit_noalloc
 def lookup(ws, key):
     """The arena entry of ``key`` in the current step, or -1."""
     stamp = ws.meta[M_STAMP]
-    h = hash_slot(key)
+    bits = ws.meta[M_HASH_BITS]
+    h = hash_slot(key, bits)
     while ws.hstamp[h] == stamp:
         i = ws.hidx[h]
         if ws.keys[i] == key:
             return i
-        h = (h + 1) & (HASH_SIZE - 1)
+        h = (h + 1) & ((1 << bits) - 1)
     return -1
 
 
@@ -124,7 +149,7 @@ def lowered(code, k, track):
     return -1
 
 
-@njit_noalloc
+@njit_inline
 def sweep_colour(ws, step, c, track):
     """Mark DEAD the states of this step that another state of it dominates through colour ``c``'s
     slots: the same key but for one slot lowered (``lowered``), and no better value. Steps with few
@@ -149,7 +174,7 @@ def sweep_colour(ws, step, c, track):
                     ws.vals[j] = DEAD
 
 
-@njit_noalloc
+@njit_inline
 def sweep_jokers(ws, step):
     """Mark DEAD the states that another state of this step with fewer jokers placed dominates
     (only sound when no table joker can be freed: then every state's jokers come from the rack)."""
@@ -227,7 +252,7 @@ def kth_largest(a, n, k):
     return a[target]
 
 
-@njit_noalloc
+@njit_inline
 def settle_step(ws, step):
     """Compact this step's live states to the front of its arena range, dropping the DEAD ones and,
     past ``meta[M_BEAM]`` live states, all but that many best (the answer is then not proven best:
@@ -271,6 +296,7 @@ def settle_step(ws, step):
 @njit_noalloc
 def open_step(ws, step):
     ws.meta[M_STAMP] += 1
+    ws.meta[M_HASH_BITS] = MIN_HASH_BITS
     ws.start[step] = ws.meta[M_TOP]
     ws.meta[M_STEP_START] = ws.meta[M_TOP]
 
@@ -376,7 +402,7 @@ def closed_colour(ws, p, key, value, shift, s0, s1, s2):
     insert(ws, with_field(key, shift, COLOUR_BITS, 0), value, p, decision)
 
 
-@njit_noalloc
+@njit_inline
 def colour_step(ws, step, n, c, n_locked, joker_cap, max_jokers, threshold):
     """Colour ``c`` at number ``n``: extend, start and end its runs, leave tiles for groups, feed
     the locked items; every state of the previous step to the states of this one."""
@@ -447,7 +473,7 @@ def colour_step(ws, step, n, c, n_locked, joker_cap, max_jokers, threshold):
                                    item0, item1, joker_cap, threshold)
 
 
-@njit_noalloc
+@njit_inline
 def colour_choices(ws, p, value, key, decision, n, c, t, avail, nat, jok, weight, item0, item1, joker_cap,
                    threshold):
     """The tiles left for groups and the locked items' options, for one choice of run actions."""
@@ -498,7 +524,7 @@ def colour_choices(ws, p, value, key, decision, n, c, t, avail, nat, jok, weight
                     insert(ws, k1, value + gain, p, gdec | opts)
 
 
-@njit_noalloc
+@njit_inline
 def close_step(ws, step, n, n_locked, joker_cap, max_jokers, both_colours, threshold):
     """End of number ``n``: the tiles left for groups form groups with the jokers given them, and
     the locked groups of this number are checked."""
@@ -611,9 +637,12 @@ def bounded(ws, value, key, n, c, joker_cap):
     return value + ahead >= ws.meta[M_LOWER]
 
 
-@njit_noalloc
+@njit_inline
 def run_program(ws, n_locked, rack_jokers, joker_cap, max_jokers, both_colours, threshold, joker_sweep):
-    """One pass of the program over the 13 numbers; returns (best objective, its arena entry)."""
+    """One pass of the program over the 13 numbers; returns (best objective, its arena entry).
+
+    Each number is five steps (its four colours, then its groups); every step is handled at one
+    call site, so that the steps inline into one function (a call would copy the whole workspace)."""
     meta = ws.meta
     meta[M_TOP] = 1
     meta[M_OVERFLOW] = 0
@@ -623,27 +652,26 @@ def run_program(ws, n_locked, rack_jokers, joker_cap, max_jokers, both_colours, 
     ws.vals[0] = 0
     ws.par[0] = -1
     ws.dec[0] = 0
-    step = 1
-    for n in range(1, TOP + 1):
-        for c in range(N_COLOURS):
+    track = max_jokers == 1
+    for step in range(1, STEPS + 1):
+        n = (step - 1) // (N_COLOURS + 1) + 1
+        c = (step - 1) % (N_COLOURS + 1)
+        if c < N_COLOURS:
             colour_step(ws, step, n, c, n_locked, joker_cap, max_jokers, threshold)
-            sweep_colour(ws, step, c, max_jokers == 1)
-            if joker_sweep:
-                sweep_jokers(ws, step)
-            settle_step(ws, step)
-            step += 1
-        close_step(ws, step, n, n_locked, joker_cap, max_jokers, both_colours, threshold)
-        for c in range(N_COLOURS):
-            sweep_colour(ws, step, c, max_jokers == 1)
+            swept = (c, c + 1)
+        else:
+            close_step(ws, step, n, n_locked, joker_cap, max_jokers, both_colours, threshold)
+            swept = (0, N_COLOURS)
+        for d in range(swept[0], swept[1]):
+            sweep_colour(ws, step, d, track)
         if joker_sweep:
             sweep_jokers(ws, step)
         settle_step(ws, step)
-        step += 1
-    ws.start[step] = meta[M_TOP]
+    ws.start[STEPS + 1] = meta[M_TOP]
     best = NO_SOLUTION
     best_i = -1
     joker_weight = meta[M_JOKER_WEIGHT]
-    for i in range(ws.start[step - 1], ws.start[step]):
+    for i in range(ws.start[STEPS], ws.start[STEPS + 1]):
         v = final_value(ws, ws.keys[i], ws.vals[i], n_locked, rack_jokers, joker_weight, max_jokers, threshold)
         if v > best:
             best = v
@@ -669,12 +697,14 @@ def solve(ws, n_locked, rack_jokers, joker_weight, max_jokers, both_colours, thr
     freeable = freeable_jokers(ws, n_locked)
     joker_cap = min(2, rack_jokers + freeable)
     fill_rest(ws, joker_weight)
-    ws.meta[M_LOWER] = NO_SOLUTION
-    if joker_cap > 0:
-        lower, _ = run_program(ws, n_locked, rack_jokers, 0, max_jokers, both_colours, threshold, False)
-        ws.meta[M_LOWER] = lower
-    best, best_i = run_program(ws, n_locked, rack_jokers, joker_cap, max_jokers, both_colours, threshold,
-                               freeable == 0 and joker_cap > 0)
+    passes = 2 if joker_cap > 0 else 1
+    best = NO_SOLUTION
+    best_i = -1
+    for k in range(passes):
+        cap = joker_cap if k == passes - 1 else 0
+        ws.meta[M_LOWER] = best  # the first pass's answer bounds the second's
+        best, best_i = run_program(ws, n_locked, rack_jokers, cap, max_jokers, both_colours, threshold,
+                                   freeable == 0 and cap > 0)
     meta = ws.meta
     meta[M_BEST] = best
     meta[M_FREED] = 0

@@ -24,6 +24,9 @@ BEAM = 6144  # most states a step keeps in games: past it only the best this man
 # stay below. best_play widens it to WIDEST_BEAM (M_BEAM), where only the hash table's size limits it.
 HASH_BITS = 17
 HASH_SIZE = 1 << HASH_BITS
+MIN_HASH_BITS = 9  # a step's hash table starts this small (a few KB, in the first-level cache) and
+# doubles while it fills past half: most steps hold a few states, and a table of HASH_SIZE entries
+# spread over 1.5 MB would cost a cache miss per state
 WIDEST_BEAM = HASH_SIZE // 2  # a step never holds more live states (the hash table's limit)
 STEPS = 5 * TOP  # four colour steps and a closing step per number
 MAX_RUNS = 3 * N_COLOURS * TOP
@@ -80,7 +83,8 @@ M_FREED = 5  # jokers the best arrangement frees
 M_JOKER_WEIGHT = 6
 M_LOWER = 7  # a value the best arrangement reaches for sure (states that cannot are dropped)
 M_BEAM = 8  # most live states a step keeps (BEAM in games)
-M_SIZE = 9
+M_HASH_BITS = 9  # the current step's hash table has 2 ** this many entries
+M_SIZE = 10
 
 Solver = namedtuple(
     "Solver",
