@@ -111,6 +111,12 @@ def variation_of(rules: Rules, preset: str | None = None) -> Variation:
     return best
 
 
+def clear_caches() -> None:
+    """Forget the named presets and variations (for tests that patch the rules tables)."""
+    _preset_rules.cache_clear()
+    variation_of.cache_clear()
+
+
 def parse_label(text: str) -> Rules:
     """The rules a label names (``500-rum +r500_target=1000``); RulesError on a bad one."""
     words = text.split()

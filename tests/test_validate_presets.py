@@ -13,6 +13,7 @@ import pytest
 import typer
 
 from rummysim import rules as config
+from rummysim import variations
 from rummysim.checks import validate_run
 from rummysim.cli.simulate import validate_command
 from rummysim.presets import Preset
@@ -28,6 +29,9 @@ def boathouse_draws_one(monkeypatch):
     monkeypatch.setitem(config.IMPLIES, ("r500_boathouse", True),
                         (rule_id, {**settings, "r500_stock_draw_count": 1}))
     assert Rules.preset("boathouse").r500_stock_draw_count == 1
+    variations.clear_caches()
+    yield
+    variations.clear_caches()  # labels named under the planted expansion must not outlive it
 
 
 def test_planted_boathouse_expansion_is_reported_by_validate_run(boathouse_draws_one):
