@@ -53,6 +53,7 @@ import numba
 import numpy as np
 import polars as pl
 
+from rummysim.analysis.duels import PAIRING_SCHEMA  # the report reads the same pairing rows back
 from rummysim.analysis.stats import diff_stats, format_p, mean_ci, wilson
 from rummysim.errors import InputError
 from rummysim.limits import check_seed
@@ -542,12 +543,6 @@ def bradley_terry(wins: np.ndarray, pseudo: float = BT_PSEUDO_WINS, iterations: 
     return p
 
 
-MATRIX_SCHEMA = {
-    "strategy": pl.String, "opponent": pl.String, "deals": pl.Int64, "games": pl.Int64,
-    "diff_per_game": pl.Float64, "diff_per_game_lo": pl.Float64, "diff_per_game_hi": pl.Float64,
-    "diff_per_hand": pl.Float64, "diff_per_hand_lo": pl.Float64, "diff_per_hand_hi": pl.Float64,
-    "p_value": pl.Float64, "wins": pl.Int64, "win_rate": pl.Float64, "win_lo": pl.Float64, "win_hi": pl.Float64,
-}
 RANKING_SCHEMA = {
     "rank": pl.Int32, "strategy": pl.String,
     "diff_per_game": pl.Float64, "diff_per_game_lo": pl.Float64, "diff_per_game_hi": pl.Float64,
@@ -671,7 +666,7 @@ def tournament(
         _write(games_df, out_file, cfg0, seed, command="tournament", strategies=names)
     return TournamentResult(
         games_df,
-        pl.DataFrame(matrix, schema=MATRIX_SCHEMA),
+        pl.DataFrame(matrix, schema=PAIRING_SCHEMA),
         pl.DataFrame(ranking, schema=RANKING_SCHEMA).select(list(RANKING_SCHEMA)),
         summary,
     )
