@@ -70,7 +70,7 @@ def test_only_the_external_seats_are_agents_and_the_bots_play_inside():
 
 
 @pytest.mark.parametrize(("players", "rules", "games"), [(2, {}, 80), (3, CALLS, 60), (4, GAMBIT, 40),
-                                                          (3, {"r500_out_of_turn": True}, 40)])
+                                                          (3, {"r500_meld_out_of_turn": True}, 40)])
 def test_random_legal_moves_validate(players, rules, games):
     """Random picks among the listed options through the step API: the traces validate."""
     env = rummysim.env("500-rum", players=players, seed=300 + players, rules=rules)

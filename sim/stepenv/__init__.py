@@ -39,7 +39,7 @@ def env(game: str = "500-rum", players: int = 4, seed: int = 0, rules: Mapping[s
         >>> e = rummysim.env("500-rum", players=2, seed=7)
         >>> e.reset()
         >>> e.agent_selection
-        'player_1'
+        'player_0'
     """
     from rummysim.simulation import prepare
 

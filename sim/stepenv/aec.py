@@ -16,6 +16,7 @@ environment behaves the same without it.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -60,8 +61,9 @@ class RumEnv(_Base):
         self._totals = np.zeros(len(lineup), dtype=np.int64)
         self.agents: list[str] = []
 
-    # ---- spaces
-    def observation_space(self, agent: str):
+    # ---- spaces (the same object for every call, as PettingZoo asks)
+    @cached_property
+    def _observation_space(self):
         from gymnasium import spaces
 
         limit = np.iinfo(np.int32)
@@ -70,10 +72,17 @@ class RumEnv(_Base):
             "action_mask": spaces.Box(0, 1, (MAX_ACTIONS,), dtype=np.int8),
         })
 
-    def action_space(self, agent: str):
+    @cached_property
+    def _action_space(self):
         from gymnasium import spaces
 
         return spaces.Discrete(MAX_ACTIONS)
+
+    def observation_space(self, agent: str):
+        return self._observation_space
+
+    def action_space(self, agent: str):
+        return self._action_space
 
     # ---- the AEC cycle
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:

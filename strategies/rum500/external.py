@@ -15,10 +15,12 @@ compiles them to ``return hint``, so the simulate kernels hold no object-mode co
 from __future__ import annotations
 
 import threading
+import warnings
 from collections.abc import Callable
 
 import numpy as np
 from numba import objmode, types
+from numba.core.errors import NumbaWarning
 from numba.extending import overload
 
 from rummysim.kernels.common._jit import njit
@@ -33,6 +35,11 @@ K_SPLIT = 5  # options: 0 = no split, then split points; ``extra`` is the pile i
 KIND_NAMES = ("draw", "play", "discard", "call", "nominate", "split")
 
 ENV_FAMILY = np.zeros(0, dtype=np.int32)  # the ``family`` value of the step API: every strategy plus objmode
+
+# The game thread holds the GIL only while a decision is asked: the warning about objmode and nogil
+# says nothing the step API does not intend.
+warnings.filterwarnings("ignore", message="Code running in object mode won't allow parallel execution",
+                        category=NumbaWarning)
 
 Handler = Callable[..., int]
 _local = threading.local()
