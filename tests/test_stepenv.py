@@ -116,6 +116,7 @@ def test_refuses_another_engines_game():
         rummysim.env("5000-rummy", players=2)
 
 
-def test_pettingzoo_api_test():
+def test_pettingzoo_api_and_seed_tests():
     api = pytest.importorskip("pettingzoo.test")
     api.api_test(rummysim.env("500-rum", players=3, seed=9), num_cycles=200)
+    api.seed_test(lambda: rummysim.env("500-rum", players=3, seed=9), num_cycles=50)

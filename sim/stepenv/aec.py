@@ -66,7 +66,7 @@ class RumEnv(_Base):
     def _observation_space(self):
         from gymnasium import spaces
 
-        limit = np.iinfo(np.int32)
+        limit = np.iinfo(np.int64)  # some slots are card masks (OB_MY_DISCARDS, OB_OUT_MASK)
         return spaces.Dict({
             "observation": spaces.Box(limit.min, limit.max, (ENC_SIZE,), dtype=np.int64),
             "action_mask": spaces.Box(0, 1, (MAX_ACTIONS,), dtype=np.int8),
