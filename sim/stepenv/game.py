@@ -17,7 +17,7 @@ import numpy as np
 
 from rummysim.checks import TRACE_ROWS
 from rummysim.kernels.common.layout import TRACE_COLS
-from rummysim.kernels.rum500.batch import needs_full_engine, play_game_traced
+from rummysim.kernels.rum500.batch import play_game_traced
 from rummysim.kernels.rum500.layout import EFFECT_WILD, N_EFFECTS, OB_SEAT
 from rummysim.stepenv.actions import Decision
 from rummysim.stepenv.observation import seat_view
@@ -93,7 +93,7 @@ class GameThread:
         s = self._setup
         set_handler(self._handler)
         trace = np.zeros((TRACE_ROWS, TRACE_COLS), dtype=np.int32)
-        full = np.zeros(0, dtype=np.int64) if needs_full_engine(s.rules) else None
+        full = np.zeros(0, dtype=np.int64)  # always the full engine: one specialization to compile, not two
         try:
             row, used, over = play_game_traced(s.rules, s.lineup, s.params, s.seed, s.game, trace, full, ENV_FAMILY)
             self._events.put(Finished(row, trace[:used].copy(), bool(over)))
