@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 
 from rummysim.errors import InputError
 from rummysim.stepenv.aec import RumEnv
+from rummysim.stepenv.game import GameSetup
 from rummysim.strategies.ids import EXTERNAL
 
 STEP_GAMES_ENTRY = "rummysim.kernels.rum500.batch:"  # the engine the step API drives today
@@ -51,7 +52,7 @@ def env(game: str = "500-rum", players: int = 4, seed: int = 0, rules: Mapping[s
         raise InputError(f"external seats must be between 0 and {players - 1}: got {seats}")
     lineup_ids = cfg.lineup.copy()
     lineup_ids[seats] += EXTERNAL
-    return RumEnv(cfg.vector, lineup_ids, cfg.params, seed, seats, render_mode)
+    return RumEnv(GameSetup(cfg.vector, lineup_ids, cfg.params, seed, 0), seats, render_mode)
 
 
 __all__ = ["RumEnv", "env"]

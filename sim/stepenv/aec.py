@@ -16,6 +16,7 @@ environment behaves the same without it.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from functools import cached_property
 from typing import Any
 
@@ -45,20 +46,15 @@ class RumEnv(_Base):
 
     metadata = {"name": "rummysim_500_rum_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
-    def __init__(self, rules: np.ndarray, lineup: np.ndarray, params: np.ndarray, seed: int,
-                 external: list[int], render_mode: str | None = None) -> None:
-        self._rules = rules
-        self._lineup = lineup
-        self._params = params
-        self._seed = seed
-        self._game = -1  # reset() plays the next game index of the seed
+    def __init__(self, setup: GameSetup, external: list[int], render_mode: str | None = None) -> None:
+        self._setup = replace(setup, game=-1)  # reset() plays the next game index of the seed
         self.render_mode = render_mode
         self.possible_agents = [agent_name(s) for s in external]
         self._thread: GameThread | None = None
         self.decision: Decision | None = None
         self.finished: Finished | None = None
         self._views: dict[str, SeatView | None] = {}
-        self._totals = np.zeros(len(lineup), dtype=np.int64)
+        self._totals = np.zeros(len(setup.lineup), dtype=np.int64)
         self.agents: list[str] = []
 
     # ---- spaces (the same object for every call, as PettingZoo asks)
@@ -89,8 +85,8 @@ class RumEnv(_Base):
         """Start the next game index of the seed, or game 0 of a new ``seed``."""
         self.close()
         if seed is not None:
-            self._seed, self._game = int(seed), -1
-        self._game += 1
+            self._setup = replace(self._setup, seed=int(seed), game=-1)
+        self._setup = replace(self._setup, game=self._setup.game + 1)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0 for a in self.agents}
         self._cumulative_rewards = {a: 0 for a in self.agents}
@@ -100,7 +96,7 @@ class RumEnv(_Base):
         self._views = {a: None for a in self.agents}
         self._totals[:] = 0
         self.finished = None
-        self._thread = GameThread(GameSetup(self._rules, self._lineup, self._params, self._seed, self._game))
+        self._thread = GameThread(self._setup)
         self._advance()
 
     def step(self, action: int | None) -> None:
