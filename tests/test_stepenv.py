@@ -69,21 +69,26 @@ def test_only_the_external_seats_are_agents_and_the_bots_play_inside():
     assert np.array_equal(env.finished.row, simulate_rows("500-rum", 3, "greedy", 5, 1, {})[0])
 
 
-@pytest.mark.parametrize(("players", "rules", "games"), [(2, {}, 80), (3, CALLS, 60), (4, GAMBIT, 40),
-                                                          (3, {"r500_meld_out_of_turn": True}, 40)])
-def test_random_legal_moves_validate(players, rules, games):
+@pytest.mark.parametrize(("game", "players", "rules", "games"), [
+    ("500-rum", 2, {}, 80), ("500-rum", 3, CALLS, 60), ("500-rum", 4, GAMBIT, 40),
+    ("500-rum", 3, {"r500_meld_out_of_turn": True}, 40), ("500-rum", 4, {"r500_partnership": True}, 40),
+    ("standard-rummy", 3, {}, 40),
+])
+def test_random_legal_moves_validate(game, players, rules, games):
     """Random picks among the listed options through the step API: the traces validate."""
-    env = rummysim.env("500-rum", players=players, seed=300 + players, rules=rules)
-    cfg = prepare("500-rum", players, "greedy", [f"{k}={str(v).lower()}" for k, v in rules.items()])
+    env = rummysim.env(game, players=players, seed=300 + players, rules=rules)
+    cfg = prepare(game, players, "greedy", [f"{k}={str(v).lower()}" for k, v in rules.items()])
     validate = cfg.spec.validator()
     pick = random.Random(players)
-    violations = []
+    violations, checked = [], 0
     for _ in range(games):
         env.reset()
         play_out(env, lambda e, a: pick.randrange(e.decision.n))
         assert not env.finished.overflowed
-        violations += validate(env.finished.trace, cfg.rules.as_dict()).violations
-    assert violations == []
+        result = validate(env.finished.trace, cfg.rules.as_dict())
+        violations += result.violations
+        checked += result.actions_checked
+    assert violations == [] and checked > 50 * games
 
 
 def test_observation_is_the_seats_own_view():
