@@ -9,7 +9,6 @@ blocks until the environment answers. The environment sees a sequence of events:
 
 from __future__ import annotations
 
-import queue
 import threading
 from dataclasses import dataclass
 
@@ -55,13 +54,31 @@ class _Abort(Exception):
 _ABORT = object()
 
 
+class _Handoff:
+    """One value passed from one thread to another at a time: a plain lock held while empty
+    (a lock may be released by another thread; lighter than ``queue.Queue``'s conditions)."""
+
+    def __init__(self) -> None:
+        self._value: object = None
+        self._empty = threading.Lock()
+        self._empty.acquire()
+
+    def put(self, value: object) -> None:
+        self._value = value
+        self._empty.release()
+
+    def get(self) -> object:
+        self._empty.acquire()
+        return self._value
+
+
 class GameThread:
     """A game played in a daemon thread, one external decision at a time."""
 
     def __init__(self, setup: GameSetup) -> None:
         self._setup = setup
-        self._events: queue.Queue = queue.Queue(maxsize=1)
-        self._answers: queue.Queue = queue.Queue(maxsize=1)
+        self._events = _Handoff()
+        self._answers = _Handoff()
         self._waiting = False
         self._thread = threading.Thread(target=self._run, name="rummysim-stepenv", daemon=True)
         self._thread.start()
