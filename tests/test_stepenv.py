@@ -125,3 +125,18 @@ def test_pettingzoo_api_and_seed_tests():
     api = pytest.importorskip("pettingzoo.test")
     api.api_test(rummysim.env("500-rum", players=3, seed=9), num_cycles=200)
     api.seed_test(lambda: rummysim.env("500-rum", players=3, seed=9), num_cycles=50)
+
+
+def test_outside_the_step_api_an_external_ask_is_the_hint_without_object_mode():
+    """The ``ask_*`` overloads compile to ``return hint`` for simulate's families: with no handler
+    installed, the objmode path would raise."""
+    import numba
+
+    from rummysim.strategies.rum500.dispatch import ALL_STRATEGIES
+    from rummysim.strategies.rum500.external import K_DRAW, ask_options
+
+    @numba.njit
+    def ask(family):
+        return ask_options(family, K_DRAW, 0, np.zeros(3, dtype=np.int64), 3, 2, 0)
+
+    assert ask(None) == 2 and ask(ALL_STRATEGIES) == 2
