@@ -15,6 +15,7 @@ import rummysim
 from rummysim.errors import InputError
 from rummysim.kernels.rum500.layout import G_SIZE, H_SIZE
 from rummysim.simulation import prepare
+from rummysim.stepenv.observation import ENC_SIZE
 
 CALLS = {"r500_call_rummy": "pile"}
 GAMBIT = {"r500_dealers_gambit": True}
@@ -97,7 +98,7 @@ def test_observation_is_the_seats_own_view():
     agent = env.agent_selection
     view = env.infos[agent]["view"]
     obs = env.observe(agent)
-    assert obs["observation"].shape == env.observation_space(agent)["observation"].shape
+    assert obs["observation"].shape == (ENC_SIZE,)  # the spaces need gymnasium (the env extra)
     assert obs["action_mask"].sum() == env.decision.n == len(env.infos[agent]["legal"])
     assert view["hand"].sum() == view["obs"][10 + view["seat"]]  # its hand size (OB_HAND_SIZE + seat)
     other = "player_1" if agent == "player_0" else "player_0"

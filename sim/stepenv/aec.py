@@ -37,6 +37,14 @@ except ImportError:  # the env extra is not installed: the same environment, wit
 MAX_ITER = 2 ** 63
 
 
+def _gym_spaces():
+    try:
+        from gymnasium import spaces
+    except ImportError:
+        raise InputError("the step API's spaces need gymnasium: pip install 'rummysim[env]'") from None
+    return spaces
+
+
 def agent_name(seat: int) -> str:
     return f"player_{seat}"
 
@@ -60,8 +68,7 @@ class RumEnv(_Base):
     # ---- spaces (the same object for every call, as PettingZoo asks)
     @cached_property
     def _observation_space(self):
-        from gymnasium import spaces
-
+        spaces = _gym_spaces()
         limit = np.iinfo(np.int64)  # some slots are card masks (OB_MY_DISCARDS, OB_OUT_MASK)
         return spaces.Dict({
             "observation": spaces.Box(limit.min, limit.max, (ENC_SIZE,), dtype=np.int64),
@@ -70,8 +77,7 @@ class RumEnv(_Base):
 
     @cached_property
     def _action_space(self):
-        from gymnasium import spaces
-
+        spaces = _gym_spaces()
         return spaces.Discrete(MAX_ACTIONS)
 
     def observation_space(self, agent: str):
