@@ -141,3 +141,11 @@ def test_outside_the_step_api_an_external_ask_is_the_hint_without_object_mode():
         return ask_options(family, K_DRAW, 0, np.zeros(3, dtype=np.int64), 3, 2, 0)
 
     assert ask(None) == 2 and ask(ALL_STRATEGIES) == 2
+
+
+def test_ansi_render_names_the_legal_moves():
+    env = rummysim.env("500-rum", players=2, seed=3, render_mode="ansi")
+    env.reset()
+    text = env.render()
+    assert text.startswith(f"{env.agent_selection} draw: 0 draw from the stock")
+    env.close()
