@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import rummysim
+import rummysim.strategies.ids
 from rummysim.errors import InputError
 from rummysim.kernels.rum500.layout import G_SIZE, H_SIZE
 from rummysim.simulation import prepare
@@ -149,3 +150,15 @@ def test_ansi_render_names_the_legal_moves():
     text = env.render()
     assert text.startswith(f"{env.agent_selection} draw: 0 draw from the stock")
     env.close()
+
+
+def test_a_handler_index_out_of_range_stops_the_game_with_an_error():
+    """The last guard before the kernels, for handlers other than the env's own checked step."""
+    from rummysim.stepenv.game import Failed, GameSetup, GameThread
+
+    cfg = prepare("500-rum", 2, "greedy")
+    thread = GameThread(GameSetup(cfg.vector, cfg.lineup + rummysim.strategies.ids.EXTERNAL, cfg.params, 1, 0))
+    decision = thread.next_event()
+    thread.answer(decision.n)
+    event = thread.next_event()
+    assert isinstance(event, Failed) and "not an index below" in str(event.error)

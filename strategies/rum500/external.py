@@ -54,7 +54,10 @@ def _deliver(kind, obs, mine, pile, melds, options, n, hint, extra) -> int:
     handler = getattr(_local, "handler", None)
     if handler is None:
         raise RuntimeError("rummysim: an external seat decided with no step-API handler installed")
-    return int(handler(int(kind), obs, mine, pile, melds, options, int(n), int(hint), int(extra)))
+    pick = int(handler(int(kind), obs, mine, pile, melds, options, int(n), int(hint), int(extra)))
+    if not 0 <= pick < n:  # the kernels index the options without a bounds check
+        raise ValueError(f"rummysim: an external {KIND_NAMES[kind]} decision picked {pick}, not an index below {n}")
+    return pick
 
 
 @njit
