@@ -35,6 +35,7 @@ _EXPORTS = {
     "compare": "rummysim.comparison",
     "tournament": "rummysim.comparison",
     "sweep": "rummysim.sweeps",
+    "env": "rummysim.stepenv",
     "ComparisonResult": "rummysim.comparison",
     "TournamentResult": "rummysim.comparison",
     "RummysimError": "rummysim.errors",

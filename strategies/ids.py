@@ -12,6 +12,11 @@ CAUTIOUS = 3
 DIGGER = 4
 ROLLOUT = 5
 
+# A seat whose decisions are made outside numba (the step API, ``rummysim.stepenv``) plays
+# ``EXTERNAL + h``: h is the built-in strategy whose pick it is offered as a hint
+# (strategies/rum500/external.py).
+EXTERNAL = 64
+
 # greedy parameters
 GREEDY_DEADWOOD_WEIGHT = 0
 GREEDY_MIN_GAIN = 1

@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 
-@pytest.mark.parametrize("module", ["rummysim.rules", "rummysim.checks", "rummysim.simulation", "rummysim.sides"])
+@pytest.mark.parametrize("module", ["rummysim.rules", "rummysim.checks", "rummysim.simulation", "rummysim.sides", "rummysim.stepenv"])
 def test_docstring_examples(module):
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted > 0 and result.failed == 0

@@ -1,0 +1,96 @@
+"""The legal moves of one step-API decision: the engine's own option list, with readable names.
+
+An action is an index into the options the engine listed for the decision (draw options, play
+candidates, discardable cards, call options, gambit effects, split points), in the engine's order,
+which is deterministic for a position; ``Decision.options`` keeps the engine's raw values (card
+ids, pile indexes, candidate rows ``A_*``) beside the names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from rummysim.kernels.rum500.layout import (
+    A_LEN, A_LO, A_MASK, A_MELD, A_NJOK, A_TYPE, ACT_BLOCK, ACT_LAYOFF, ACT_MELD_RUN, ACT_MELD_SET, ACT_STOP,
+    DRAW_NONE, DRAW_STOCK, EFFECT_WILD, MAX_CAND,
+)
+from rummysim.strategies.rum500.external import K_CALL, K_DISCARD, K_DRAW, K_NOMINATE, K_PLAY, K_SPLIT
+from rummysim.validate.cards import JOKER, card_name
+
+from rummysim.stepenv.observation import SeatView
+
+MAX_ACTIONS = MAX_CAND  # the longest option list: the play candidates
+EFFECT_NAMES = {EFFECT_WILD: "wild", EFFECT_WILD + 1: "double", EFFECT_WILD + 2: "split"}
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision the engine asks of an external seat."""
+
+    view: SeatView
+    options: np.ndarray  # the engine's option values (1-D), or candidate rows (2-D) for a play
+    hint: int  # the pick of the seat's hint strategy
+    extra: int  # a split's pile index
+
+    @property
+    def n(self) -> int:
+        return len(self.options)
+
+    def mask(self) -> np.ndarray:
+        out = np.zeros(MAX_ACTIONS, dtype=np.int8)
+        out[:self.n] = 1
+        return out
+
+    def names(self) -> list[str]:
+        return [action_name(self.view, self.view.kind, i, option, self.extra) for i, option in enumerate(self.options)]
+
+
+def _cards_of_mask(mask: int, jokers: int) -> str:
+    cards = [card_name(c) for c in range(64) if (mask >> c) & 1]
+    return " ".join(cards + ["X"] * jokers)
+
+
+def play_name(row: np.ndarray) -> str:
+    kind = int(row[A_TYPE])
+    cards = _cards_of_mask(int(row[A_MASK]), int(row[A_NJOK]))
+    if kind == ACT_STOP:
+        return "stop"
+    if kind == ACT_MELD_SET:
+        return f"meld set {cards}"
+    if kind == ACT_MELD_RUN:
+        return f"meld run {cards} (positions {int(row[A_LO])}..{int(row[A_LO]) + int(row[A_LEN]) - 1})"
+    if kind == ACT_LAYOFF:
+        return f"lay off {cards} on meld {int(row[A_MELD])}"
+    if kind == ACT_BLOCK:
+        return "block the dealer's joker"
+    return f"play type {kind}"
+
+
+def _pile_take_name(view: SeatView, k: int) -> str:
+    return f"take the pile from {card_name(int(view.pile[k]))} (index {k}, {len(view.pile) - k} cards)"
+
+
+def action_name(view: SeatView, kind: int, index: int, option, extra: int) -> str:
+    """A readable name for option ``index`` of a decision of kind ``kind`` (a call's and a split's
+    first option is to decline)."""
+    if kind == K_PLAY:
+        return play_name(option)
+    value = int(option)
+    if kind == K_DRAW:
+        if value == DRAW_STOCK:
+            return "draw from the stock"
+        if value == DRAW_NONE:
+            return "decline (empty stock)"
+        return _pile_take_name(view, value)
+    if kind == K_DISCARD:
+        return f"discard {'X' if value == JOKER else card_name(value)}"
+    if kind == K_CALL:
+        return "pass" if index == 0 else f"call rummy: {_pile_take_name(view, value)}"
+    if kind == K_NOMINATE:
+        return f"nominate {EFFECT_NAMES.get(value, value)}"
+    if kind == K_SPLIT:
+        return "no split" if index == 0 else f"split the take from index {extra} at {value}"
+    return f"option {value}"
+
