@@ -36,6 +36,8 @@ _EXPORTS = {
     "tournament": "rummysim.comparison",
     "sweep": "rummysim.sweeps",
     "env": "rummysim.stepenv",
+    "Strategy": "rummysim.stepenv.python_players",
+    "GameInfo": "rummysim.stepenv.python_players",
     "ComparisonResult": "rummysim.comparison",
     "TournamentResult": "rummysim.comparison",
     "RummysimError": "rummysim.errors",

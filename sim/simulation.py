@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numba
 import numpy as np
@@ -27,8 +28,11 @@ from rummysim.output import OutputTarget, hands_path, output_target, run_metadat
 from rummysim.rules import PRESETS, Rules
 from rummysim.sides import SideMap, side_columns
 from rummysim.strategies.betting import DEFAULT_BETTING, parse_betting
-from rummysim.strategies.registry import parse_lineup
+from rummysim.strategies.registry import is_python, parse_lineup
 from rummysim.variations import Variation, variation_of
+
+if TYPE_CHECKING:
+    from rummysim.stepenv.python_players import PythonSpec
 
 UNITS = ("games", "hands")
 DEFAULT_CHUNK = 4096  # games per chunk when hand rows are kept (a hand-row buffer of ~50 MB)
@@ -53,6 +57,15 @@ class RunConfig:
     sides: SideMap
     betting: list[str] | None = None  # the seats' betting policies, when the rules play stakes
     variation: Variation | None = None  # the rules named by their preset and overrides (rummysim.variations)
+    python: dict[int, PythonSpec] = field(default_factory=dict)  # the seats played by a user's Python class
+
+    def games_runner(self) -> Callable:
+        """The kernels' batch runner, or one that asks the Python seats (played one game at a time)."""
+        if not self.python:
+            return self.spec.games_runner()
+        from rummysim.stepenv.python_players import python_games_runner
+
+        return python_games_runner(self.python)
 
 
 @dataclass
@@ -100,7 +113,16 @@ def prepare(game: str, players: int, lineup: str, rule: Iterable[str] = (), rule
     elif betting is not None:
         raise InputError("--betting needs a stakes game: r5k_doubling=true or r5k_limit_poker=true")
     return RunConfig(resolved, players, names, ids, params, vector, spec, SideMap(spec.sides(resolved, players)),
-                     policies, variation_of(resolved, game))
+                     policies, variation_of(resolved, game), _python_seats(names))
+
+
+def _python_seats(names: list[str]) -> dict[int, PythonSpec]:
+    """The lineup's ``py:`` seats, loaded and checked (the step API is imported only for them)."""
+    if not any(is_python(name) for name in names):
+        return {}
+    from rummysim.stepenv.python_players import python_seats
+
+    return python_seats(names)
 
 
 def _chunks(total: int, size: int) -> Iterable[tuple[int, int]]:
@@ -189,7 +211,7 @@ def play_game_chunk(
     games = np.zeros((count, R.G_SIZE), dtype=np.int64)
     cap = int(cfg.vector[C.R_HAND_CAP])
     hands = np.zeros((count, cap, R.H_SIZE) if want_hands else (0, 0, R.H_SIZE), dtype=np.int32)
-    cfg.spec.games_runner()(cfg.vector, cfg.lineup, cfg.params, seed, start, count, games, hands)
+    cfg.games_runner()(cfg.vector, cfg.lineup, cfg.params, seed, start, count, games, hands)
     gframe = games_frame(games, start, cfg.sides, cfg.spec.game_columns(cfg.rules, games, cfg.players))
     hframe = None
     if want_hands:
@@ -241,6 +263,8 @@ def simulate(
     if chunk_size < 1:
         raise InputError(f"chunk size must be at least 1, got {chunk_size}")
     cfg = prepare(game, players, lineup, rule, rules, betting)
+    if cfg.python and unit == "hands":
+        raise InputError("py: strategies play whole games: --unit hands needs built-in strategies on every seat")
     targets = _output_targets(out, hands and unit == "games")
     set_threads(threads)
     warm_up(cfg, seed, unit)

@@ -238,6 +238,20 @@ STRATEGIES: dict[str, StrategyInfo] = {
 }
 
 
+PYTHON_PREFIX = "py:"
+PYTHON_GAMES = ("500-rum", "standard-rummy")  # the games the step API drives (rummysim.stepenv)
+PYTHON = StrategyInfo(
+    "py", ids.EXTERNAL + ids.GREEDY,
+    "a user's Python class, py:PATH_OR_MODULE:CLASS[:key=value...] (docs/env.md); its moves are "
+    "offered greedy's pick as a hint", games=PYTHON_GAMES)
+"""A ``py:`` seat for the kernels: an external seat hinted by ``greedy`` (with greedy's row); the
+class itself is loaded and checked by ``rummysim.stepenv.python_players``."""
+
+
+def is_python(spec: str) -> bool:
+    return spec.strip().startswith(PYTHON_PREFIX)
+
+
 def strategy_info(name: str) -> StrategyInfo:
     """The registered strategy ``name``, or an InputError listing the known ones."""
     if name not in STRATEGIES:
@@ -254,6 +268,8 @@ def parse_strategy(spec: str) -> tuple[StrategyInfo, np.ndarray]:
         >>> info.name, row[1]
         ('greedy', 5.0)
     """
+    if is_python(spec):
+        return PYTHON, STRATEGIES["greedy"].default_params()
     name, settings = parse_settings(spec, "strategy")
     info = strategy_info(name)
     row = info.default_params()
@@ -283,7 +299,10 @@ def parse_settings(spec: str, what: str) -> tuple[str, list[tuple[str, float]]]:
 
 def canonical_spec(spec: str) -> str:
     """The strategy text as results name it: the name, then the parameters set away from their
-    defaults in the strategy's order (``heuristic:min_gain=5:team_play=0``)."""
+    defaults in the strategy's order (``heuristic:min_gain=5:team_play=0``); a ``py:`` strategy as
+    written."""
+    if is_python(spec):
+        return spec.strip()
     info, row = parse_strategy(spec)
     changed = [f"{p.name}={row[i]:g}" for i, p in enumerate(info.params) if row[i] != p.default]
     return ":".join([info.name, *changed])
@@ -297,6 +316,10 @@ def with_setting(spec: str, key: str, value: float) -> str:
         >>> with_setting("heuristic:min_gain=5", "min_gain", 7)
         'heuristic:min_gain=7'
     """
+    if is_python(spec):  # py:SOURCE:CLASS then its own settings, checked when the class is loaded
+        head, settings = spec.strip().split(":")[:3], spec.strip().split(":")[3:]
+        kept = [s for s in settings if s.partition("=")[0].strip() != key]
+        return ":".join([*head, *kept, f"{key}={value:g}"])
     name, settings = parse_settings(spec, "strategy")
     kept = [f"{k}={v:g}" for k, v in settings if k != key]
     return canonical_spec(":".join([name, *kept, f"{key}={value:g}"]))

@@ -162,3 +162,137 @@ def test_a_handler_index_out_of_range_stops_the_game_with_an_error():
     thread.answer(decision.n)
     event = thread.next_event()
     assert isinstance(event, Failed) and "not an index below" in str(event.error)
+
+
+# Python strategies (issue 20 point 3): ``py:PATH_OR_MODULE:CLASS`` seats, on the same engine
+# specialization as the env (kept in this file so a test run compiles it once).
+
+EXAMPLE = "py:examples/python_strategy.py:Tidy"
+
+
+def write_strategy(tmp_path, body: str) -> str:
+    path = tmp_path / "bots.py"
+    path.write_text("import rummysim\n\n" + body)
+    return str(path)
+
+
+def run_cli(capsys, *args: str) -> tuple[int, str, str]:
+    from rummysim.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(list(args))
+    out, err = capsys.readouterr()
+    return exc.value.code, out, err
+
+
+def test_a_python_strategy_taking_its_hints_plays_simulates_greedy_games():
+    """``rummysim.Strategy`` plays every decision's hint (greedy's pick): the same game rows."""
+    ours = rummysim.simulate("500-rum", players=3, lineup="py:rummysim:Strategy,greedy,heuristic", games=12, seed=9,
+                             rule=["r500_call_rummy=pile"], hands=True)
+    theirs = rummysim.simulate("500-rum", players=3, lineup="greedy,greedy,heuristic", games=12, seed=9,
+                               rule=["r500_call_rummy=pile"], hands=True)
+    assert ours.games.drop("strategy_0").equals(theirs.games.drop("strategy_0"))
+    assert ours.hands.equals(theirs.hands)
+    assert ours.summary["lineup"][0] == "py:rummysim:Strategy"
+
+
+def test_the_example_strategy_beats_random_and_is_deterministic_for_any_chunking():
+    result = rummysim.compare(EXAMPLE, "random", players=2, games=120, seed=4)
+    assert result.summary["per_hand"]["ci"][0] > 0
+    whole = rummysim.simulate("500-rum", players=2, lineup=f"{EXAMPLE},random", games=10, seed=2).games
+    chunked = rummysim.simulate("500-rum", players=2, lineup=f"{EXAMPLE},random", games=10, seed=2,
+                                chunk_size=3).games
+    assert whole.equals(chunked)
+
+
+def test_a_python_strategy_sees_only_its_seat(tmp_path):
+    """Every view it is given holds its own hand (as many cards as its seat's hand size) and no
+    other seat's cards: the sizes of the other hands are all it learns of them."""
+    path = write_strategy(tmp_path, """
+SEEN = []
+
+class Spy(rummysim.Strategy):
+    def draw(self, view, moves):
+        SEEN.append((view.seat, int(view.hand.sum()), int(view.obs[10 + view.seat])))
+        return moves.hint
+""")
+    rummysim.simulate("500-rum", players=2, lineup=f"py:{path}:Spy,greedy", games=3, seed=1)
+    from rummysim.stepenv.python_players import load_class
+
+    seen = __import__("sys").modules[load_class(path, "Spy").__module__].SEEN
+    assert seen and all(seat == 0 and held == size for seat, held, size in seen)
+
+
+def test_an_illegal_move_is_refused_with_one_line(tmp_path, capsys):
+    path = write_strategy(tmp_path, """
+class Wild(rummysim.Strategy):
+    def discard(self, view, moves):
+        return moves.n
+""")
+    code, out, err = run_cli(capsys, "simulate", "--players", "2", "--lineup", f"py:{path}:Wild,greedy",
+                             "--games", "2", "--seed", "1")
+    assert code != 0 and "Traceback" not in err
+    assert err.startswith("error: strategy py:") and "for a discard decision" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(("spec", "needle"), [
+    ("py:nowhere.py:Tidy", "no such file"),
+    ("py:examples/python_strategy.py:Nope", "has no class Nope"),
+    ("py:examples/python_strategy.py:Tidy:bogus=1", "does not take these parameters"),
+    ("py:examples/python_strategy.py", "write py:PATH_OR_MODULE:CLASS"),
+])
+def test_bad_python_strategies_are_refused_before_any_game(spec, needle, capsys):
+    code, _, err = run_cli(capsys, "simulate", "--players", "2", "--lineup", f"{spec},greedy", "--games", "2")
+    assert code == 2 and needle in err and "Traceback" not in err
+
+
+def test_python_strategies_play_only_the_500_rum_engine(capsys):
+    code, _, err = run_cli(capsys, "simulate", "--game", "5000-rummy", "--players", "2", "--lineup",
+                           f"{EXAMPLE},greedy", "--games", "2")
+    assert code == 2 and "not 5000-rummy" in err
+
+
+# rummysim play (issue 20 point 4): driven through a pseudo-terminal, end to end.
+
+def test_play_in_a_terminal_with_hints_undo_and_a_saved_replay(tmp_path):
+    import io
+    import re
+    import sys
+
+    import pexpect
+
+    replay = tmp_path / "game.txt"
+    child = pexpect.spawn(sys.executable, ["-m", "rummysim", "play", "--players", "2", "--seat", "0", "--lineup",
+                                           "greedy", "--seed", "3", "--plain", "--replay-out", str(replay)],
+                          encoding="utf-8", timeout=900, dimensions=(60, 200))
+    child.logfile_read = shown = io.StringIO()
+    child.expect("move> ")
+    assert "Your hand (10):" in child.before and "Moves:" in child.before
+    child.sendline("?")
+    child.expect("h = hint")
+    child.sendline("99")
+    child.expect("is not a move")
+    undone = False
+    while True:
+        if child.expect(["move> ", "Replay saved to"]) == 1:
+            break
+        board = child.before
+        child.sendline("h")
+        child.expect(r"hint \(greedy\): (\d+)")
+        hint = int(child.match.group(1))
+        child.expect("move> ")
+        if not undone and re.search(r"^\s+1\s+meld ", board, re.M):  # a meld to lay down, then take back
+            child.sendline("1")
+            child.expect("move> ")
+            child.sendline("u")
+            child.expect("Undone.")
+            child.expect("move> ")
+            assert re.search(r"^\s+1\s+meld ", child.before, re.M)  # the same moves are offered again
+            undone = True
+        child.sendline(str(hint))
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and undone
+    text = shown.getvalue()
+    assert "Hand 1 scored:" in text and "Game over. Final scores: P0 (you)" in text
+    assert replay.read_text().startswith("Game 0")

@@ -92,6 +92,15 @@ def play_hands(rules, lineup, params, seed, start, out_hands, full, family):
 
 
 @njit
+def play_game_into(rules, lineup, params, seed, game, out_game, out_hands, trace, full, family):
+    """One game into the caller's rows (G_SIZE and [hand_cap, H_SIZE]) with its trace; returns
+    (rows used, overflowed). The step API and Python strategies play every game through this one
+    specialization (``strategies.rum500.external.ENV_FAMILY``, the full engine)."""
+    setup = new_setup(rules, lineup, params, full, family)
+    return play_game(setup, seed, game, out_game, out_hands, trace)
+
+
+@njit
 def play_game_traced(rules, lineup, params, seed, game, trace, full, family):
     setup = new_setup(rules, lineup, params, full, family)
     out_game = np.zeros(G_SIZE, dtype=np.int64)

@@ -14,12 +14,12 @@ import numpy as np
 
 from rummysim.kernels.rum500.layout import (
     A_LEN, A_LO, A_MASK, A_MELD, A_NJOK, A_TYPE, ACT_BLOCK, ACT_LAYOFF, ACT_MELD_RUN, ACT_MELD_SET, ACT_STOP,
-    DRAW_NONE, DRAW_STOCK, EFFECT_WILD, MAX_CAND,
+    DRAW_NONE, DRAW_STOCK, EFFECT_WILD, MAX_CAND, N_EFFECTS, OB_SEAT,
 )
 from rummysim.strategies.rum500.external import K_CALL, K_DISCARD, K_DRAW, K_NOMINATE, K_PLAY, K_SPLIT
 from rummysim.validate.cards import JOKER, card_name
 
-from rummysim.stepenv.observation import SeatView
+from rummysim.stepenv.observation import SeatView, seat_view
 
 MAX_ACTIONS = MAX_CAND  # the longest option list: the play candidates
 EFFECT_NAMES = {EFFECT_WILD: "wild", EFFECT_WILD + 1: "double", EFFECT_WILD + 2: "split"}
@@ -43,8 +43,25 @@ class Decision:
         out[:self.n] = 1
         return out
 
+    def cards(self, index: int) -> list[int]:
+        """The card ids a play option puts down (the joker as 64, once per joker); [] for STOP and
+        for the other kinds of decision."""
+        if self.view.kind != K_PLAY:
+            return []
+        row = self.options[index]
+        mask = int(row[A_MASK])
+        return [c for c in range(64) if (mask >> c) & 1] + [JOKER] * int(row[A_NJOK])
+
     def names(self) -> list[str]:
         return [action_name(self.view, self.view.kind, i, option, self.extra) for i, option in enumerate(self.options)]
+
+
+def decision_of(kind, obs, mine, pile, melds, options, n, hint, extra) -> Decision:
+    """The ``Decision`` an external ask of the kernels describes (its arguments are those of
+    ``strategies.rum500.external``'s handlers), copied out of the engine's buffers."""
+    view = seat_view(int(obs[OB_SEAT]), kind, obs, mine, pile, melds)
+    listed = EFFECT_WILD + np.arange(N_EFFECTS) if kind == K_NOMINATE else np.array(options[:n])
+    return Decision(view, listed, int(hint), int(extra))
 
 
 def _cards_of_mask(mask: int, jokers: int) -> str:

@@ -88,11 +88,13 @@ class RumEnv(_Base):
 
     # ---- the AEC cycle
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Start the next game index of the seed, or game 0 of a new ``seed``."""
+        """Start the next game index of the seed, or game 0 of a new ``seed``; ``options`` may name
+        the game, ``{"game_index": i}`` (the game ``simulate`` plays at that index)."""
         self.close()
         if seed is not None:
             self._setup = replace(self._setup, seed=int(seed), game=-1)
-        self._setup = replace(self._setup, game=self._setup.game + 1)
+        game = (options or {}).get("game_index")
+        self._setup = replace(self._setup, game=self._setup.game + 1 if game is None else int(game))
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0 for a in self.agents}
         self._cumulative_rewards = {a: 0 for a in self.agents}

@@ -1,6 +1,6 @@
 """One game of the step API, played by the simulate kernels in a worker thread.
 
-Control is inverted here: the worker runs ``play_game_traced`` (the same kernels and the same
+Control is inverted here: the worker runs ``play_game_into`` (the same kernels and the same
 per-game seeding as ``simulate``), and every decision of an external seat arrives, through
 ``strategies.rum500.external``, at this thread's handler, which hands it to the environment and
 blocks until the environment answers. The environment sees a sequence of events: ``Decision``
@@ -16,11 +16,13 @@ import numpy as np
 
 from rummysim.checks import TRACE_ROWS
 from rummysim.kernels.common.layout import TRACE_COLS
-from rummysim.kernels.rum500.batch import play_game_traced
-from rummysim.kernels.rum500.layout import EFFECT_WILD, N_EFFECTS, OB_SEAT
-from rummysim.stepenv.actions import Decision
-from rummysim.stepenv.observation import seat_view
-from rummysim.strategies.rum500.external import ENV_FAMILY, K_NOMINATE, set_handler
+from rummysim.kernels.rum500.batch import play_game_into
+from rummysim.kernels.rum500.layout import G_SIZE, H_SIZE, R_HAND_CAP
+from rummysim.stepenv.actions import Decision, decision_of
+from rummysim.strategies.rum500.external import ENV_FAMILY, set_handler
+
+
+FULL_ENGINE = np.zeros(0, dtype=np.int64)  # always the full engine: one specialization to compile, not two
 
 
 @dataclass(frozen=True)
@@ -96,10 +98,8 @@ class GameThread:
             self._thread.join()
 
     def _handler(self, kind, obs, mine, pile, melds, options, n, hint, extra) -> int:
-        view = seat_view(int(obs[OB_SEAT]), kind, obs, mine, pile, melds)
-        listed = EFFECT_WILD + np.arange(N_EFFECTS) if kind == K_NOMINATE else np.array(options[:n])
         self._waiting = True
-        self._events.put(Decision(view, listed, hint, extra))
+        self._events.put(decision_of(kind, obs, mine, pile, melds, options, n, hint, extra))
         pick = self._answers.get()
         self._waiting = False
         if pick is _ABORT:
@@ -110,9 +110,11 @@ class GameThread:
         s = self._setup
         set_handler(self._handler)
         trace = np.zeros((TRACE_ROWS, TRACE_COLS), dtype=np.int32)
-        full = np.zeros(0, dtype=np.int64)  # always the full engine: one specialization to compile, not two
+        row = np.zeros(G_SIZE, dtype=np.int64)
+        hands = np.zeros((s.rules[R_HAND_CAP], H_SIZE), dtype=np.int32)
         try:
-            row, used, over = play_game_traced(s.rules, s.lineup, s.params, s.seed, s.game, trace, full, ENV_FAMILY)
+            used, over = play_game_into(s.rules, s.lineup, s.params, s.seed, s.game, row, hands, trace, FULL_ENGINE,
+                                        ENV_FAMILY)
             self._events.put(Finished(row, trace[:used].copy(), bool(over)))
         except _Abort:
             pass

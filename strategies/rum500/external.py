@@ -38,7 +38,7 @@ ENV_FAMILY = np.zeros(0, dtype=np.int32)  # the ``family`` value of the step API
 
 # The game thread holds the GIL only while a decision is asked: the warning about objmode and nogil
 # says nothing the step API does not intend.
-warnings.filterwarnings("ignore", message="Code running in object mode won't allow parallel execution",
+warnings.filterwarnings("ignore", message=".*Code running in object mode won't allow parallel execution",
                         category=NumbaWarning)
 
 Handler = Callable[..., int]
