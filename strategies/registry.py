@@ -9,7 +9,10 @@ canonical form (:func:`canonical_spec`), is the seat's strategy name in results 
 from __future__ import annotations
 
 import math
+import tomllib
 from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
 
 import numpy as np
 
@@ -259,9 +262,38 @@ def strategy_info(name: str) -> StrategyInfo:
     return STRATEGIES[name]
 
 
+@lru_cache(maxsize=1)
+def strategy_presets() -> dict[str, dict[str, dict[str, object]]]:
+    """Named parameter sets per strategy (``strategies/presets.toml``): strategy -> preset ->
+    ``description`` and parameter values."""
+    return tomllib.loads(resources.files("rummysim.strategies").joinpath("presets.toml").read_text(encoding="utf-8"))
+
+
+def preset_values(strategy: str, preset: str) -> dict[str, float]:
+    """The parameter values of ``strategy@preset``, or an InputError listing its presets."""
+    presets = strategy_presets().get(strategy, {})
+    if preset not in presets:
+        known = ", ".join(f"{strategy}@{name}" for name in presets) or "none"
+        raise InputError(f"strategy {strategy} has no preset {preset!r} (its presets: {known})")
+    return {k: float(v) for k, v in presets[preset].items() if k != "description"}
+
+
+def _base_row(name: str) -> tuple[StrategyInfo, np.ndarray]:
+    """``NAME`` or ``NAME@PRESET``: the strategy and its row before any ``key=value``."""
+    base, at, preset = name.partition("@")
+    info = strategy_info(base)
+    row = info.default_params()
+    if at:
+        for key, value in preset_values(base, preset).items():
+            i = info.param_index(key)
+            row[i] = info.params[i].check(base, value)
+    return info, row
+
+
 def parse_strategy(spec: str) -> tuple[StrategyInfo, np.ndarray]:
-    """``NAME`` or ``NAME:key=value:...``: the strategy and its parameter row (defaults, then the
-    values set), each key and value checked (its name, then its range).
+    """``NAME``, ``NAME@PRESET`` or either with ``:key=value:...``: the strategy and its parameter
+    row (defaults, the preset's values, then the values set), each key and value checked (its
+    name, then its range).
 
     Example:
         >>> info, row = parse_strategy("greedy:min_gain=5")
@@ -271,8 +303,7 @@ def parse_strategy(spec: str) -> tuple[StrategyInfo, np.ndarray]:
     if is_python(spec):
         return PYTHON, STRATEGIES["greedy"].default_params()
     name, settings = parse_settings(spec, "strategy")
-    info = strategy_info(name)
-    row = info.default_params()
+    info, row = _base_row(name)
     for key, value in settings:
         i = info.param_index(key)
         row[i] = info.params[i].check(name, value)
@@ -299,13 +330,16 @@ def parse_settings(spec: str, what: str) -> tuple[str, list[tuple[str, float]]]:
 
 def canonical_spec(spec: str) -> str:
     """The strategy text as results name it: the name, then the parameters set away from their
-    defaults in the strategy's order (``heuristic:min_gain=5:team_play=0``); a ``py:`` strategy as
+    defaults (or from the preset's values) in the strategy's order (``heuristic:min_gain=5:team_play=0``,
+    ``heuristic@500-rum-2p:max_take=3``); a ``py:`` strategy as
     written."""
     if is_python(spec):
         return spec.strip()
+    name = parse_settings(spec, "strategy")[0]
+    _, start = _base_row(name)
     info, row = parse_strategy(spec)
-    changed = [f"{p.name}={row[i]:g}" for i, p in enumerate(info.params) if row[i] != p.default]
-    return ":".join([info.name, *changed])
+    changed = [f"{p.name}={row[i]:g}" for i, p in enumerate(info.params) if row[i] != start[i]]
+    return ":".join([name, *changed])
 
 
 def with_setting(spec: str, key: str, value: float) -> str:

@@ -19,7 +19,7 @@ from typing import Annotated, Optional
 import typer
 from typer.exceptions import TyperException
 
-from rummysim.cli import analysis, bench, compare, play, rules, simulate, sweep
+from rummysim.cli import analysis, bench, compare, play, rules, simulate, sweep, tune
 from rummysim.cli.console import print_error
 from rummysim.errors import RummysimError
 
@@ -54,7 +54,7 @@ def build_app() -> typer.Typer:
         context_settings={"help_option_names": ["-h", "--help"]},
     )
     app.callback()(_root_options)
-    for module in (simulate, analysis, bench, compare, sweep, rules, play):
+    for module in (simulate, analysis, bench, compare, sweep, rules, play, tune):
         module.register(app)
     return app
 
