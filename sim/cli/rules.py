@@ -155,11 +155,13 @@ def strategies_list_command(as_json: JsonOpt = False) -> None:
 def strategies_show_command(name: Annotated[str, typer.Argument(help="Strategy name.")],
                             as_json: JsonOpt = False) -> None:
     """Show what a strategy does and its parameters with their defaults."""
-    from rummysim.strategies.registry import strategy_info
+    from rummysim.strategies.registry import strategy_info, strategy_presets
 
     info = strategy_info(name)
+    presets = strategy_presets().get(info.name, {})
     if as_json:
-        _print_json({"name": info.name, "id": info.id, "doc": info.doc, "params": _params_json(info.params)})
+        _print_json({"name": info.name, "id": info.id, "doc": info.doc, "params": _params_json(info.params),
+                     "presets": presets})
         return
     out_console.print(f"{info.name} (id {info.id})", markup=False)
     out_console.print(info.doc, markup=False)
@@ -167,6 +169,10 @@ def strategies_show_command(name: Annotated[str, typer.Argument(help="Strategy n
         out_console.print("parameters: none", markup=False)
     for p in info.params:
         out_console.print(f"  {p.name} = {p.default:g}: {p.doc}", markup=False)
+    for preset, values in presets.items():
+        settings = ":".join(f"{k}={v:g}" for k, v in values.items() if k != "description")
+        out_console.print(f"preset {info.name}@{preset}: {values.get('description', '')}", markup=False)
+        out_console.print(f"  = {info.name}:{settings}", markup=False)
 
 
 def register(app: typer.Typer) -> None:
