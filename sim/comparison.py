@@ -70,6 +70,8 @@ INDEPENDENT_OFFSET = 1 << 40  # game-index offset per seating for the independen
 ALPHA = 0.05
 BT_ITERATIONS = 1000
 BT_PSEUDO_WINS = 0.5
+BT_BOOTSTRAP = 200  # deal resamples behind the strengths' intervals
+BT_BOOTSTRAP_STREAM = 0x4254  # the resampling stream, apart from every game's streams
 
 # progress(deals done, deals planned (the cap with until_ci), current half-width per hand or None)
 ProgressFn = Callable[[int, int, "float | None"], None]
@@ -543,11 +545,32 @@ def bradley_terry(wins: np.ndarray, pseudo: float = BT_PSEUDO_WINS, iterations: 
     return p
 
 
+def bradley_terry_interval(deal_wins: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]], k: int, deals: int,
+                           seed: int, samples: int = BT_BOOTSTRAP) -> tuple[np.ndarray, np.ndarray]:
+    """95% percentile-bootstrap intervals of the Bradley-Terry strengths, resampling deals (every
+    pairing played the same deals, so one resample of deal indexes serves them all).
+
+    ``deal_wins[(i, j)]`` holds, per deal, the games i won against j and j against i. The
+    resamples are drawn from ``seed``: the same tournament gives the same intervals.
+    """
+    rng = np.random.default_rng([seed, BT_BOOTSTRAP_STREAM])
+    strengths = np.empty((samples, k))
+    for b in range(samples):
+        weight = np.bincount(rng.integers(0, deals, deals), minlength=deals)
+        wins = np.zeros((k, k))
+        for (i, j), (i_won, j_won) in deal_wins.items():
+            wins[i, j], wins[j, i] = weight @ i_won, weight @ j_won
+        strengths[b] = bradley_terry(wins)
+    lo, hi = np.percentile(strengths, [2.5, 97.5], axis=0)
+    return lo, hi
+
+
 RANKING_SCHEMA = {
     "rank": pl.Int32, "strategy": pl.String,
     "diff_per_game": pl.Float64, "diff_per_game_lo": pl.Float64, "diff_per_game_hi": pl.Float64,
     "diff_per_hand": pl.Float64, "diff_per_hand_lo": pl.Float64, "diff_per_hand_hi": pl.Float64,
     "games": pl.Int64, "wins": pl.Int64, "win_rate": pl.Float64, "bt_strength": pl.Float64,
+    "bt_lo": pl.Float64, "bt_hi": pl.Float64,
 }
 
 
@@ -611,6 +634,7 @@ def tournament(
     wins = np.zeros((k, k), dtype=np.int64)
     games_of = np.zeros(k, dtype=np.int64)
     frames, matrix = [], []
+    deal_wins: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
     if progress is not None:
         progress(0, total, None)
     for p, (i, j) in enumerate(pairs):
@@ -628,6 +652,7 @@ def tournament(
         per_deal_hands[j] += arr["hands"]
         sa, sb = s["sides"]
         wins[i, j], wins[j, i] = sa["wins"], sb["wins"]
+        deal_wins[(i, j)] = (arr["a_wins"], arr["b_wins"])
         games_of[i] += s["games"]
         games_of[j] += s["games"]
         for sign, (x, y), side in ((1, (i, j), sa), (-1, (j, i), sb)):
@@ -642,6 +667,7 @@ def tournament(
                 "win_lo": side["win_rate_ci"][0], "win_hi": side["win_rate_ci"][1],
             })
     strength = bradley_terry(wins)
+    bt_lo, bt_hi = bradley_terry_interval(deal_wins, k, games, seed)
     ranking = []
     for i, name in enumerate(names):
         st = diff_stats(per_deal_diff[i] / (k - 1), per_deal_hands[i] / (k - 1))
@@ -651,6 +677,7 @@ def tournament(
             "strategy": name, "diff_per_game": g["diff"], "diff_per_game_lo": g["ci"][0], "diff_per_game_hi": g["ci"][1],
             "diff_per_hand": h["diff"], "diff_per_hand_lo": h["ci"][0], "diff_per_hand_hi": h["ci"][1],
             "games": int(games_of[i]), "wins": won, "win_rate": won / games_of[i], "bt_strength": float(strength[i]),
+            "bt_lo": float(bt_lo[i]), "bt_hi": float(bt_hi[i]),
         })
     ranking.sort(key=lambda r: (-r["diff_per_hand"], r["strategy"]))
     for r, row in enumerate(ranking, 1):

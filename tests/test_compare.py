@@ -219,6 +219,9 @@ def test_tournament_three_strategies(monkeypatch):
         assert r["diff_per_game_lo"] < r["diff_per_game"] < r["diff_per_game_hi"]
     assert ranking["bt_strength"].sum() == pytest.approx(1.0)
     assert ranking["bt_strength"].to_list() == sorted(ranking["bt_strength"].to_list(), reverse=True)
+    # the bootstrap interval holds the strength and is not empty
+    assert (ranking["bt_lo"] <= ranking["bt_strength"]).all() and (ranking["bt_strength"] <= ranking["bt_hi"]).all()
+    assert (ranking["bt_lo"] < ranking["bt_hi"]).all()
 
 
 def test_tournament_four_players_seats_each_side_twice():

@@ -100,13 +100,14 @@ def _print_tournament(console: Console, res) -> None:
         table.add_row(row, *out)
     console.print(table)
     rank = Table(title=f"ranking: mean {what} per hand against the others")
-    for col in ("rank", "strategy", "per hand", "95% CI", "per game", "95% CI", "win rate %", "Bradley-Terry"):
+    for col in ("rank", "strategy", "per hand", "95% CI", "per game", "95% CI", "win rate %", "Bradley-Terry",
+                "95% CI"):
         rank.add_column(col, justify="left" if col == "strategy" else "right")
     for r in res.ranking.to_dicts():
         rank.add_row(str(r["rank"]), r["strategy"], f"{r['diff_per_hand']:+.2f}",
                      f"[{r['diff_per_hand_lo']:.2f}, {r['diff_per_hand_hi']:.2f}]", f"{r['diff_per_game']:+.1f}",
                      f"[{r['diff_per_game_lo']:.1f}, {r['diff_per_game_hi']:.1f}]", f"{r['win_rate'] * 100:.1f}",
-                     f"{r['bt_strength']:.3f}")
+                     f"{r['bt_strength']:.3f}", f"[{r['bt_lo']:.3f}, {r['bt_hi']:.3f}]")
     console.print(rank)
 
 
