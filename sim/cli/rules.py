@@ -11,7 +11,7 @@ data as JSON (flag values typed as in ``Rules.as_dict()``).
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 from rich.table import Table
@@ -122,11 +122,20 @@ def rules_reference_command(
     out_console.print(table)
 
 
-def strategies_list_command(as_json: JsonOpt = False) -> None:
+def strategies_list_command(
+    as_json: JsonOpt = False,
+    ladder: Annotated[Optional[str], typer.Option(
+        "--ladder", help="Show the strength ladder of a game instead (500-rum, 5000-rummy): strength and cost "
+                         "of every bot, from a tournament on duplicate deals.")] = None,
+) -> None:
     """List the strategies, then the betting policies of the stakes games (``--betting``), with
-    their parameters and defaults."""
+    their parameters and defaults; or, with ``--ladder``, how strong each bot is and what it costs."""
     from rummysim.strategies.betting import POLICIES
     from rummysim.strategies.registry import STRATEGIES
+
+    if ladder is not None:
+        _print_ladders(ladder, as_json)
+        return
 
     if as_json:
         _print_json({
@@ -150,6 +159,22 @@ def strategies_list_command(as_json: JsonOpt = False) -> None:
         params = "; ".join(f"{p.name}={p.default:g} ({p.doc})" for p in b.params) or "-"
         policies.add_row(b.name, b.doc, params)
     out_console.print(policies)
+
+
+def _print_ladders(game: str, as_json: bool) -> None:
+    from rummysim.ladder import HEADERS, ladder_rows, ladder_title, ladders_of
+
+    ladders = ladders_of(game)
+    if as_json:
+        _print_json(ladders)
+        return
+    for name, ladder in ladders.items():
+        table = Table(title=ladder_title(name, ladder))
+        for col in HEADERS:
+            table.add_column(col, justify="left" if col == "strategy" else "right")
+        for cells in ladder_rows(ladder):
+            table.add_row(*cells)
+        out_console.print(table)
 
 
 def strategies_show_command(name: Annotated[str, typer.Argument(help="Strategy name.")],
