@@ -33,7 +33,7 @@ def test_a_state_file_of_another_setup_is_refused(tmp_path):
 @pytest.mark.parametrize(("setup", "needle"), [
     (TuneSetup("heuristic", params=("bogus",)), "has no parameter 'bogus'"),
     (TuneSetup("heuristic", params=("future",)), "tune searches"),
-    (TuneSetup("greedy"), "has no parameter tune can search"),
+    (TuneSetup("random"), "has no parameter tune can search"),
     (TuneSetup("heuristic", trials=0), "--trials"),
 ])
 def test_bad_setups_are_refused_before_any_game(setup, needle):
