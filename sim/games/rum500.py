@@ -162,6 +162,14 @@ def counters_standard(flags: Mapping[str, object]) -> frozenset[str]:
     return frozenset()
 
 
+# The engine variants of kernels.rum500.batch.engine_variant: every strategy family on the lean
+# engine (500-rum) and on the full one (500-rum-calling uses a rare path). Standard Rummy plays
+# the same kernels, so its runs compile the same variants.
+_WARMUP_RUNS = tuple((preset, lineup) for preset in ("500-rum", "500-rum-calling")
+                     for lineup in ("greedy", "heuristic", "rollout", "heuristic,rollout"))
+_COMPILE_SECONDS = {"basic": 20.0, "heuristic": 35.0, "rollout": 35.0, "all": 50.0}
+
+
 def _spec(name: str, encode, counters, sides=None) -> GameSpec:
     extra = {} if sides is None else {"sides": sides}
     return GameSpec(
@@ -174,6 +182,9 @@ def _spec(name: str, encode, counters, sides=None) -> GameSpec:
         validator_at="rummysim.validate.rum500:validate_trace",
         replay_at="rummysim.replay:format_trace",
         hand_end_reasons=_REASONS,
+        variant_at=f"{_ENTRY}:engine_variant",
+        warmup_runs=_WARMUP_RUNS,
+        compile_seconds=_COMPILE_SECONDS,
         **extra,
     )
 
