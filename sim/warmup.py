@@ -104,6 +104,19 @@ def first_compile(cfg, entry: str, note: Note | None) -> Iterator[None]:
         mark_compiled(variant)
 
 
+def warm_up_runs(cfgs: Sequence, seed: int, note: Note | None) -> None:
+    """Compile (or load) the games entry of every distinct variant the runs play, announcing
+    each compile (``compare`` and ``tournament``, whose seatings may play several variants)."""
+    from rummysim.simulation import warm_up
+
+    seen: set[Variant] = set()
+    for cfg in cfgs:
+        variant = variant_of(cfg, "games")
+        if variant not in seen:
+            seen.add(variant)
+            warm_up(cfg, seed, "games", note)
+
+
 # ----------------------------------------------------------------------------- rummysim warmup
 
 
@@ -139,7 +152,8 @@ def _games(names: Sequence[str]):
     for name in names:
         game = PRESETS[name].game if name in PRESETS else name
         if game not in GAMES:
-            raise InputError(f"unknown game {name!r}: give a game ({', '.join(GAMES)}) or a preset of `rummysim rules list`")
+            raise InputError(f"unknown game {name!r}: give a game ({', '.join(GAMES)}) "
+                             "or a preset of `rummysim rules list`")
         if GAMES[game] not in specs:
             specs.append(GAMES[game])
     return specs

@@ -56,8 +56,8 @@ def test_strategy_family_switch_follows_the_lineup():
     from rummysim.strategies.rum500.dispatch import ALL_STRATEGIES, HEURISTIC_FAMILY, ROLLOUT_FAMILY, family_switch
     from rummysim.strategies.registry import parse_lineup
 
-    for lineup, family in (("greedy,random,greedy", None), ("random,random", None), ("greedy,heuristic", HEURISTIC_FAMILY),
-                           ("rollout,greedy", ROLLOUT_FAMILY), ("cautious,digger", HEURISTIC_FAMILY),
+    for lineup, family in (("greedy,random,greedy", None), ("random,random", None),
+                           ("greedy,heuristic", HEURISTIC_FAMILY), ("rollout,greedy", ROLLOUT_FAMILY), ("cautious,digger", HEURISTIC_FAMILY),
                            ("digger,rollout,random", ALL_STRATEGIES)):
         ids = parse_lineup(lineup, len(lineup.split(",")))[1]
         assert family_switch(ids) is family, lineup

@@ -24,7 +24,8 @@ def _minutes(seconds: float) -> str:
 
 def warmup_command(
     game: Annotated[Optional[list[str]], typer.Option(
-        "--game", "-g", help="Game or preset whose engine variants to compile (repeatable; default: every game).")] = None,
+        "--game", "-g",
+        help="Game or preset whose engine variants to compile (repeatable; default: every game).")] = None,
     jobs: Annotated[Optional[int], typer.Option(
         "--jobs", "-j", help="Worker processes compiling in parallel (default: the core count).")] = None,
     progress: ProgressOpt = None,
