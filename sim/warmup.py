@@ -81,9 +81,10 @@ def mark_compiled(variant: Variant) -> None:
 
 
 def expected_seconds(spec, variant: Variant) -> float:
-    """The measured cold-compile time of a variant's strategy family (``GameSpec.compile_seconds``)."""
-    family = variant.label.split("-")[0]
-    return spec.compile_seconds.get(family, DEFAULT_COMPILE_SECONDS)
+    """The measured cold-compile time of a variant (``GameSpec.compile_seconds``: by its label,
+    else by its strategy family, the label's first word)."""
+    seconds = spec.compile_seconds
+    return seconds.get(variant.label, seconds.get(variant.label.split("-")[0], DEFAULT_COMPILE_SECONDS))
 
 
 def compile_note(spec, variant: Variant) -> str:

@@ -167,7 +167,10 @@ def counters_standard(flags: Mapping[str, object]) -> frozenset[str]:
 # the same kernels, so its runs compile the same variants.
 _WARMUP_RUNS = tuple((preset, lineup) for preset in ("500-rum", "500-rum-calling")
                      for lineup in ("greedy", "heuristic", "rollout", "heuristic,rollout"))
-_COMPILE_SECONDS = {"basic": 20.0, "heuristic": 35.0, "rollout": 35.0, "all": 50.0}
+# Cold-compile seconds on the idle machine by variant label, else by strategy family (from the
+# loaded machine's before/after ratios applied to the idle figures: benchmarks/README.md, issue 19)
+_COMPILE_SECONDS = {"basic": 20.0, "heuristic": 40.0, "rollout": 45.0, "all": 55.0,
+                    "basic-full": 40.0, "heuristic-full": 55.0, "rollout-full": 60.0, "all-full": 70.0}
 
 
 def _spec(name: str, encode, counters, sides=None) -> GameSpec:

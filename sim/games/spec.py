@@ -73,8 +73,9 @@ class GameSpec:
     variant_at: str | None = None
     #: (preset, lineup) runs that between them play every variant (``rummysim warmup``)
     warmup_runs: tuple[tuple[str, str], ...] = ()
-    #: measured seconds of a variant's cold compile (a 1-game ``simulate``), by the label's first
-    #: word (the strategy family; "" for a game of one variant): the first-compile note's estimate
+    #: measured seconds of a variant's cold compile (a 1-game ``simulate``), by its label or by the
+    #: label's first word (the strategy family; "" for a game of one variant): the first-compile
+    #: note's estimate
     compile_seconds: Mapping[str, float] = field(default_factory=dict)
 
     @property
