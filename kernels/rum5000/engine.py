@@ -7,16 +7,12 @@ with the seat's own cards and public information only (C-INFO-1).
 
 The flow functions take the game context ``g``, a ``Game5`` of the state arrays, the rules and the
 work buffers built by ``new_context5``. Only the context's makers allocate, so everything else is
-compiled without reference counting (``kernels.common._jit``). Most pieces of a hand with a single
-call site are ``njit_inline``, which saves a call with the whole context exploded into its fields
-and, as numba emits the machine code of a function's whole call tree with every function it
-compiles, a compile level. The largest ones are plain calls all the same (the deal, the turn, the
-rummy windows and scoring): inlined, they made ``play_hand5`` the largest compile unit, 36 s of
-an 84 s cold compile on the loaded machine, since numba's inlining copies IR at a cost that grows
-faster than its size (issue 19); splitting the turn further cost more than it saved.
-``g.trace`` is None outside trace mode, which compiles every record away; in trace mode every
-action is recorded as in ``docs/trace-format.md`` ("5000 Rummy"), which ``sim/validate/rum5000.py``
-checks independently.
+compiled without reference counting (``kernels.common._jit``). The pieces of a hand with a single
+call site are ``njit_inline``: they end up in ``play_hand5``, which saves a call with the whole
+context exploded into its fields and, as numba emits the machine code of a function's whole call
+tree with every function it compiles, a compile level. ``g.trace`` is None outside trace mode,
+which compiles every record away; in trace mode every action is recorded as in
+``docs/trace-format.md`` ("5000 Rummy"), which ``sim/validate/rum5000.py`` checks independently.
 """
 
 from __future__ import annotations
@@ -174,7 +170,7 @@ def hand_size_for(card):
     return r + 1
 
 
-@njit_noalloc
+@njit_inline
 def start_hand5(g):
     """R5K-WILD-1 wild rank, shuffle, R5K-DEAL-1/2 (and V5K-10's extra card)."""
     st, hands, pack, pile, rules = g.st, g.hands, g.pack, g.pile, g.rules
@@ -506,7 +502,7 @@ def end_of_turn_checks(st, stall_card, stall_count_before, stock_out_at_start):
     return 0
 
 
-@njit_noalloc
+@njit_inline
 def normal_turn(g, seat):
     """One turn of R5K-TURN-1; returns 0 to go on or a hand-end reason (END_OUT sets the bonus)."""
     st, hands, rules = g.st, g.hands, g.rules
@@ -628,7 +624,7 @@ def window_opens(g):
     return g.rules[R5_RUMMY] != RUMMY_TOP or g.st[S_DISCARDED] == 1
 
 
-@njit_noalloc
+@njit_inline
 def rummy_windows(g, discarder, in_turn):
     """V5K-3/4: calls on a discard, clockwise from the in-turn seat; returns a hand-end reason. In
     trace mode every seat reached is recorded (CALL_ASK) with its answer, in the order asked."""
@@ -674,7 +670,7 @@ def is_natural(card, wild):
     return card % 16 != wild
 
 
-@njit_noalloc
+@njit_inline
 def score_hand5(g, reason, out_seat):
     """R5K-SCORE-1 with R5K-OUT-2 bonuses, V5K-7 Michigan and V5K-12 money cards."""
     st, hands, melds, rules = g.st, g.hands, g.melds, g.rules
