@@ -25,9 +25,13 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from rummysim.errors import InputError
+
+if TYPE_CHECKING:
+    from rummysim.games import GameSpec
+    from rummysim.simulation import RunConfig
 
 ENTRIES = ("games", "hands")  # the entry points of simulate's two units, compiled apart
 DEFAULT_COMPILE_SECONDS = 40.0  # a variant with no measured figure
@@ -51,7 +55,7 @@ class Variant(NamedTuple):
         return " ".join(part for part in (game, self.label, self.entry) if part)
 
 
-def variant_of(cfg, entry: str) -> Variant:
+def variant_of(cfg: RunConfig, entry: str) -> Variant:
     """The variant a run (``simulation.RunConfig``) plays through ``entry`` (games or hands)."""
     kernels = cfg.spec.games_runner_at.partition(":")[0]
     return Variant(kernels, cfg.spec.variant(cfg.vector, cfg.lineup), entry)
@@ -80,20 +84,20 @@ def mark_compiled(variant: Variant) -> None:
     path.touch()
 
 
-def expected_seconds(spec, variant: Variant) -> float:
+def expected_seconds(spec: GameSpec, variant: Variant) -> float:
     """The measured cold-compile time of a variant (``GameSpec.compile_seconds``: by its label,
     else by its strategy family, the label's first word)."""
     seconds = spec.compile_seconds
     return seconds.get(variant.label, seconds.get(variant.label.split("-")[0], DEFAULT_COMPILE_SECONDS))
 
 
-def compile_note(spec, variant: Variant) -> str:
+def compile_note(spec: GameSpec, variant: Variant) -> str:
     return (f"compiling the {variant.name} engine for the first time, about {expected_seconds(spec, variant):.0f} s "
             f"(cached afterwards; `rummysim warmup` compiles every variant once)")
 
 
 @contextmanager
-def first_compile(cfg, entry: str, note: Note | None) -> Iterator[None]:
+def first_compile(cfg: RunConfig, entry: str, note: Note | None) -> Iterator[None]:
     """Around a run's first kernel call: announce the compile when the variant is not compiled
     yet, and mark it compiled once the call has succeeded."""
     variant = variant_of(cfg, entry)
@@ -105,7 +109,7 @@ def first_compile(cfg, entry: str, note: Note | None) -> Iterator[None]:
         mark_compiled(variant)
 
 
-def warm_up_runs(cfgs: Sequence, seed: int, note: Note | None) -> None:
+def warm_up_runs(cfgs: Sequence[RunConfig], seed: int, note: Note | None) -> None:
     """Compile (or load) the games entry of every distinct variant the runs play, announcing
     each compile (``compare`` and ``tournament``, whose seatings may play several variants)."""
     from rummysim.simulation import warm_up
@@ -142,7 +146,7 @@ class WarmupReport:
         return len(self.compiled) + len(self.cached)
 
 
-def _games(names: Sequence[str]):
+def _games(names: Sequence[str]) -> list[GameSpec]:
     """The game specs of ``names`` (game or preset names; every game when empty), in order."""
     from rummysim.games import GAMES
     from rummysim.rules import PRESETS
