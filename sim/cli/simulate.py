@@ -20,7 +20,7 @@ from rummysim.cli.options import (BettingOpt, GameOpt, JsonOpt, LineupOpt, Playe
 from rummysim.cli.progress import progress_bar, show_progress
 
 MAX_VIOLATIONS_SHOWN = 50
-COMPILE_SHOWN_FROM = 1.0  # seconds: a cache load takes less
+COMPILE_SHOWN_FROM = 1.0  # seconds: a warm cache usually loads in less
 
 
 def _ci(pair: list[float], pct: bool = False) -> str:
@@ -45,9 +45,11 @@ def _rows_by_side(s: dict) -> tuple[str, list[tuple[str, dict]]]:
 
 
 def _compile_text(s: dict) -> str:
-    """The compile time beside the rates, which exclude it, when it was long enough to notice."""
+    """The warm-up's time beside the rates, which exclude it, when it was long enough to notice."""
     seconds = s["compile_seconds"]
-    return f", after a {seconds:.1f} s compile (not in the rates)" if seconds >= COMPILE_SHOWN_FROM else ""
+    if seconds < COMPILE_SHOWN_FROM:
+        return ""
+    return f", after {seconds:.1f} s compiling or loading the kernels (not in the rates)"
 
 
 def _print_game_summary(s: dict) -> None:
