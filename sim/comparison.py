@@ -62,6 +62,7 @@ from rummysim.rules import Rules
 from rummysim.simulation import (DEFAULT_CHUNK, RunConfig, default_players, play_game_chunk, prepare, set_threads,
                                  variation_meta)
 from rummysim.strategies.registry import canonical_spec
+from rummysim.warmup import warm_up_runs
 
 DEFAULT_GAMES = 1000
 DEFAULT_BATCH = 1000
@@ -411,6 +412,7 @@ def compare(
     threads: int | None = None,
     progress: ProgressFn | None = None,
     betting: str | None = None,
+    compile_note: Callable[[str], None] | None = None,
 ) -> ComparisonResult:
     """Strategy ``a`` against strategy ``b`` on duplicate deals.
 
@@ -459,6 +461,7 @@ def compare(
     patterns = [parse_pattern(lineup, a, b, players)] if lineup else balanced_patterns(players)
     seatings = _seatings(a, b, patterns, game, players, rule, rules, betting)
     set_threads(threads)
+    warm_up_runs([st.cfg for st in seatings], seed, compile_note)
 
     t0 = time.perf_counter()
     tally = _Tally()
@@ -586,6 +589,7 @@ def tournament(
     threads: int | None = None,
     progress: ProgressFn | None = None,
     betting: str | None = None,
+    compile_note: Callable[[str], None] | None = None,
 ) -> TournamentResult:
     """Every pair of ``strategies`` on duplicate deals: a matrix of score differences and a ranking.
 
@@ -625,6 +629,7 @@ def tournament(
     pairs = list(combinations(range(len(names)), 2))
     seatings = {(i, j): _seatings(names[i], names[j], patterns, game, players, rule, rules, betting) for i, j in pairs}
     set_threads(threads)
+    warm_up_runs([st.cfg for pair in seatings.values() for st in pair], seed, compile_note)
 
     t0 = time.perf_counter()
     k = len(names)

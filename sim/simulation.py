@@ -240,6 +240,7 @@ def simulate(
     chunk_size: int | None = None,
     progress: ProgressFn | None = None,
     betting: str | None = None,
+    compile_note: Callable[[str], None] | None = None,
 ) -> SimulationResult:
     """Simulate ``games`` games (or independent hands with ``unit="hands"``) and summarise them.
 
@@ -253,6 +254,10 @@ def simulate(
     count, and ``betting``: the seats' betting policies of a stakes game, V5K-13/14), never on ``threads`` or ``chunk_size`` (games per kernel call and progress update;
     default 16,384, or 4,096 with ``hands``). With ``out`` the game rows (or hand rows for
     ``unit="hands"``) are written to Parquet, and ``hands=True`` adds ``<out>.hands.parquet``.
+
+    The kernels are compiled (or loaded from the cache) by a one-game warm-up before the timed
+    run: ``games_per_s`` and ``hands_per_s`` exclude it, the summary's ``compile_seconds`` is its
+    time, and ``compile_note`` is told in one line before a compile starts.
     """
     if unit not in UNITS:
         raise InputError(f"--unit must be one of {', '.join(UNITS)}, got {unit!r}")
@@ -267,7 +272,7 @@ def simulate(
         raise InputError("py: strategies play whole games: --unit hands needs built-in strategies on every seat")
     targets = _output_targets(out, hands and unit == "games")
     set_threads(threads)
-    warm_up(cfg, seed, unit)
+    compile_seconds = warm_up(cfg, seed, unit, compile_note)
 
     t0 = time.perf_counter()
     game_parts: list[pl.DataFrame] = []
@@ -302,6 +307,7 @@ def simulate(
     n_hands = summary["hands"]
     summary["games_per_s"] = games / elapsed if unit == "games" else None
     summary["hands_per_s"] = n_hands / elapsed
+    summary["compile_seconds"] = compile_seconds  # not in elapsed_s nor the rates
 
     if targets:
         meta = run_metadata(
@@ -328,13 +334,21 @@ def _output_targets(out: str | Path | None, hands_file: bool) -> list[OutputTarg
     return [main, output_target(hands_path(Path(out)))]
 
 
-def warm_up(cfg: RunConfig, seed: int, unit: str = "games") -> None:
+def warm_up(cfg: RunConfig, seed: int, unit: str = "games", note: Callable[[str], None] | None = None) -> float:
     """Compile (or load from the cache) the kernels before timing, by playing one game (or hand)
-    and dropping it: zero games call no kernel, so they would leave the compile in the timing."""
-    if unit == "games":
-        play_game_chunk(cfg, seed, 0, 1, False)
-    else:
-        cfg.spec.hands_runner()(cfg.vector, cfg.lineup, cfg.params, seed, 0, 1, np.zeros((1, R.H_SIZE), dtype=np.int32))
+    and dropping it: zero games call no kernel, so they would leave the compile in the timing.
+    Returns its seconds; ``note`` is told in one line, beforehand, when it must compile
+    (``rummysim.warmup.first_compile``)."""
+    from rummysim.warmup import first_compile
+
+    t0 = time.perf_counter()
+    with first_compile(cfg, unit, note):
+        if unit == "games":
+            play_game_chunk(cfg, seed, 0, 1, False)
+        else:
+            cfg.spec.hands_runner()(cfg.vector, cfg.lineup, cfg.params, seed, 0, 1,
+                                    np.zeros((1, R.H_SIZE), dtype=np.int32))
+    return time.perf_counter() - t0
 
 
 def variation_meta(cfg: RunConfig) -> dict[str, object]:

@@ -53,14 +53,52 @@ def test_lean_and_full_engines_play_the_same_games():
 
 
 def test_strategy_family_switch_follows_the_lineup():
-    from rummysim.strategies.rum500.dispatch import ALL_STRATEGIES, family_switch
+    from rummysim.strategies.rum500.dispatch import ALL_STRATEGIES, HEURISTIC_FAMILY, ROLLOUT_FAMILY, family_switch
     from rummysim.strategies.registry import parse_lineup
 
-    for lineup, basic in (("greedy,random,greedy", True), ("random,random", True), ("greedy,heuristic", False),
-                          ("rollout,greedy", False), ("cautious,digger", False)):
+    for lineup, family in (("greedy,random,greedy", None), ("random,random", None),
+                           ("greedy,heuristic", HEURISTIC_FAMILY), ("rollout,greedy", ROLLOUT_FAMILY), ("cautious,digger", HEURISTIC_FAMILY),
+                           ("digger,rollout,random", ALL_STRATEGIES)):
         ids = parse_lineup(lineup, len(lineup.split(",")))[1]
-        assert (family_switch(ids) is None) == basic, lineup
-        assert basic or family_switch(ids) is ALL_STRATEGIES
+        assert family_switch(ids) is family, lineup
+
+
+def _callees_after_pruning(fn, heur, roll) -> set[str]:
+    """The globals ``fn``'s body still refers to once numba has pruned its branches for the
+    family arguments' types (the step before typing: a pruned strategy is never compiled)."""
+    from numba.core import compiler, ir, types
+    from numba.core.analysis import dead_branch_prune
+
+    func_ir = compiler.run_frontend(fn.py_func)
+    n_args = fn.py_func.__code__.co_argcount
+    dead_branch_prune(func_ir, (heur, roll) + (types.int64,) * (n_args - 2))
+    return {stmt.value.name for block in func_ir.blocks.values() for stmt in block.body
+            if isinstance(stmt, ir.Assign) and isinstance(stmt.value, (ir.Global, ir.FreeVar))}
+
+
+def test_each_strategy_family_compiles_only_its_strategies():
+    """Issue 19 point 4: a heuristic lineup does not compile rollout, nor a rollout lineup the
+    heuristic; the step API's family compiles both."""
+    from numba import typeof
+    from numba.core import types
+
+    from rummysim.strategies.rum500 import dispatch as D
+    from rummysim.strategies.rum500.external import ENV_FAMILY
+
+    expected = {None: (False, False), D.HEURISTIC_FAMILY.dtype: (True, False), D.ROLLOUT_FAMILY.dtype: (False, True),
+                D.ALL_STRATEGIES.dtype: (True, True), ENV_FAMILY.dtype: (True, True)}
+    for family in (None, D.HEURISTIC_FAMILY, D.ROLLOUT_FAMILY, D.ALL_STRATEGIES, ENV_FAMILY):
+        assert D._compiled_families(typeof(family)) == expected[None if family is None else family.dtype], family
+    part = typeof(D.HEURISTIC_FAMILY)
+    for name in ("draw", "play", "discard", "call", "nomination", "split"):
+        fn = getattr(D, f"builtin_{name}")
+        alone = _callees_after_pruning(fn, part, types.none)
+        assert not any(g.startswith("rollout") for g in alone) and "ROLLOUT" not in alone, name
+        assert "is_heuristic" in alone, name
+        rollout = _callees_after_pruning(fn, types.none, part)
+        assert "is_heuristic" not in rollout and "ROLLOUT" in rollout, name
+        basic = _callees_after_pruning(fn, types.none, types.none)
+        assert "is_heuristic" not in basic and "ROLLOUT" not in basic, name
 
 
 def test_basic_and_all_strategy_engines_play_the_same_games():

@@ -70,7 +70,8 @@ def source_fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
-def _cache_root() -> Path:
+def cache_root() -> Path:
+    """rummysim's cache folder: ``$XDG_CACHE_HOME/rummysim``, else ``~/.cache/rummysim``."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "rummysim"
 
@@ -102,7 +103,7 @@ if "NUMBA_LOOP_VECTORIZE" not in os.environ:
     numba.config.LOOP_VECTORIZE = 0
 
 if not os.environ.get("NUMBA_CACHE_DIR"):
-    numba.config.CACHE_DIR = str(_cache_root() / f"numba-{source_fingerprint()}")
+    numba.config.CACHE_DIR = str(cache_root() / f"numba-{source_fingerprint()}")
 
 
 def _plain_typed(dispatcher):

@@ -6,9 +6,12 @@ Every game allocates its own state, draws its randomness from counter-based stre
 index, and writes only its own output rows, so results are bit-identical for any thread count and
 any chunking of the index range.
 
-Rules that use none of the rare variation paths (``needs_full_engine``) run a specialization of the engine compiled without them, which compiles in a fraction of the time;
-likewise lineups of ``greedy`` and ``random`` only run one compiled without the other strategies
-(``strategies.dispatch.family_switch``).
+Rules that use none of the rare variation paths (``needs_full_engine``) run a specialization of
+the engine compiled without them, which compiles in a fraction of the time; likewise lineups of
+``greedy`` and ``random`` only run one compiled without the other strategies, and the heuristic
+family and ``rollout`` are compiled only for lineups that play them
+(``strategies.rum500.dispatch.family_switch``). ``engine_variant`` names the specialization a run
+uses (``rummysim warmup``).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from rummysim.kernels.rum500.layout import (
     CALL_OFF, EOS_RESHUFFLE, G_SIZE, H_SIZE, R_ADDOPP, R_CALL, R_END_OF_STOCK,
     R_FIRST_MELD_MIN, R_GAMBIT, R_HAND_CAP, R_OUT_OF_TURN, R_UPCHOICE,
 )
-from rummysim.strategies.rum500.dispatch import family_switch
+from rummysim.strategies.rum500.dispatch import family_name, family_switch
 
 
 def needs_full_engine(rules: np.ndarray) -> bool:
@@ -38,6 +41,12 @@ def needs_full_engine(rules: np.ndarray) -> bool:
 def _full_flag(rules: np.ndarray) -> np.ndarray | None:
     """The engine's compile-time switch: an array selects the full engine, None the lean one."""
     return np.zeros(0, dtype=np.int64) if needs_full_engine(rules) else None
+
+
+def engine_variant(rules: np.ndarray, lineup: np.ndarray) -> str:
+    """The compiled specialization a run plays: its strategy family and its engine path,
+    ``heuristic-lean``, ``basic-full``, ..."""
+    return f"{family_name(family_switch(lineup))}-{'full' if needs_full_engine(rules) else 'lean'}"
 
 
 def run_games(rules, lineup, params, seed, start, count, out_games, out_hands):

@@ -16,7 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from rummysim.cli.console import out_console
+from rummysim.cli.console import out_console, print_note
 from rummysim.cli.options import (BettingOpt, DealsOpt, GameOpt, JsonOpt, OptionalPlayersOpt, ProgressOpt, RuleOpt, SeedOpt, ThreadsOpt,
                                   out_option)
 from rummysim.cli.progress import progress_bar, show_progress
@@ -143,7 +143,7 @@ def compare_command(
     with progress_bar("comparing", show_progress(progress), unit="deals", note=_half_width_note) as update:
         res = compare(a, b, game=game, players=players, lineup=lineup, rule=rule or (), games=games, seed=seed,
                       until_ci=until_ci, max_games=max_games, batch=batch, baseline=baseline, out=out,
-                      threads=threads, progress=update, betting=betting)
+                      threads=threads, progress=update, betting=betting, compile_note=print_note)
     if as_json:
         out_console.print_json(json.dumps(res.summary))
         return
@@ -170,7 +170,7 @@ def tournament_command(
 
     with progress_bar("tournament", show_progress(progress), unit="deals", note=_half_width_note) as update:
         res = tournament(strategies, game=game, players=players, rule=rule or (), games=games, seed=seed, out=out,
-                         threads=threads, progress=update, betting=betting)
+                         threads=threads, progress=update, betting=betting, compile_note=print_note)
     if as_json:
         out_console.print_json(json.dumps({**res.summary, "matrix": res.matrix.to_dicts(),
                                            "ranking": res.ranking.to_dicts()}))

@@ -1,6 +1,6 @@
 """The ``rummysim`` command line: the typer app assembled from the command modules, and ``main()``.
 
-Every command module (``simulate``, ``analysis``, ``bench``, ``compare``, ``sweep``, ``rules``)
+Every command module (``simulate``, ``analysis``, ``bench``, ``compare``, ``sweep``, ``rules``, ``warmup``)
 parses options, calls the API and prints; this module only attaches them, in the order ``--help``
 lists them. Every user error surfaces as one line ``error: ...`` on stderr with exit code 2 (the
 typed errors of ``rummysim.errors`` and click's usage errors alike); ``validate`` exits 1 on
@@ -19,7 +19,7 @@ from typing import Annotated, Optional
 import typer
 from typer.exceptions import TyperException
 
-from rummysim.cli import analysis, bench, compare, play, rules, simulate, sweep, tune
+from rummysim.cli import analysis, bench, compare, play, rules, simulate, sweep, tune, warmup
 from rummysim.cli.console import print_error
 from rummysim.errors import RummysimError
 
@@ -54,7 +54,7 @@ def build_app() -> typer.Typer:
         context_settings={"help_option_names": ["-h", "--help"]},
     )
     app.callback()(_root_options)
-    for module in (simulate, analysis, bench, compare, sweep, rules, play, tune):
+    for module in (simulate, analysis, bench, compare, sweep, rules, play, tune, warmup):
         module.register(app)
     return app
 

@@ -14,12 +14,13 @@ from typing import Annotated, Optional
 import typer
 from rich.table import Table
 
-from rummysim.cli.console import out_console
+from rummysim.cli.console import out_console, print_note
 from rummysim.cli.options import (BettingOpt, GameOpt, JsonOpt, LineupOpt, PlayersOpt, ProgressOpt, RuleOpt, SeedOpt, ThreadsOpt,
                                   out_option)
 from rummysim.cli.progress import progress_bar, show_progress
 
 MAX_VIOLATIONS_SHOWN = 50
+COMPILE_SHOWN_FROM = 1.0  # seconds: a warm cache usually loads in less
 
 
 def _ci(pair: list[float], pct: bool = False) -> str:
@@ -43,6 +44,14 @@ def _rows_by_side(s: dict) -> tuple[str, list[tuple[str, dict]]]:
     return "seat", [(str(seat["seat"]), seat) for seat in s["seats"]]
 
 
+def _compile_text(s: dict) -> str:
+    """The warm-up's time beside the rates, which exclude it, when it was long enough to notice."""
+    seconds = s["compile_seconds"]
+    if seconds < COMPILE_SHOWN_FROM:
+        return ""
+    return f", after {seconds:.1f} s compiling or loading the kernels (not in the rates)"
+
+
 def _print_game_summary(s: dict) -> None:
     key, rows = _rows_by_side(s)
     teams = " in two partnerships" if key == "team" else ""
@@ -64,7 +73,7 @@ def _print_game_summary(s: dict) -> None:
     )
     out_console.print(
         f"{s['games_per_s']:,.0f} games/s   {s['hands_per_s']:,.0f} hands/s   "
-        f"{s['elapsed_s']:.2f} s on {s['threads']} threads"
+        f"{s['elapsed_s']:.2f} s on {s['threads']} threads{_compile_text(s)}"
     )
 
 
@@ -92,7 +101,8 @@ def _print_hand_summary(s: dict) -> None:
     out_console.print(table)
     ends = ", ".join(f"{k} {v:,}" for k, v in sorted(s["ends"].items()))
     out_console.print(f"turns/hand {s['mean_turns_per_hand']:.2f}   hand ends: {ends}")
-    out_console.print(f"{s['hands_per_s']:,.0f} hands/s   {s['elapsed_s']:.2f} s on {s['threads']} threads")
+    out_console.print(f"{s['hands_per_s']:,.0f} hands/s   {s['elapsed_s']:.2f} s on {s['threads']} threads"
+                      f"{_compile_text(s)}")
 
 
 def simulate_command(
@@ -118,7 +128,8 @@ def simulate_command(
         raise InputError("--hands writes the hand rows to OUT.hands.parquet: give --out too")
     with progress_bar("simulating", show_progress(progress)) as update:
         res = simulate(game=game, players=players, lineup=lineup, games=games, seed=seed, rule=rule or (), unit=unit,
-                       hands=hands, out=out, threads=threads, progress=update, betting=betting)
+                       hands=hands, out=out, threads=threads, progress=update, betting=betting,
+                       compile_note=print_note)
     if as_json:
         out_console.print_json(json.dumps(res.summary))
     elif unit == "games":

@@ -162,6 +162,17 @@ def counters_standard(flags: Mapping[str, object]) -> frozenset[str]:
     return frozenset()
 
 
+# The engine variants of kernels.rum500.batch.engine_variant: every strategy family on the lean
+# engine (500-rum) and on the full one (500-rum-calling uses a rare path). Standard Rummy plays
+# the same kernels, so its runs compile the same variants.
+_WARMUP_RUNS = tuple((preset, lineup) for preset in ("500-rum", "500-rum-calling")
+                     for lineup in ("greedy", "heuristic", "rollout", "heuristic,rollout"))
+# Cold-compile seconds on the idle machine by variant label, else by strategy family (from the
+# loaded machine's before/after ratios applied to the idle figures: benchmarks/README.md, issue 19)
+_COMPILE_SECONDS = {"basic": 20.0, "heuristic": 40.0, "rollout": 45.0, "all": 55.0,
+                    "basic-full": 40.0, "heuristic-full": 55.0, "rollout-full": 60.0, "all-full": 70.0}
+
+
 def _spec(name: str, encode, counters, sides=None) -> GameSpec:
     extra = {} if sides is None else {"sides": sides}
     return GameSpec(
@@ -174,6 +185,9 @@ def _spec(name: str, encode, counters, sides=None) -> GameSpec:
         validator_at="rummysim.validate.rum500:validate_trace",
         replay_at="rummysim.replay:format_trace",
         hand_end_reasons=_REASONS,
+        variant_at=f"{_ENTRY}:engine_variant",
+        warmup_runs=_WARMUP_RUNS,
+        compile_seconds=_COMPILE_SECONDS,
         **extra,
     )
 

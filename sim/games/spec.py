@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
 
@@ -68,6 +68,15 @@ class GameSpec:
     #: the validator's check of the result columns a run's rules add (``"module:attribute"``:
     #: ``(trace rows, game row, hand rows, payoff) -> violations``), or None when there are none
     result_checker_at: str | None = None
+    #: the compiled engine variant a run plays (``"module:attribute"``: ``(rules vector, lineup ids)
+    #: -> label``, e.g. ``heuristic-lean``), or None for a game whose kernels compile one variant
+    variant_at: str | None = None
+    #: (preset, lineup) runs that between them play every variant (``rummysim warmup``)
+    warmup_runs: tuple[tuple[str, str], ...] = ()
+    #: measured seconds of a variant's cold compile (a 1-game ``simulate``), by its label or by the
+    #: label's first word (the strategy family; "" for a game of one variant): the first-compile
+    #: note's estimate
+    compile_seconds: Mapping[str, float] = field(default_factory=dict)
 
     @property
     def flags(self) -> tuple[str, ...]:
@@ -100,6 +109,10 @@ class GameSpec:
 
     def replay(self) -> Callable:
         return _load(self.replay_at)
+
+    def variant(self, vector: np.ndarray, lineup: np.ndarray) -> str:
+        """The label of the compiled engine variant a run plays ("" when the game has one)."""
+        return "" if self.variant_at is None else _load(self.variant_at)(vector, lineup)
 
     def reason_names(self) -> np.ndarray:
         """Hand-end reason names indexed by code ("unknown" where a code means nothing here)."""

@@ -9,8 +9,13 @@ cacheable (jitted functions passed as arguments would recompile in every process
 
 ``family`` is a compile-time switch, like the engine's ``stack``: None when every seat plays
 ``greedy`` or ``random`` (``basic_lineup``), which prunes the other strategies' branches before
-typing, so such a run never compiles them (issue 8: they were about half of a cold compile); an
-array (``ALL_STRATEGIES``) compiles them all.
+typing, so such a run never compiles them (issue 8: they were about half of a cold compile), else
+an empty array whose dtype names the strategy families compiled in (``FAMILIES``): the heuristic
+family alone (``HEURISTIC_FAMILY``), ``rollout`` alone (``ROLLOUT_FAMILY``) or both
+(``ALL_STRATEGIES``), so a heuristic lineup does not compile ``rollout`` nor a rollout lineup the
+heuristic (issue 19). Each ``choose_*`` hands the ``builtin_*`` decision one argument per family
+(``heuristic_part``, ``rollout_part``: the family array or None), whose ``is not None`` tests
+numba prunes before typing as it does the basic lineups'.
 
 The engine calls ``choose_*``; a seat playing ``EXTERNAL + h`` is asked outside numba
 (``strategies.rum500.external``, the step API) with built-in strategy h's pick as its hint, every
@@ -20,6 +25,8 @@ other seat gets the ``builtin_*`` pick directly.
 from __future__ import annotations
 
 import numpy as np
+from numba.core import types
+from numba.extending import overload
 
 from rummysim.kernels.common._jit import njit_noalloc
 from rummysim.kernels.rum500.layout import EFFECT_WILD, N_EFFECTS, OB_EFFECT, OB_TEAMS
@@ -31,7 +38,7 @@ from rummysim.strategies.rum500.gambit import (
     nominate_by_param,
 )
 from rummysim.strategies.rum500.external import (
-    K_CALL, K_DISCARD, K_DRAW, K_SPLIT, ask_nomination, ask_options, ask_plays,
+    ENV_FAMILY, K_CALL, K_DISCARD, K_DRAW, K_SPLIT, ask_nomination, ask_options, ask_plays,
 )
 from rummysim.strategies.rum500.greedy import greedy_call, greedy_discard, greedy_draw, greedy_play, greedy_team_discard
 from rummysim.strategies.rum500.heuristic import heuristic_call, heuristic_discard, heuristic_draw, heuristic_play
@@ -40,7 +47,21 @@ from rummysim.strategies.random_play import random_choice
 from rummysim.strategies.rum500.rollout import rollout_call, rollout_discard, rollout_draw
 
 BASIC = (RANDOM, GREEDY)  # the strategies every engine specialization compiles
-ALL_STRATEGIES = np.zeros(0, dtype=np.int64)  # the ``family`` value that compiles every strategy
+HEURISTIC_IDS = (HEURISTIC, CAUTIOUS, DIGGER)  # one implementation, three parameter rows
+
+# The ``family`` values: an empty array, its dtype the compile-time name of the families it compiles
+HEURISTIC_FAMILY = np.zeros(0, dtype=np.int8)
+ROLLOUT_FAMILY = np.zeros(0, dtype=np.int16)
+ALL_STRATEGIES = np.zeros(0, dtype=np.int64)
+
+# Per family dtype: does it compile (the heuristic family, rollout)? The step API's ENV_FAMILY
+# (int32, strategies/rum500/external.py) compiles every strategy, its seats may take any hint.
+FAMILIES: dict[np.dtype, tuple[bool, bool]] = {
+    HEURISTIC_FAMILY.dtype: (True, False),
+    ROLLOUT_FAMILY.dtype: (False, True),
+    ALL_STRATEGIES.dtype: (True, True),
+    ENV_FAMILY.dtype: (True, True),
+}
 
 
 def basic_lineup(lineup: np.ndarray) -> bool:
@@ -49,8 +70,53 @@ def basic_lineup(lineup: np.ndarray) -> bool:
 
 
 def family_switch(lineup: np.ndarray) -> np.ndarray | None:
-    """The ``family`` argument for a lineup: None (basic strategies only) or ``ALL_STRATEGIES``."""
-    return None if basic_lineup(lineup) else ALL_STRATEGIES
+    """The ``family`` argument for a lineup: None (basic strategies only), or the array compiling
+    the heuristic family, ``rollout``, or both, as far as some seat plays them."""
+    heuristic = bool(np.isin(lineup, HEURISTIC_IDS).any())
+    rollout = bool((lineup == ROLLOUT).any())
+    if heuristic and rollout:
+        return ALL_STRATEGIES
+    if heuristic:
+        return HEURISTIC_FAMILY
+    if rollout:
+        return ROLLOUT_FAMILY
+    return None
+
+
+def family_name(family: np.ndarray | None) -> str:
+    """How ``rummysim warmup`` and the first-compile note name a ``family`` value."""
+    if family is None:
+        return "basic"
+    return {HEURISTIC_FAMILY.dtype: "heuristic", ROLLOUT_FAMILY.dtype: "rollout"}.get(family.dtype, "all")
+
+
+def _compiled_families(family) -> tuple[bool, bool]:
+    """(heuristic family, rollout) compiled in for the numba type of a ``family`` value."""
+    if isinstance(family, types.Array) and family.ndim == 1:
+        return FAMILIES.get(np.dtype(str(family.dtype)), (False, False))
+    return False, False
+
+
+def heuristic_part(family):
+    """``family`` when it compiles the heuristic family, else None (a compile-time switch)."""
+
+
+def rollout_part(family):
+    """``family`` when it compiles ``rollout``, else None (a compile-time switch)."""
+
+
+@overload(heuristic_part)
+def _heuristic_part(family):
+    if _compiled_families(family)[0]:
+        return lambda family: family
+    return lambda family: None
+
+
+@overload(rollout_part)
+def _rollout_part(family):
+    if _compiled_families(family)[1]:
+        return lambda family: family
+    return lambda family: None
 
 
 @njit_noalloc
@@ -59,79 +125,79 @@ def is_heuristic(sid):
 
 
 @njit_noalloc
-def builtin_draw(family, sid, params, view, opts, nopt, rng, scratch):
+def builtin_draw(heur, roll, sid, params, view, opts, nopt, rng, scratch):
     """Index into opts[:nopt] (draw options: stock/decline, then pile indexes)."""
     if sid == GREEDY:
         return greedy_draw(params, view, opts, nopt, scratch)
-    if family is not None and is_heuristic(sid):
+    if heur is not None and is_heuristic(sid):
         return heuristic_draw(params, view, opts, nopt, scratch)
-    if family is not None and sid == ROLLOUT:
+    if roll is not None and sid == ROLLOUT:
         return rollout_draw(params, view, opts, nopt, rng, scratch)
     return random_choice(rng, nopt)
 
 
 @njit_noalloc
-def builtin_play(family, sid, params, view, cand, ncand, rng, scratch):
+def builtin_play(heur, roll, sid, params, view, cand, ncand, rng, scratch):
     """Index into cand[:ncand] (play actions; row 0 is STOP when stopping is allowed)."""
     if sid == GREEDY:
         if view.obs[OB_EFFECT] != 0:
             return gambit_play(cand, ncand, view.obs, params[GREEDY_DOUBLE_MIN], params[GREEDY_BLOCK])
         return greedy_play(cand, ncand)
-    if family is not None and sid == ROLLOUT:
+    if roll is not None and sid == ROLLOUT:
         if view.obs[OB_EFFECT] != 0:
             return gambit_play(cand, ncand, view.obs, DEFAULT_DOUBLE_MIN, DEFAULT_BLOCK)
         return greedy_play(cand, ncand)
-    if family is not None and is_heuristic(sid):
+    if heur is not None and is_heuristic(sid):
         return heuristic_play(params, view, cand, ncand, scratch)
     return random_choice(rng, ncand)
 
 
 @njit_noalloc
-def builtin_discard(family, sid, params, view, opts, nopt, rng, scratch):
+def builtin_discard(heur, roll, sid, params, view, opts, nopt, rng, scratch):
     """Index into opts[:nopt] (card ids that may be discarded)."""
     if sid == GREEDY:
         if view.obs[OB_TEAMS] != 0 and params[GREEDY_TEAM_FEED] > 0:
             return greedy_team_discard(params, view, opts, nopt, scratch)
         return greedy_discard(view.mine, view.table.vals, opts, nopt)
-    if family is not None and is_heuristic(sid):
+    if heur is not None and is_heuristic(sid):
         return heuristic_discard(params, view, opts, nopt, scratch)
-    if family is not None and sid == ROLLOUT:
+    if roll is not None and sid == ROLLOUT:
         return rollout_discard(params, view, opts, nopt, rng, scratch)
     return random_choice(rng, nopt)
 
 
 @njit_noalloc
-def builtin_call(family, sid, params, view, opts, nopt, rng, scratch):
+def builtin_call(heur, roll, sid, params, view, opts, nopt, rng, scratch):
     """Index into opts[:nopt] (rummy-call options: 0 = pass, then claimable pile indexes)."""
     if sid == GREEDY:
         return greedy_call(params, view, opts, nopt, scratch)
-    if family is not None and is_heuristic(sid):
+    if heur is not None and is_heuristic(sid):
         return heuristic_call(params, view, opts, nopt, scratch)
-    if family is not None and sid == ROLLOUT:
+    if roll is not None and sid == ROLLOUT:
         return rollout_call(view, opts, nopt, scratch)
     return random_choice(rng, nopt)
 
 
 @njit_noalloc
-def builtin_nomination(family, sid, params, obs, rng):
+def builtin_nomination(heur, roll, sid, params, obs, rng):
     """The effect (EFFECT_*) the dealer names (V500-GAMBIT-3), before anyone looks at a hand:
     ``obs`` is the dealer's public observation (``kernels.rum500.view.observe_public``)."""
     if sid == GREEDY:
         return nominate_by_param(params[GREEDY_NOMINATE])
-    if family is not None and is_heuristic(sid):
+    if heur is not None and is_heuristic(sid):
         return nominate_by_param(params[H_NOMINATE])
-    if family is not None and sid == ROLLOUT:
+    if roll is not None and sid == ROLLOUT:
         return nominate_by_param(DEFAULT_NOMINATE)
     return EFFECT_WILD + random_choice(rng, N_EFFECTS)
 
 
 @njit_noalloc
-def builtin_split(family, sid, params, view, k, opts, nopt, rng, scratch):
+def builtin_split(heur, roll, sid, params, view, k, opts, nopt, rng, scratch):
     """Index into opts[:nopt] for a take from pile index k under ``split`` (V500-GAMBIT-6):
     0 = no split, then the split points s the seat may choose."""
-    if sid == GREEDY or (family is not None and is_heuristic(sid)):
+    if sid == GREEDY or (heur is not None and is_heuristic(sid)):
         return best_split(params[GREEDY_DEADWOOD_WEIGHT], view, k, opts, nopt, scratch)  # H_ index 0 too
-    if family is not None and sid == ROLLOUT:
+    if roll is not None and sid == ROLLOUT:
         return best_split(DEFAULT_DEADWOOD_WEIGHT, view, k, opts, nopt, scratch)
     return random_choice(rng, nopt)
 
@@ -139,52 +205,58 @@ def builtin_split(family, sid, params, view, k, opts, nopt, rng, scratch):
 @njit_noalloc
 def choose_draw(family, sid, params, view, opts, nopt, rng, scratch):
     """Index into opts[:nopt] (draw options: stock/decline, then pile indexes)."""
+    heur, roll = heuristic_part(family), rollout_part(family)
     if sid >= EXTERNAL:
-        hint = builtin_draw(family, sid - EXTERNAL, params, view, opts, nopt, rng, scratch)
+        hint = builtin_draw(heur, roll, sid - EXTERNAL, params, view, opts, nopt, rng, scratch)
         return ask_options(family, K_DRAW, view, opts, nopt, hint, 0)
-    return builtin_draw(family, sid, params, view, opts, nopt, rng, scratch)
+    return builtin_draw(heur, roll, sid, params, view, opts, nopt, rng, scratch)
 
 
 @njit_noalloc
 def choose_play(family, sid, params, view, cand, ncand, rng, scratch):
     """Index into cand[:ncand] (play actions; row 0 is STOP when stopping is allowed)."""
+    heur, roll = heuristic_part(family), rollout_part(family)
     if sid >= EXTERNAL:
-        hint = builtin_play(family, sid - EXTERNAL, params, view, cand, ncand, rng, scratch)
+        hint = builtin_play(heur, roll, sid - EXTERNAL, params, view, cand, ncand, rng, scratch)
         return ask_plays(family, view, cand, ncand, hint)
-    return builtin_play(family, sid, params, view, cand, ncand, rng, scratch)
+    return builtin_play(heur, roll, sid, params, view, cand, ncand, rng, scratch)
 
 
 @njit_noalloc
 def choose_discard(family, sid, params, view, opts, nopt, rng, scratch):
     """Index into opts[:nopt] (card ids that may be discarded)."""
+    heur, roll = heuristic_part(family), rollout_part(family)
     if sid >= EXTERNAL:
-        hint = builtin_discard(family, sid - EXTERNAL, params, view, opts, nopt, rng, scratch)
+        hint = builtin_discard(heur, roll, sid - EXTERNAL, params, view, opts, nopt, rng, scratch)
         return ask_options(family, K_DISCARD, view, opts, nopt, hint, 0)
-    return builtin_discard(family, sid, params, view, opts, nopt, rng, scratch)
+    return builtin_discard(heur, roll, sid, params, view, opts, nopt, rng, scratch)
 
 
 @njit_noalloc
 def choose_call(family, sid, params, view, opts, nopt, rng, scratch):
     """Index into opts[:nopt] (rummy-call options: 0 = pass, then claimable pile indexes)."""
+    heur, roll = heuristic_part(family), rollout_part(family)
     if sid >= EXTERNAL:
-        hint = builtin_call(family, sid - EXTERNAL, params, view, opts, nopt, rng, scratch)
+        hint = builtin_call(heur, roll, sid - EXTERNAL, params, view, opts, nopt, rng, scratch)
         return ask_options(family, K_CALL, view, opts, nopt, hint, 0)
-    return builtin_call(family, sid, params, view, opts, nopt, rng, scratch)
+    return builtin_call(heur, roll, sid, params, view, opts, nopt, rng, scratch)
 
 
 @njit_noalloc
 def choose_nomination(family, sid, params, obs, rng):
     """The effect (EFFECT_*) the dealer names (V500-GAMBIT-3) from its public observation alone."""
+    heur, roll = heuristic_part(family), rollout_part(family)
     if sid >= EXTERNAL:
-        hint = builtin_nomination(family, sid - EXTERNAL, params, obs, rng)
+        hint = builtin_nomination(heur, roll, sid - EXTERNAL, params, obs, rng)
         return EFFECT_WILD + ask_nomination(family, obs, hint - EFFECT_WILD)
-    return builtin_nomination(family, sid, params, obs, rng)
+    return builtin_nomination(heur, roll, sid, params, obs, rng)
 
 
 @njit_noalloc
 def choose_split(family, sid, params, view, k, opts, nopt, rng, scratch):
     """Index into opts[:nopt] for a take from pile index k under ``split`` (V500-GAMBIT-6)."""
+    heur, roll = heuristic_part(family), rollout_part(family)
     if sid >= EXTERNAL:
-        hint = builtin_split(family, sid - EXTERNAL, params, view, k, opts, nopt, rng, scratch)
+        hint = builtin_split(heur, roll, sid - EXTERNAL, params, view, k, opts, nopt, rng, scratch)
         return ask_options(family, K_SPLIT, view, opts, nopt, hint, k)
-    return builtin_split(family, sid, params, view, k, opts, nopt, rng, scratch)
+    return builtin_split(heur, roll, sid, params, view, k, opts, nopt, rng, scratch)
