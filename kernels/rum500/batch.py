@@ -25,6 +25,7 @@ from rummysim.kernels.rum500.layout import (
     CALL_OFF, EOS_RESHUFFLE, G_SIZE, H_SIZE, R_ADDOPP, R_CALL, R_END_OF_STOCK,
     R_FIRST_MELD_MIN, R_GAMBIT, R_HAND_CAP, R_OUT_OF_TURN, R_UPCHOICE,
 )
+from rummysim.strategies.ids import EXTERNAL
 from rummysim.strategies.rum500.dispatch import family_name, family_switch
 
 
@@ -45,7 +46,10 @@ def _full_flag(rules: np.ndarray) -> np.ndarray | None:
 
 def engine_variant(rules: np.ndarray, lineup: np.ndarray) -> str:
     """The compiled specialization a run plays: its strategy family and its engine path,
-    ``heuristic-lean``, ``basic-full``, ..."""
+    ``heuristic-lean``, ``basic-full``, ...; ``step-api`` when a seat is external (a Python
+    strategy: ``play_game_into`` on the step API's one specialization)."""
+    if (lineup >= EXTERNAL).any():
+        return "step-api"
     return f"{family_name(family_switch(lineup))}-{'full' if needs_full_engine(rules) else 'lean'}"
 
 

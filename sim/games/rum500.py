@@ -170,7 +170,8 @@ _WARMUP_RUNS = tuple((preset, lineup) for preset in ("500-rum", "500-rum-calling
 # Cold-compile seconds on the idle machine by variant label, else by strategy family (from the
 # loaded machine's before/after ratios applied to the idle figures: benchmarks/README.md, issue 19)
 _COMPILE_SECONDS = {"basic": 20.0, "heuristic": 40.0, "rollout": 45.0, "all": 55.0,
-                    "basic-full": 40.0, "heuristic-full": 55.0, "rollout-full": 60.0, "all-full": 70.0}
+                    "basic-full": 40.0, "heuristic-full": 55.0, "rollout-full": 60.0, "all-full": 70.0,
+                    "step-api": 180.0}  # Python strategies, the step API: every strategy, the full engine, objmode
 
 
 def _spec(name: str, encode, counters, sides=None) -> GameSpec:
