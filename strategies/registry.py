@@ -90,9 +90,10 @@ HEURISTIC_PARAMS: tuple[tuple[int, str, str], ...] = (
      "5000 Rummy: 1 = hold_melds holds there too; 0 = it lays melds down at once (a card held when "
      "someone goes out scores its full value against the seat: aces 200, wild cards 100-400)"),
     (ids.H_WORTH_5000, "worth_5000",
-     "5000 Rummy: 1 = takes, rummy calls and upcard exchanges price each card left in hand by its "
-     "5000 value and its chance to meld in the draws left (later_weight, deadwood_weight, horizon); "
-     "0 = greedy's fixed share of the value"),
+     "5000 Rummy: 1 = takes, the stock draw (the mean over the unseen cards), rummy calls and upcard "
+     "exchanges price each card left in hand by its 5000 value and its chance to meld in the draws "
+     "left (later_weight, deadwood_weight, horizon) and by tempo_5000; 0 = greedy's fixed share of "
+     "the value, the stock counted as 0"),
     (ids.H_TEMPO_5000, "tempo_5000",
      "5000 Rummy, with worth_5000: weight of the time a held card costs (each card past the last is "
      "one more turn to go out, risking the hand's value and the 200 bonus once in the draws left)"),
@@ -109,9 +110,9 @@ GREEDY_POINT = dict(deadwood_weight=1.0, min_gain=0.0, max_take=0.0, future=0.0,
 # In 5000 Rummy the family prices leftover cards by their worth (worth_5000) and does not hold
 # melds (hold_5000=0): see docs/strategies.md for the measurements.
 CAUTIOUS_POINT = {**GREEDY_POINT, "hold_melds": 1.0, "risk_stock": 14.0, "risk_opp_cards": 4.0, "feed_weight": 50.0,
-                  "worth_5000": 1.0, "tempo_5000": 1.0}
+                  "worth_5000": 1.0, "tempo_5000": 0.125}
 DIGGER_POINT = {**GREEDY_POINT, "future": 1.0, "later_weight": 1.0, "deadwood_weight": 0.75, "min_gain": 5.0,
-                "worth_5000": 1.0, "tempo_5000": 1.0}
+                "worth_5000": 1.0, "tempo_5000": 0.125}
 HEURISTIC_POINT = {**DIGGER_POINT, **{k: CAUTIOUS_POINT[k] for k in ("hold_melds", "risk_stock", "risk_opp_cards", "feed_weight")}}
 
 
@@ -140,10 +141,10 @@ def _describe(point: dict[str, float]) -> str:
 
 HEURISTIC_IN_5000 = (" In 5000 Rummy it plays greedy's 5000 moves with these parameters where they carry "
                      "over (min_gain, max_take, feed_weight, hold_melds with hold_5000), but with worth_5000=1 "
-                     "it prices every card a take, rummy call or upcard exchange leaves in hand by 5000's "
-                     "values (aces 200, wild cards 100-400) and its chance to meld before the hand ends "
-                     "(later_weight, deadwood_weight, horizon); future and the discard weights are not used "
-                     "there. In Rummikub it plays as greedy.")
+                     "it prices every card a take, the stock draw, a rummy call or an upcard exchange leaves in "
+                     "hand by 5000's values (aces 200, wild cards 100-400), its chance to meld before the hand "
+                     "ends (later_weight, deadwood_weight, horizon) and the time to shed it (tempo_5000); "
+                     "future and the discard weights are not used there. In Rummikub it plays as greedy.")
 
 STRATEGIES: dict[str, StrategyInfo] = {
     s.name: s

@@ -87,11 +87,11 @@ def test_draws_left_stop_at_the_closest_opponent():
     assert draws_left(obs, 0.5) == pytest.approx(4.0)
 
 
-def draw_choice(lineup: str) -> int:
-    """Seat 0's draw (a pile index, or D_STOCK) with a wild Q in the pile under three junk cards."""
-    k = make5(3, "Q", hands={0: "9H TH 4D", 1: "2C 3C 4C 5S 6S 8D 8S 9C 9S TC",
-                             2: "2D 3D 5D 6D 7D 8C 3H 4H 5H 6H"},
-              pile="QD AC 2S KD", stock="JC JD JS KC KH 2H 3S 4S 5C 6C " * 3, lineup=lineup)
+def draw_choice(lineup: str, pile: str) -> int:
+    """Seat 0's draw (a pile index, or D_STOCK) holding 9H TH 4D with 6s wild (100 each)."""
+    k = make5(3, "6", hands={0: "9H TH 4D", 1: "2C 3C 4C 5S 7S 8D 8S 9C 9S TC",
+                             2: "2D 3D 5D 7D 8C 3H 4H 5H 7H KH"},
+              pile=pile, stock="JC JD JS KC QH 2H 3S 4S 5C QC " * 2, lineup=lineup)
     g = k.g
     nopt = E.draw_options5(g, 0, False)
     E.observe5(g, 0, -1)
@@ -101,8 +101,11 @@ def draw_choice(lineup: str) -> int:
 
 
 def test_the_heuristic_leaves_a_deep_take_that_strands_an_ace():
-    """Taking from the wild QD puts 220 points down (9H TH QD) but leaves AC 2S KD in hand: greedy
-    counts 60% of their 215 and takes; the heuristic counts the ace's 200 at risk and the three
-    turns to shed them, and draws from the stock."""
-    assert draw_choice("greedy,greedy,greedy") == 0
-    assert draw_choice("heuristic,greedy,greedy") == L5.D_STOCK
+    """Taking from the wild 6D puts 120 points down (9H TH 6D) and leaves the card above it in
+    hand. Greedy counts 60% of a leftover ace's 200 and takes; the heuristic counts the ace's 200 at
+    risk (nothing melds with it) and the stock draw's worth, and draws from the stock. With a 5 left
+    over both take."""
+    assert draw_choice("greedy,greedy,greedy", "6D AC") == 0
+    assert draw_choice("heuristic,greedy,greedy", "6D AC") == L5.D_STOCK
+    assert draw_choice("greedy,greedy,greedy", "6D 5C") == 0
+    assert draw_choice("heuristic,greedy,greedy", "6D 5C") == 0

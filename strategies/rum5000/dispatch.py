@@ -6,12 +6,17 @@ the public table as the seat plays on it (a ``Table5``) and the pile, an observa
 hidden reaches them (C-INFO-1). ``random`` picks uniformly among the legal options. ``greedy``
 plays ahead with its own cards only: it values a draw by how many points it could put on the
 table this turn with the cards it would hold (plays chosen by highest value, on copies of the
-table) against what those cards would leave in hand, and it discards the card that helps least.
-The heuristic family (``heuristic``, ``cautious``, ``digger``) plays the same way with its own
-parameters where they carry over: ``deadwood_weight`` and ``min_gain`` in the take test,
-``max_take`` as the deepest take, ``hold_melds`` with ``risk_stock`` and ``risk_opp_cards`` to keep
-melds in hand until it can go out or the risk grows, and ``feed_weight`` against discards that
-could go onto the table. ``rollout`` plays by greedy's rules here (it has no 5000 play-out model).
+table) against 60% of the value those cards would leave in hand, counts the stock draw as 0, and
+it discards the card that helps least.
+
+The heuristic family (``heuristic``, ``cautious``, ``digger``) plays greedy's moves with its own
+parameters where they carry over (``min_gain``, ``max_take``, ``feed_weight``; ``hold_melds`` with
+its risk thresholds only under ``hold_5000``, since a held meld is caught at 5000's values), and
+with ``worth_5000`` it prices by 5000's own scoring (``strategies.rum5000.worth``): every card a
+play-out leaves in hand costs its 5000 value by its chance to meld in the draws left, plus the
+time it takes to shed (``tempo_5000``); the stock draw is worth the mean of drawing each unseen
+card; rummy calls and upcard exchanges (trades and joins are among the play-out's plays) are
+priced the same way. ``rollout`` plays by greedy's rules here (it has no 5000 play-out model).
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ from rummysim.strategies.ids import (
     HEURISTIC, RANDOM,
 )
 from rummysim.strategies.random_play import random_choice
-from rummysim.strategies.rum5000.worth import count_unseen, draws_left, hand_cost, turn_risk
+from rummysim.strategies.rum5000.worth import count_unseen, draws_left, hand_cost
 
 SKIP_GAIN = 1e9  # going out without drawing scores the 500 bonus: always worth it
 TAKE_WEIGHT = 0.6  # share of an unmelded taken card's value counted against a take
@@ -145,13 +150,32 @@ def take_gain(av, pile, k, must, tab, obs, base_placed, base_left, look, work):
     return net_gain(placed, left, base_placed, base_left, look)
 
 
+@njit_noalloc
+def stock_draw_gain(hand, tab, obs, base_placed, base_left, look, work):
+    """The heuristic's value of the stock draw: the net points of drawing each unseen card, by the
+    chance of drawing it (greedy counts the stock as 0)."""
+    if look.n_unseen == 0:
+        return 0.0
+    drawn = work.take
+    total = 0.0
+    for c in range(CARD_IDS):
+        k = look.unseen[c]
+        if k == 0:
+            continue
+        copy_vector(drawn, hand)
+        drawn[c] += 1
+        placed, left = playout_score(drawn, -1, tab, obs[O_SEAT], work, look)
+        total += k * net_gain(placed, left, base_placed, base_left, look)
+    return total / look.n_unseen
+
+
 @njit_inline
 def greedy_draw5(look, min_gain, max_take, obs, hand, pile, tab, opts, nopt, work):
     pile_len = obs[O_PILE_LEN]
     base_placed, base_left = playout_score(hand, -1, tab, obs[O_SEAT], work, look)
     stock_gain = min_gain
-    if look.on:  # the stock card is one more card to shed, unless the play-out melds it
-        stock_gain -= turn_risk(hand_value(work.hand, tab.vals), look)
+    if look.on:
+        stock_gain += stock_draw_gain(hand, tab, obs, base_placed, base_left, look, work)
     best = 0
     best_gain = -1e18
     for i in range(nopt):

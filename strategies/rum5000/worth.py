@@ -24,7 +24,7 @@ going-out bonus (R5K-OUT-2). ``tempo`` weighs that: ``tempo * (k - 1) * (value +
 
 A hand's *cost* is the negated sum of its cards' worth plus its time cost; the take, call and
 exchange tests compare the cost of what a greedy play-out leaves in hand with and without the
-option, and a stock draw costs the time of one more card.
+option (``dispatch.net_gain``), and the stock draw is the mean of that over the unseen cards.
 """
 
 from __future__ import annotations
