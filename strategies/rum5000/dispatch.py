@@ -173,9 +173,6 @@ def stock_draw_gain(hand, tab, obs, base_placed, base_left, look, work):
 def greedy_draw5(look, min_gain, max_take, obs, hand, pile, tab, opts, nopt, work):
     pile_len = obs[O_PILE_LEN]
     base_placed, base_left = playout_score(hand, -1, tab, obs[O_SEAT], work, look)
-    stock_gain = min_gain
-    if look.on:
-        stock_gain += stock_draw_gain(hand, tab, obs, base_placed, base_left, look, work)
     best = 0
     best_gain = -1e18
     for i in range(nopt):
@@ -185,8 +182,10 @@ def greedy_draw5(look, min_gain, max_take, obs, hand, pile, tab, opts, nopt, wor
             continue  # the heuristic's max_take: never take deeper than this
         if o == D_SKIP:
             gain = SKIP_GAIN
+        elif o == D_STOCK and look.on:
+            gain = min_gain + stock_draw_gain(hand, tab, obs, base_placed, base_left, look, work)
         elif o == D_STOCK or o == D_DECLINE:
-            gain = stock_gain  # a take must beat this to be preferred
+            gain = min_gain  # a take must beat this to be preferred (declining draws nothing)
         elif o == D_ALL:
             gain = take_gain(hand, pile, 0, -1, tab, obs, base_placed, base_left, look, work)
         else:
