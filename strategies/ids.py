@@ -42,6 +42,9 @@ H_TEAM_PLAY = 12  # partnership play only: feed tests by the opponents' lay-off 
 H_NOMINATE = 13  # Dealer's gambit only (this and the next two): see strategies.rum500.gambit
 H_DOUBLE_MIN = 14
 H_BLOCK = 15
+H_HOLD_5000 = 16  # 5000 Rummy only (this and the next): see strategies.rum5000.dispatch
+H_WORTH_5000 = 17
+H_TEMPO_5000 = 18
 
 # rollout parameters
 RO_SAMPLES = 0

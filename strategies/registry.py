@@ -89,18 +89,33 @@ HEURISTIC_PARAMS: tuple[tuple[int, str, str], ...] = (
     (ids.H_DOUBLE_MIN, "double_min", "Dealer's gambit (double): doubles a new meld worth at least this many points"),
     (ids.H_BLOCK, "block",
      "Dealer's gambit: 1 = blocks the dealer's joker when the dealer is an opponent not behind it; 0 = never"),
+    (ids.H_HOLD_5000, "hold_5000",
+     "5000 Rummy: 1 = hold_melds holds there too; 0 = it lays melds down at once (a card held when "
+     "someone goes out scores its full value against the seat: aces 200, wild cards 100-400)"),
+    (ids.H_WORTH_5000, "worth_5000",
+     "5000 Rummy: 1 = takes, the stock draw (the mean over the unseen cards), rummy calls and upcard "
+     "exchanges price each card left in hand by its 5000 value and its chance to meld in the draws "
+     "left (later_weight, deadwood_weight, horizon) and by tempo_5000; 0 = greedy's fixed share of "
+     "the value, the stock counted as 0"),
+    (ids.H_TEMPO_5000, "tempo_5000",
+     "5000 Rummy, with worth_5000: weight of the time a held card costs (each card past the last is "
+     "one more turn to go out, risking the hand's value and the 200 bonus once in the draws left)"),
 )
 
 GREEDY_POINT = dict(deadwood_weight=1.0, min_gain=0.0, max_take=0.0, future=0.0, later_weight=0.0,
                     hold_melds=0.0, risk_stock=0.0, risk_opp_cards=0.0, feed_weight=0.0,
                     useful_weight=100.0, value_weight=1.0, horizon=0.5, team_play=1.0,
-                    nominate=1.0, double_min=15.0, block=0.0)
+                    nominate=1.0, double_min=15.0, block=0.0, hold_5000=0.0, worth_5000=0.0, tempo_5000=0.0)
 """The heuristic's point that plays exactly like greedy."""
 
 # Holding thresholds and take calibration (min_gain, deadwood_weight) were chosen from a few
 # 500-deal comparisons against greedy (2 players, 500 Rum); see docs/status.md for the figures.
-CAUTIOUS_POINT = {**GREEDY_POINT, "hold_melds": 1.0, "risk_stock": 14.0, "risk_opp_cards": 4.0, "feed_weight": 50.0}
-DIGGER_POINT = {**GREEDY_POINT, "future": 1.0, "later_weight": 1.0, "deadwood_weight": 0.75, "min_gain": 5.0}
+# In 5000 Rummy the family prices leftover cards by their worth (worth_5000) and does not hold
+# melds (hold_5000=0): see docs/strategies.md for the measurements.
+CAUTIOUS_POINT = {**GREEDY_POINT, "hold_melds": 1.0, "risk_stock": 14.0, "risk_opp_cards": 4.0, "feed_weight": 50.0,
+                  "worth_5000": 1.0, "tempo_5000": 0.125}
+DIGGER_POINT = {**GREEDY_POINT, "future": 1.0, "later_weight": 1.0, "deadwood_weight": 0.75, "min_gain": 5.0,
+                "worth_5000": 1.0, "tempo_5000": 0.125}
 HEURISTIC_POINT = {**DIGGER_POINT, **{k: CAUTIOUS_POINT[k] for k in ("hold_melds", "risk_stock", "risk_opp_cards", "feed_weight")}}
 
 
@@ -108,6 +123,7 @@ HEURISTIC_POINT = {**DIGGER_POINT, **{k: CAUTIOUS_POINT[k] for k in ("hold_melds
 _RANGES = {"min_gain": (-math.inf, math.inf), "future": (0.0, 1.0), "hold_melds": (0.0, 1.0),
            "team_play": (0.0, 1.0), "search_discards": (0.0, 1.0), "samples": (1.0, 4096.0),
            "nominate": (0.0, 2.0), "block": (0.0, 1.0),
+           "hold_5000": (0.0, 1.0), "worth_5000": (0.0, 1.0),
            "max_candidates": (1.0, 64.0)}
 
 
@@ -126,10 +142,12 @@ def _describe(point: dict[str, float]) -> str:
     return ", ".join(f"{k}={v:g}" for k, v in point.items() if v != GREEDY_POINT[k])
 
 
-HEURISTIC_IN_5000 = (" In 5000 Rummy it plays like greedy's 5000 rules with these parameters where they carry "
-                     "over (deadwood_weight, min_gain, max_take, hold_melds, risk_stock, risk_opp_cards, "
-                     "feed_weight); future and the discard weights are not used there yet. In Rummikub it "
-                     "plays as greedy.")
+HEURISTIC_IN_5000 = (" In 5000 Rummy it plays greedy's 5000 moves with these parameters where they carry "
+                     "over (min_gain, max_take, feed_weight, hold_melds with hold_5000), but with worth_5000=1 "
+                     "it prices every card a take, the stock draw, a rummy call or an upcard exchange leaves in "
+                     "hand by 5000's values (aces 200, wild cards 100-400), its chance to meld before the hand "
+                     "ends (later_weight, deadwood_weight, horizon) and the time to shed it (tempo_5000); "
+                     "future and the discard weights are not used there. In Rummikub it plays as greedy.")
 
 STRATEGIES: dict[str, StrategyInfo] = {
     s.name: s

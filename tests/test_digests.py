@@ -68,7 +68,8 @@ DIGESTS = {
     '500-rum-2p-rollout,greedy-games': ('730e4e8ed10f2d2fa071d6b88287e3ed', '44208b84fbe538bce711cf91e5fdacc6'),
     '5000-rummy-2p-greedy-games': ('5266b895b3dbbc4cdf4022fd975b2108', '1bba2e8133491289e68d016f32832648'),
     '5000-rummy-3p-greedy,random,greedy-games': ('0a0155114a8dc112b54c04d18fe0cf0a', '869b18915f8bd30c9b03da0f3eadacfe'),
-    '5000-rummy-3p-heuristic,cautious,greedy-games': ('43e060e5d0cc7f7424cb5361c7476111', '752a6f9edf6d1d26a60eb33691926247'),
+    # re-recorded for issue 18 point 4: the heuristic family prices 5000 takes and the stock draw by 5000's values
+    '5000-rummy-3p-heuristic,cautious,greedy-games': ('dda895d1210f4575dda13340b781d8ff', '0e7e8dd749a69205771f82f8e948126b'),
     'rummikub-4p-greedy-games': ('37da5227c3beafa4482abd3333c9b102', 'c82c5517b867907a321d590956df00f2'),
     'rummikub-3p-greedy,random,value-games': ('2e0e465bd7ab9da2ae9bad7f69175561', 'c7f66b0e6b0d08936756296f47e5541d'),
     'rummikub-2p-holder,greedy-hands': ('-', '9172bd19b0800b7f2752688587c84511'),

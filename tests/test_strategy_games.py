@@ -53,6 +53,7 @@ def test_strategy_plays_every_variation_under_the_validator(strategy, game, play
 @pytest.mark.parametrize("game,players,flags", [
     ("500-rum", 2, ""), ("500-rum", 4, "r500_call_rummy=pile r500_meld_out_of_turn=true"),
     ("500-rum", 5, "r500_num_decks=2 r500_first_meld_min=30"), ("standard-rummy", 3, ""),
+    ("5000-rummy", 3, ""), ("5000-rummy", 3, "r5k_rummy=any_cards r5k_first_turn=exchange_upcard"),
 ])
 def test_heuristic_at_greedy_point_plays_greedy_games(monkeypatch, game, players, flags):
     """The heuristic's parameter space contains greedy: same games, card for card."""

@@ -6,12 +6,17 @@ the public table as the seat plays on it (a ``Table5``) and the pile, an observa
 hidden reaches them (C-INFO-1). ``random`` picks uniformly among the legal options. ``greedy``
 plays ahead with its own cards only: it values a draw by how many points it could put on the
 table this turn with the cards it would hold (plays chosen by highest value, on copies of the
-table) against what those cards would leave in hand, and it discards the card that helps least.
-The heuristic family (``heuristic``, ``cautious``, ``digger``) plays the same way with its own
-parameters where they carry over: ``deadwood_weight`` and ``min_gain`` in the take test,
-``max_take`` as the deepest take, ``hold_melds`` with ``risk_stock`` and ``risk_opp_cards`` to keep
-melds in hand until it can go out or the risk grows, and ``feed_weight`` against discards that
-could go onto the table. ``rollout`` plays by greedy's rules here (it has no 5000 play-out model).
+table) against 60% of the value those cards would leave in hand, counts the stock draw as 0, and
+it discards the card that helps least.
+
+The heuristic family (``heuristic``, ``cautious``, ``digger``) plays greedy's moves with its own
+parameters where they carry over (``min_gain``, ``max_take``, ``feed_weight``; ``hold_melds`` with
+its risk thresholds only under ``hold_5000``, since a held meld is caught at 5000's values), and
+with ``worth_5000`` it prices by 5000's own scoring (``strategies.rum5000.worth``): every card a
+play-out leaves in hand costs its 5000 value by its chance to meld in the draws left, plus the
+time it takes to shed (``tempo_5000``); the stock draw is worth the mean of drawing each unseen
+card; rummy calls and upcard exchanges (trades and joins are among the play-out's plays) are
+priced the same way. ``rollout`` plays by greedy's rules here (it has no 5000 play-out model).
 """
 
 from __future__ import annotations
@@ -29,18 +34,29 @@ from rummysim.kernels.rum5000.melds import (
     NO_TRACE_CURSOR, Table5, apply_play5, card_placeable, copy_rows, copy_vector, count_cards, enumerate_plays5,
     is_wild,
 )
-from rummysim.strategies.ids import CAUTIOUS, DIGGER, GREEDY, HEURISTIC, RANDOM
+from rummysim.strategies.ids import (
+    CAUTIOUS, DIGGER, GREEDY, H_DEADWOOD_WEIGHT, H_HOLD_5000, H_HOLD_MELDS, H_HORIZON, H_LATER_WEIGHT, H_TEMPO_5000,
+    H_WORTH_5000,
+    HEURISTIC, RANDOM,
+)
 from rummysim.strategies.random_play import random_choice
+from rummysim.strategies.rum5000.worth import count_unseen, draws_left, hand_cost
 
 SKIP_GAIN = 1e9  # going out without drawing scores the 500 bonus: always worth it
 TAKE_WEIGHT = 0.6  # share of an unmelded taken card's value counted against a take
 MIN_GAIN = 0.0
 
-Ahead5 = namedtuple("Ahead5", "hand take trial melds grp ends n_melds cand single cursor")
+Ahead5 = namedtuple("Ahead5", "hand take trial melds grp ends n_melds cand single cursor unseen")
 """The play-ahead workspace: the cards a play-out holds (``hand``), the holding after a take
 (``take``) and a trial holding (``trial``), the copy of the table it plays on (``melds``, ``grp``,
-``ends``, ``n_melds``), its play candidates, the one card ``card_placeable`` tests, and the stand-in
-for the state vector beside a None trace (``melds.NO_TRACE_CURSOR``)."""
+``ends``, ``n_melds``), its play candidates, the one card ``card_placeable`` tests, the stand-in
+for the state vector beside a None trace (``melds.NO_TRACE_CURSOR``) and the unseen card counts of
+the heuristic's valuation (``worth.count_unseen``)."""
+
+Look5 = namedtuple("Look5", "on weight unseen n_unseen draws later_weight deadwood_weight tempo")
+"""How a decision prices the cards a play-out leaves in hand: with ``on`` False as greedy does,
+``weight`` times their value; with ``on`` True by their 5000 worth and time cost
+(``worth.hand_cost``) from the unseen cards, the draws left and the three weights."""
 
 
 @njit
@@ -56,6 +72,7 @@ def new_ahead5():
         np.empty((MAX_CAND5, C_SIZE), dtype=np.int64),
         np.empty(CARD_IDS, dtype=np.int64),
         np.zeros(NO_TRACE_CURSOR, dtype=np.int64),
+        np.zeros(CARD_IDS, dtype=np.int64),
     )
 
 
@@ -106,20 +123,56 @@ def playout_points(av, must, tab, seat, work):
 
 
 @njit_noalloc
-def take_gain(av, pile, k, must, tab, obs, base_placed, base_left, weight, work):
-    """Net points of taking pile[k:] into ``av``: more on the table, less left in hand."""
+def playout_score(av, must, tab, seat, work, look):
+    """(points put on the table this turn holding ``av``, the price of what is left in hand)."""
+    placed, left = playout_points(av, must, tab, seat, work)
+    if look.on:
+        return placed, hand_cost(work.hand, look, tab.vals, tab.wild)
+    return placed, float(left)
+
+
+@njit_noalloc
+def net_gain(placed, left, base_placed, base_left, look):
+    """More on the table, less left in hand: greedy weighs the value left, the heuristic its cost."""
+    if look.on:
+        return (placed - base_placed) - (left - base_left)
+    return (placed - base_placed) - look.weight * (left - base_left)
+
+
+@njit_noalloc
+def take_gain(av, pile, k, must, tab, obs, base_placed, base_left, look, work):
+    """Net points of taking pile[k:] into ``av``."""
     with_take = work.take
     copy_vector(with_take, av)
     for i in range(k, obs[O_PILE_LEN]):
         with_take[pile[i]] += 1
-    placed, left = playout_points(with_take, must, tab, obs[O_SEAT], work)
-    return (placed - base_placed) - weight * (left - base_left)
+    placed, left = playout_score(with_take, must, tab, obs[O_SEAT], work, look)
+    return net_gain(placed, left, base_placed, base_left, look)
+
+
+@njit_noalloc
+def stock_draw_gain(hand, tab, obs, base_placed, base_left, look, work):
+    """The heuristic's value of the stock draw: the net points of drawing each unseen card, by the
+    chance of drawing it (greedy counts the stock as 0)."""
+    if look.n_unseen == 0:
+        return 0.0
+    drawn = work.take
+    total = 0.0
+    for c in range(CARD_IDS):
+        k = look.unseen[c]
+        if k == 0:
+            continue
+        copy_vector(drawn, hand)
+        drawn[c] += 1
+        placed, left = playout_score(drawn, -1, tab, obs[O_SEAT], work, look)
+        total += k * net_gain(placed, left, base_placed, base_left, look)
+    return total / look.n_unseen
 
 
 @njit_inline
-def greedy_draw5(weight, min_gain, max_take, obs, hand, pile, tab, opts, nopt, work):
+def greedy_draw5(look, min_gain, max_take, obs, hand, pile, tab, opts, nopt, work):
     pile_len = obs[O_PILE_LEN]
-    base_placed, base_left = playout_points(hand, -1, tab, obs[O_SEAT], work)
+    base_placed, base_left = playout_score(hand, -1, tab, obs[O_SEAT], work, look)
     best = 0
     best_gain = -1e18
     for i in range(nopt):
@@ -129,13 +182,15 @@ def greedy_draw5(weight, min_gain, max_take, obs, hand, pile, tab, opts, nopt, w
             continue  # the heuristic's max_take: never take deeper than this
         if o == D_SKIP:
             gain = SKIP_GAIN
+        elif o == D_STOCK and look.on:
+            gain = min_gain + stock_draw_gain(hand, tab, obs, base_placed, base_left, look, work)
         elif o == D_STOCK or o == D_DECLINE:
-            gain = min_gain  # a take must beat this to be preferred
+            gain = min_gain  # a take must beat this to be preferred (declining draws nothing)
         elif o == D_ALL:
-            gain = take_gain(hand, pile, 0, -1, tab, obs, base_placed, base_left, weight, work)
+            gain = take_gain(hand, pile, 0, -1, tab, obs, base_placed, base_left, look, work)
         else:
             must = pile[o] if o < pile_len - 1 else -1
-            gain = take_gain(hand, pile, o, must, tab, obs, base_placed, base_left, weight, work)
+            gain = take_gain(hand, pile, o, must, tab, obs, base_placed, base_left, look, work)
         if gain > best_gain:
             best_gain = gain
             best = i
@@ -185,28 +240,52 @@ def greedy_discard5(feed_weight, obs, hand, tab, opts, nopt, work):
 
 
 @njit_inline
-def greedy_call5(weight, obs, pile, tab, opts, nopt, work):
-    """Rummy calls: take the most valuable claim (option 0 is pass, then pile indexes)."""
+def greedy_call5(look, obs, hand, pile, tab, opts, nopt, work):
+    """Rummy calls: take the most valuable claim (option 0 is pass, then pile indexes).
+
+    The claimed cards are played alone (V5K-3c, V5K-4c); greedy counts the ones left against the
+    call by their value, the heuristic by what they cost beside the hand it holds.
+    """
     if nopt <= 1:
         return 0
     empty = work.trial
     empty[:] = 0
+    base_left = hand_cost(hand, look, tab.vals, tab.wild) if look.on else 0.0
     best = 0
     best_gain = 0.0
     for i in range(1, nopt):
         k = opts[i]
-        gain = take_gain(empty, pile, k, pile[k], tab, obs, 0, 0, weight, work)
+        if look.on:
+            gain = call_gain(hand, pile, k, tab, obs, base_left, look, work)
+        else:
+            gain = take_gain(empty, pile, k, pile[k], tab, obs, 0, 0.0, look, work)
         if gain > best_gain:
             best_gain = gain
             best = i
     return best
 
 
+@njit_noalloc
+def call_gain(hand, pile, k, tab, obs, base_left, look, work):
+    """A claim of pile[k:] priced by the heuristic: points the claimed cards put down, less the
+    cost of the hand with the claimed cards left over."""
+    empty = work.trial
+    empty[:] = 0
+    for i in range(k, obs[O_PILE_LEN]):
+        empty[pile[i]] += 1
+    placed, _ = playout_points(empty, pile[k], tab, obs[O_SEAT], work)
+    kept = work.take
+    copy_vector(kept, hand)
+    for c in range(CARD_IDS):
+        kept[c] += work.hand[c]
+    return placed - (hand_cost(kept, look, tab.vals, tab.wild) - base_left)
+
+
 @njit_inline
-def greedy_exchange5(weight, min_gain, obs, hand, pile, tab, opts, nopt, work):
+def greedy_exchange5(look, min_gain, obs, hand, pile, tab, opts, nopt, work):
     """V5K-11: swap a hand card for the upcard when that raises this turn's table points."""
     seat = obs[O_SEAT]
-    base_placed, base_left = playout_points(hand, -1, tab, seat, work)
+    base_placed, base_left = playout_score(hand, -1, tab, seat, work, look)
     best = 0
     best_gain = min_gain
     up = pile[0]
@@ -215,8 +294,8 @@ def greedy_exchange5(weight, min_gain, obs, hand, pile, tab, opts, nopt, work):
         copy_vector(trial, hand)
         trial[opts[i]] -= 1
         trial[up] += 1
-        placed, left = playout_points(trial, -1, tab, seat, work)
-        gain = (placed - base_placed) - (left - base_left) * weight
+        placed, left = playout_score(trial, -1, tab, seat, work, look)
+        gain = net_gain(placed, left, base_placed, base_left, look)
         if gain > best_gain:
             best_gain = gain
             best = i
@@ -256,10 +335,30 @@ def heuristic_param(sid, params, i):
     return params[i] if heuristic_family(sid) else 0.0
 
 
+@njit_noalloc
+def prices_by_worth(sid, params):
+    """The heuristic's worth_5000: price the cards left in hand by their 5000 worth (``worth``)."""
+    return heuristic_param(sid, params, H_WORTH_5000) > 0
+
+
+@njit_inline
+def seat_look(sid, params, obs, hand, pile, tab, work):
+    """The ``Look5`` a decision prices leftover cards by: greedy's share, or the heuristic's worth
+    from the cards the seat has not seen (its hand, the table and the pile are seen)."""
+    if prices_by_worth(sid, params):
+        n_unseen = count_unseen(work.unseen, hand, tab, pile, obs[O_PILE_LEN])
+        return Look5(True, 0.0, work.unseen, n_unseen, draws_left(obs, params[H_HORIZON]),
+                     params[H_LATER_WEIGHT], params[H_DEADWOOD_WEIGHT], params[H_TEMPO_5000])
+    return Look5(False, take_weight(sid, params), work.unseen, 0, 0.0, 0.0, 0.0, 0.0)
+
+
 @njit_inline
 def holds_melds(sid, params, obs, cand, ncand):
-    """The heuristic's hold_melds: keep melds in hand unless going out or the risk has grown."""
-    if heuristic_param(sid, params, 5) <= 0 or ncand == 0 or cand[0, C_TYPE] != P_STOP:
+    """The heuristic's hold_melds (with hold_5000): keep melds in hand unless going out or the risk
+    has grown."""
+    if heuristic_param(sid, params, H_HOLD_MELDS) <= 0 or heuristic_param(sid, params, H_HOLD_5000) <= 0:
+        return False
+    if ncand == 0 or cand[0, C_TYPE] != P_STOP:
         return False
     if obs[O_STOCK] != UNKNOWN and obs[O_STOCK] <= params[6]:
         return False
@@ -276,8 +375,9 @@ def choose5_draw(sid, params, obs, hand, pile, tab, opts, nopt, rng, work):
     """Index into opts[:nopt]: D_STOCK, D_DECLINE, D_SKIP, D_ALL or a pile index to take from."""
     if sid == RANDOM:
         return random_choice(rng, nopt)
-    return greedy_draw5(take_weight(sid, params), min_gain(sid, params), heuristic_param(sid, params, 2), obs, hand,
-                        pile, tab, opts, nopt, work)
+    look = seat_look(sid, params, obs, hand, pile, tab, work)
+    return greedy_draw5(look, min_gain(sid, params), heuristic_param(sid, params, 2), obs, hand, pile, tab, opts,
+                        nopt, work)
 
 
 @njit_inline
@@ -303,7 +403,8 @@ def choose5_call(sid, params, obs, hand, pile, tab, opts, nopt, rng, work):
     """Index into opts[:nopt]: 0 = pass, then the pile index a rummy call would take from."""
     if sid == RANDOM:
         return random_choice(rng, nopt)
-    return greedy_call5(take_weight(sid, params), obs, pile, tab, opts, nopt, work)
+    look = seat_look(sid, params, obs, hand, pile, tab, work)
+    return greedy_call5(look, obs, hand, pile, tab, opts, nopt, work)
 
 
 @njit_inline
@@ -311,4 +412,5 @@ def choose5_exchange(sid, params, obs, hand, pile, tab, opts, nopt, rng, work):
     """Index into opts[:nopt]: 0 = keep the hand, then card ids to swap for the upcard (V5K-11)."""
     if sid == RANDOM:
         return random_choice(rng, nopt)
-    return greedy_exchange5(take_weight(sid, params), min_gain(sid, params), obs, hand, pile, tab, opts, nopt, work)
+    look = seat_look(sid, params, obs, hand, pile, tab, work)
+    return greedy_exchange5(look, min_gain(sid, params), obs, hand, pile, tab, opts, nopt, work)
