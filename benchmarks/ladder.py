@@ -22,7 +22,7 @@ from rummysim.strategies.registry import STRATEGIES, strategy_presets
 LADDERS = {  # name: (game, players, deals, seed)
     "500-rum-2p": ("500-rum", 2, 400, 7),
     "500-rum-4p": ("500-rum", 4, 150, 7),
-    "5000-rummy-3p": ("5000-rummy", 3, 200, 7),
+    "5000-rummy-3p": ("5000-rummy", 3, 100, 7),
 }
 COST_HANDS = {"rollout": 200}  # hands timed per strategy (default 4,000): rollout plays ~60 a second
 OUT = Path(__file__).resolve().parents[1] / "strategies" / "ladder.json"

@@ -37,6 +37,7 @@ SEARCH_SPACE: dict[str, tuple[float, float, float | None]] = {
     "useful_weight": (0.0, 200.0, None),
     "value_weight": (0.0, 3.0, None),
     "horizon": (0.1, 2.0, None),
+    "tempo_5000": (0.0, 0.5, None),
 }
 
 ProgressFn = Callable[[int, int, float | None], None]
