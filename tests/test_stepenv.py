@@ -191,7 +191,7 @@ def test_a_python_strategy_taking_its_hints_plays_simulates_greedy_games():
                              rule=["r500_call_rummy=pile"], hands=True)
     theirs = rummysim.simulate("500-rum", players=3, lineup="greedy,greedy,heuristic", games=12, seed=9,
                                rule=["r500_call_rummy=pile"], hands=True)
-    assert ours.games.drop("strategy_0").equals(theirs.games.drop("strategy_0"))
+    assert ours.games.equals(theirs.games)
     assert ours.hands.equals(theirs.hands)
     assert ours.summary["lineup"][0] == "py:rummysim:Strategy"
 
@@ -267,7 +267,7 @@ def test_play_in_a_terminal_with_hints_undo_and_a_saved_replay(tmp_path):
                           encoding="utf-8", timeout=900, dimensions=(60, 200))
     child.logfile_read = shown = io.StringIO()
     child.expect("move> ")
-    assert "Your hand (10):" in child.before and "Moves:" in child.before
+    assert re.search(r"Your hand \(\d+\): ", child.before) and "Moves:" in child.before
     child.sendline("?")
     child.expect("h = hint")
     child.sendline("99")
