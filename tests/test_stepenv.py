@@ -205,6 +205,18 @@ def test_the_example_strategy_beats_random_and_is_deterministic_for_any_chunking
     assert whole.equals(chunked)
 
 
+def test_python_strategies_play_in_tournaments_and_sweeps(tmp_path):
+    import polars as pl
+
+    table = rummysim.tournament([EXAMPLE, "random", "greedy"], players=2, games=8, seed=3)
+    assert set(table.ranking["strategy"].to_list()) == {EXAMPLE, "random", "greedy"}
+    cfg = {"run": {"seed": 2, "games_per_cell": 6, "chunk_size": 4},
+           "grid": {"players": [2], "lineup": [f"{EXAMPLE},random", "greedy"]}}
+    path = rummysim.sweep(cfg, tmp_path / "sweep", threads=1)
+    rows = pl.scan_parquet(f"{path}/**/*.parquet", hive_partitioning=True).collect()
+    assert rows.height == 12 and rows.filter(pl.col("lineup").str.contains("Tidy")).height == 6
+
+
 def test_a_python_strategy_sees_only_its_seat(tmp_path):
     """Every view it is given holds its own hand (as many cards as its seat's hand size) and no
     other seat's cards: the sizes of the other hands are all it learns of them."""
