@@ -63,6 +63,7 @@ class PlaySession:
         self.env = self._start()
         self._shown_totals = np.zeros(setup.players, dtype=np.int64)
         self._shown_hand = 0
+        self._held: dict[int, np.ndarray] = {}  # each person's hand counts when last shown
 
     def _start(self):
         from rummysim.stepenv import env
@@ -152,10 +153,20 @@ class PlaySession:
             *(f"  {i}. {self.meld_text(m)}" for i, m in enumerate(v.melds)),
             f"Cards held: {sizes}",
             f"Your hand ({len(hand)}): {f.cards(hand, sort=True)}",
+            *self._new_cards(v.seat, v.hand),
             "Moves:",
             *(f"  {i:>3}  {name}" for i, name in enumerate(d.names())),
         ]
         return "\n".join(lines)
+
+    def _new_cards(self, seat: int, held: np.ndarray) -> list[str]:
+        """A line naming the cards that came into the hand since it was last shown (a draw, a take)."""
+        before = self._held.get(seat)
+        self._held[seat] = held.copy()
+        if before is None or len(before) != len(held):
+            return []
+        new = [c for c in range(len(held)) for _ in range(max(0, int(held[c] - before[c])))]
+        return [f"New in your hand: {self.text.cards(new, sort=True)}"] if new else []
 
     def meld_text(self, m: np.ndarray) -> str:
         kind, key, lo, n = int(m[MK_KIND]), int(m[MK_KEY]), int(m[MK_LO]), int(m[MK_LEN])

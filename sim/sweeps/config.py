@@ -62,8 +62,9 @@ def _did_you_mean(word: str, choices: Sequence[str]) -> str:
 # ---------------------------------------------------------------------------------------------
 # lineups
 
-# A strategy with any parameters set: ``heuristic`` or ``heuristic:take_depth=3:hold=0``.
-_NAME = r"[A-Za-z_][\w-]*(?::\w+=[-+\w.]+)*"
+# A strategy with any parameters set: ``heuristic``, ``heuristic:take_depth=3:hold=0``, a preset
+# ``heuristic@500-rum-2p``, or a Python class ``py:bots.py:Digger:keep=1``.
+_NAME = r"(?:py:[^\s,]+|[A-Za-z_][\w-]*(?:@[\w.-]+)?(?::\w+=[-+\w.]+)*)"
 _AT_RE = re.compile(rf"^(?P<name>{_NAME})\s+at\s+seats?\s+(?P<seats>\d+(?:\s*(?:and|\+|&)\s*\d+)*)$", re.I)
 _ELSE_RE = re.compile(rf"^(?P<name>{_NAME})\s+(?:elsewhere|everywhere\s+else|at\s+(?:the\s+)?other\s+seats)$", re.I)
 _ALL_RE = re.compile(rf"^(?:all(?:\s+seats)?\s+(?P<a>{_NAME})|(?P<b>{_NAME})\s+(?:everywhere|at\s+(?:all|every)\s+seats?))$", re.I)
@@ -102,10 +103,14 @@ class LineupSpec:
 def parse_lineup_spec(value: object) -> LineupSpec:
     """Read one lineup of a sweep file (a string or a list of names); InputError on bad syntax or
     unknown strategies."""
-    from rummysim.strategies.registry import STRATEGIES, canonical_spec
+    from rummysim.strategies.registry import STRATEGIES, canonical_spec, is_python
 
     def known(spec: str) -> str:
-        name = spec.split(":", 1)[0].strip()
+        if is_python(spec):
+            from rummysim.stepenv.python_players import parse_python_spec
+
+            return parse_python_spec(spec).text  # the file, class and parameters checked now
+        name = spec.split(":", 1)[0].split("@", 1)[0].strip()
         if name not in STRATEGIES:
             raise InputError(f"unknown strategy {name!r}{_did_you_mean(name, list(STRATEGIES))} "
                              f"(known: {', '.join(STRATEGIES)})")
