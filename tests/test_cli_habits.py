@@ -15,7 +15,7 @@ from rummysim.cli.main import app
 COMMANDS = [["simulate"], ["validate"], ["replay"], ["analyze"], ["report"], ["bench"], ["compare"],
             ["tournament"], ["sweep"], ["rules"], ["rules", "list"], ["rules", "show"], ["rules", "explain"],
             ["rules", "reference"], ["strategies"],
-            ["strategies", "list"], ["strategies", "show"], ["warmup"]]
+            ["strategies", "list"], ["strategies", "show"], ["warmup"], ["play"], ["tune"]]
 
 
 def run(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:

@@ -12,6 +12,8 @@ from typing import Annotated, Any, Optional
 import typer
 
 GameOpt = Annotated[str, typer.Option("--game", "-g", help="Game or preset name (see `rummysim rules list`).")]
+GamesOpt = Annotated[Optional[list[str]], typer.Option(
+    "--game", "-g", help="Game or preset whose engine variants to compile (repeatable; default: every game).")]
 PlayersOpt = Annotated[int, typer.Option("--players", "-n", help="Number of players.")]
 OptionalPlayersOpt = Annotated[Optional[int], typer.Option(
     "--players", "-n", help="Number of players (default: 4 for a partnership game, else 2).")]

@@ -62,9 +62,13 @@ def play_command(
     """Play a game against the bots: your hand, the table and the pile, your legal moves numbered;
     `h` for a hint, `u` to take back a meld, lay-off or pile take of your turn, `q` to quit. The
     finished game's replay is saved."""
+    import sys
+
     from rummysim.output import output_target
     from rummysim.stepenv.terminal import PlaySession, PlaySetup, run
 
+    if not sys.stdin.isatty():
+        raise InputError("rummysim play needs a terminal: its standard input is not one")
     seats = _seats(seat, players)
     path = replay_out or Path(f"rummysim-play-{seed}-{game_index}.txt")
     output_target(path, "--replay-out")

@@ -14,7 +14,7 @@ from typing import Annotated, Optional
 import typer
 
 from rummysim.cli.console import out_console
-from rummysim.cli.options import JsonOpt, ProgressOpt
+from rummysim.cli.options import GamesOpt, JsonOpt, ProgressOpt
 from rummysim.cli.progress import progress_bar, show_progress
 
 
@@ -23,9 +23,7 @@ def _minutes(seconds: float) -> str:
 
 
 def warmup_command(
-    game: Annotated[Optional[list[str]], typer.Option(
-        "--game", "-g",
-        help="Game or preset whose engine variants to compile (repeatable; default: every game).")] = None,
+    game: GamesOpt = None,
     jobs: Annotated[Optional[int], typer.Option(
         "--jobs", "-j", help="Worker processes compiling in parallel (default: the core count).")] = None,
     progress: ProgressOpt = None,
