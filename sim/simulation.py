@@ -65,7 +65,7 @@ class RunConfig:
             return self.spec.games_runner()
         from rummysim.stepenv.python_players import python_games_runner
 
-        return python_games_runner(self.python)
+        return python_games_runner(self.python, self.spec.step_game())
 
 
 @dataclass

@@ -175,7 +175,7 @@ def make5(players: int, wild: str, hands: dict[int, str] | None = None, pile: st
     """A hand in progress: ``wild`` is the wild rank ("K"); every seat has played ``played`` turns."""
     cfg = prepare("5000-rummy", players, lineup, rule)
     trace = np.zeros((TRACE_ROWS, L.TRACE_COLS), dtype=np.int32)
-    k = K5(new_context5(cfg.vector, cfg.lineup, cfg.params.copy(), trace))
+    k = K5(new_context5(cfg.vector, cfg.lineup, cfg.params.copy(), trace, None))
     st = k.st
     st[L5.S_N] = players
     st[L5.S_DEALER] = players - 1

@@ -21,7 +21,7 @@ from tests.kstate5k import table_for
 
 def dealt_context(name: str, seed: int, game: str = "5000-rummy", players: int = 3):
     cfg = prepare(game, players, name)
-    g = E.new_context5(cfg.vector, cfg.lineup, cfg.params, None)
+    g = E.new_context5(cfg.vector, cfg.lineup, cfg.params, None, None)
     E.seed_game5(g, seed, 0)
     seed_stream(g.rng_deal, seed, 0, STREAM_DEAL, 0)
     first = E.start_hand5(g)

@@ -14,9 +14,13 @@ import pytest
 import rummysim
 import rummysim.strategies.ids
 from rummysim.errors import InputError
-from rummysim.kernels.rum500.layout import G_SIZE, H_SIZE
+from rummysim.kernels.rum500.layout import (
+    A_GAMBIT, A_LEN, A_LO, A_MASK, A_MELD, A_NCARDS, A_NJOK, A_SIDE, A_TYPE, ACT_STOP, G_SIZE, G_TOTAL, H_SIZE,
+)
 from rummysim.simulation import prepare
+from rummysim.stepenv.action_ids import KIND_SHIFT
 from rummysim.stepenv.observation import ENC_SIZE
+from rummysim.strategies.rum500.external import K_CALL, K_DISCARD, K_DRAW, K_PLAY, K_SPLIT
 
 CALLS = {"r500_call_rummy": "pile"}
 GAMBIT = {"r500_dealers_gambit": True}
@@ -93,6 +97,79 @@ def test_random_legal_moves_validate(game, players, rules, games):
     assert violations == [] and checked > 50 * games
 
 
+def _content(kind: int, index: int, option) -> tuple:
+    """What a move does, read from the engine's option (independently of how ids pack it)."""
+    if kind == K_PLAY:
+        row = np.asarray(option)
+        if row[A_TYPE] == ACT_STOP:
+            return ("stop",)
+        return tuple(int(row[c]) for c in (A_TYPE, A_GAMBIT, A_NJOK, A_SIDE, A_MELD, A_LO, A_LEN, A_NCARDS, A_MASK))
+    if kind in (K_CALL, K_SPLIT) and index == 0:
+        return ("decline",)
+    return (int(option),)
+
+
+@pytest.mark.parametrize(("game", "players", "rules", "games"), [
+    ("500-rum", 2, {}, 30), ("500-rum", 4, GAMBIT, 15), ("500-rum", 3, CALLS, 15),
+    ("500-rum", 4, {"r500_partnership": True, "r500_num_decks": 2}, 8), ("standard-rummy", 3, {}, 15),
+])
+def test_stable_action_ids_name_one_move_each_in_every_position(game, players, rules, games):
+    """An id is unique among a decision's options, and one id means one move (the same content)
+    across every position of every game, both ways; ``index_of`` finds the option of an id."""
+    env = rummysim.env(game, players=players, seed=600 + players, rules=rules)
+    pick = random.Random(game)
+    move_of: dict[int, tuple] = {}
+    id_of: dict[tuple, int] = {}
+    seen_kinds = set()
+
+    def policy(e, agent):
+        decision = e.decision
+        ids = e.infos[agent]["action_ids"]
+        assert len(set(ids.tolist())) == decision.n == len(ids)
+        kind = decision.view.kind
+        seen_kinds.add(kind)
+        for i, option in enumerate(decision.options):
+            move = (kind, *_content(kind, i, option))
+            assert move_of.setdefault(int(ids[i]), move) == move
+            assert id_of.setdefault(move, int(ids[i])) == int(ids[i])
+        choice = pick.randrange(decision.n)
+        assert decision.index_of(ids[choice]) == choice
+        return choice
+
+    for _ in range(games):
+        env.reset()
+        play_out(env, policy)
+    assert {K_DRAW, K_PLAY, K_DISCARD} <= seen_kinds and len(move_of) > 100
+
+
+def test_an_id_that_is_not_legal_here_is_refused():
+    env = rummysim.env("500-rum", players=2, seed=3)
+    env.reset()
+    discard_nothing = K_DISCARD << KIND_SHIFT  # card id 0 does not exist (ranks are 1..13)
+    with pytest.raises(InputError, match="not a legal"):
+        env.decision.index_of(discard_nothing)
+
+
+def test_partners_are_rewarded_with_their_sides_points():
+    """Partnership 500 (V500-PARTNER): both partners receive the partnership's points, which sum
+    over the game to the side's final score."""
+    env = rummysim.env("500-rum", players=4, seed=17, rules={"r500_partnership": True})
+    for _ in range(3):
+        env.reset()
+        earned = dict.fromkeys(env.possible_agents, 0)
+        for agent in env.agent_iter():
+            _, _, terminated, _, info = env.last()
+            if not terminated:
+                assert info["side"] == int(agent[-1]) % 2
+            env.step(None if terminated else take_hint(env, agent))
+            for other, gain in env.rewards.items():
+                earned[other] += gain
+        totals = env.finished.row[G_TOTAL:G_TOTAL + 4]
+        assert earned["player_0"] == earned["player_2"] == totals[0]
+        assert earned["player_1"] == earned["player_3"] == totals[1]
+        assert totals[0] != 0 or totals[1] != 0
+
+
 def test_observation_is_the_seats_own_view():
     env = rummysim.env("500-rum", players=2, seed=3)
     env.reset()
@@ -154,10 +231,12 @@ def test_ansi_render_names_the_legal_moves():
 
 def test_a_handler_index_out_of_range_stops_the_game_with_an_error():
     """The last guard before the kernels, for handlers other than the env's own checked step."""
+    from rummysim.stepenv.engines import RUM500
     from rummysim.stepenv.game import Failed, GameSetup, GameThread
 
     cfg = prepare("500-rum", 2, "greedy")
-    thread = GameThread(GameSetup(cfg.vector, cfg.lineup + rummysim.strategies.ids.EXTERNAL, cfg.params, 1, 0))
+    thread = GameThread(GameSetup(cfg.vector, cfg.lineup + rummysim.strategies.ids.EXTERNAL, cfg.params, 1, 0),
+                        RUM500)
     decision = thread.next_event()
     thread.answer(decision.n)
     event = thread.next_event()

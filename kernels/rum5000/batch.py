@@ -43,7 +43,7 @@ def play_games5(rules, lineup, params, seed, start, out_games, out_hands):
     empty_hands = np.zeros((0, H_SIZE), dtype=np.int32)
     for i in range(out_games.shape[0]):
         hands_rows = out_hands[i] if want_hands else empty_hands
-        play_game5(rules, lineup, params, seed, start + i, out_games[i], hands_rows, None)
+        play_game5(rules, lineup, params, seed, start + i, out_games[i], hands_rows, None, None)
 
 
 @njit
@@ -57,5 +57,12 @@ def run_game_traced5(rules, lineup, params, seed, game, trace):
     """Play one game recording every action into trace; returns (game row, rows used, overflowed)."""
     out_game = np.zeros(G_SIZE, dtype=np.int64)
     out_hands = np.zeros((rules[R_HAND_CAP], H_SIZE), dtype=np.int32)
-    used, over = play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace)
+    used, over = play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace, None)
     return out_game, used, over
+
+
+@njit
+def play_game_into5(rules, lineup, params, seed, game, out_game, out_hands, trace, ext):
+    """One game for the step API (``rummysim.stepenv``): ``ext`` (int32, one flag per seat) marks
+    the seats whose decisions are asked outside numba (``strategies.rum5000.external``)."""
+    return play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace, ext)

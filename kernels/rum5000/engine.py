@@ -51,6 +51,7 @@ from rummysim.strategies.rum5000.betting import SV_SIZE
 from rummysim.strategies.rum5000.dispatch import (
     choose5_call, choose5_discard, choose5_draw, choose5_exchange, choose5_play, new_ahead5,
 )
+from rummysim.strategies.rum5000.external import K_CALL, K_DISCARD, K_DRAW, K_EXCHANGE, K_PLAY, ask5
 
 NO_DRAW_DECLINE = 0
 NO_DRAW_SKIP = 2
@@ -71,7 +72,7 @@ TALLY_ROWS = 5  # score_hand5's per-seat rows: table, queens, sevens, held, bonu
 Game5 = namedtuple(
     "Game5",
     "st hands pack pile melds rules grp lineup params rngs rng_deal trace obs opts cand ends face vals n_melds "
-    "avail before single tally search work sv",
+    "avail before single tally search work sv ext",
 )
 """The state and work arrays of one game, as the flow functions take them (``g``).
 
@@ -79,12 +80,14 @@ Work buffers beside the state: ``avail`` the cards a play may use, ``before`` a 
 it is applied, ``single`` the one card ``card_placeable`` tests, ``tally`` the per-seat rows of
 scoring, ``search`` the R5K-OUT-3 search's arrays (``melds.Search5``) and ``work`` the strategies'
 play-ahead workspace (``dispatch.Ahead5``); ``sv`` the stakes view a betting policy decides from
-(``stakes.stake_view``)."""
+(``stakes.stake_view``); ``ext`` the step API's switch (``ENV_FAMILY``, or None: no seat is asked
+outside numba, ``strategies.rum5000.external``)."""
 
 
 @njit
-def new_context5(rules, lineup, params, trace):
-    """All state and work arrays of one game (a ``Game5``); ``trace`` is None outside trace mode."""
+def new_context5(rules, lineup, params, trace, ext):
+    """All state and work arrays of one game (a ``Game5``); ``trace`` is None outside trace mode,
+    ``ext`` None outside the step API."""
     return Game5(
         np.zeros(S_SIZE, dtype=np.int64),  # st
         np.zeros((MAX_SEATS, CARD_IDS), dtype=np.int64),  # hands
@@ -112,6 +115,7 @@ def new_context5(rules, lineup, params, trace):
         new_search5(),
         new_ahead5(),
         np.zeros(SV_SIZE, dtype=np.int64),  # sv
+        ext,
     )
 
 
@@ -343,6 +347,7 @@ def one_play(g, seat, av, must, scope, stop_ok):
         return -1
     observe5(g, seat, must)
     i = choose5_play(g.lineup[seat], g.params[seat], g.obs, cand, n, g.rngs[seat])
+    i = ask5(g.ext, seat, K_PLAY, g.obs, av, g.pile, g.melds, cand, n, i)
     if cand[i, C_TYPE] == P_STOP:
         return -1
     placed = apply_from(g, seat, cand[i], av, must)
@@ -392,6 +397,7 @@ def discard5(g, seat):
     observe5(g, seat, -1)
     i = choose5_discard(g.lineup[seat], g.params[seat], g.obs, hands[seat], seat_table(g, seat), opts, n,
                         g.rngs[seat], g.work)
+    i = ask5(g.ext, seat, K_DISCARD, g.obs, hands[seat], pile, g.melds, opts, n, i)
     c = opts[i]
     hands[seat, c] -= 1
     pile[st[S_PILE_LEN]] = c
@@ -472,6 +478,7 @@ def exchange_offers(g, first):
         observe5(g, s, -1)
         i = choose5_exchange(g.lineup[s], g.params[s], g.obs, hands[s], pile, seat_table(g, s), opts, k, g.rngs[s],
                              g.work)
+        i = ask5(g.ext, s, K_EXCHANGE, g.obs, hands[s], pile, g.melds, opts, k, i)
         record(g.trace, st, T_EXCHANGE_ASK, s, ASK_CALL if i > 0 else ASK_PASS, 0, 0, 0, 0, 0)
         if i > 0:
             given = opts[i]
@@ -518,8 +525,9 @@ def normal_turn(g, seat):
     nopt = draw_options5(g, seat, first_turn)
     exchange = first_turn and seat == st[S_FIRST] and rules[R5_FIRST_TURN] == FT_EXCHANGE and st[S_TURN] == 1
     observe5(g, seat, -1)
-    choice = opts[choose5_draw(g.lineup[seat], g.params[seat], g.obs, hands[seat], g.pile, seat_table(g, seat), opts,
-                               nopt, g.rngs[seat], g.work)]
+    pick = choose5_draw(g.lineup[seat], g.params[seat], g.obs, hands[seat], g.pile, seat_table(g, seat), opts, nopt,
+                        g.rngs[seat], g.work)
+    choice = opts[ask5(g.ext, seat, K_DRAW, g.obs, hands[seat], g.pile, g.melds, opts, nopt, pick)]
     stall_card = -1
     stall_before = st[S_STALL]
     skipped = False
@@ -647,6 +655,7 @@ def rummy_windows(g, discarder, in_turn):
             observe5(g, s, -1)
             i = choose5_call(g.lineup[s], g.params[s], g.obs, g.hands[s], g.pile, seat_table(g, s), g.opts, nopt,
                              g.rngs[s], g.work)
+            i = ask5(g.ext, s, K_CALL, g.obs, g.hands[s], g.pile, g.melds, g.opts, nopt, i)
             if i > 0:
                 caller = s
                 k = g.opts[i]
@@ -826,12 +835,13 @@ def store_hand_row5(row, st, rules, dealer, reason, out_seat, turns):
 
 
 @njit
-def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace):
+def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace, ext):
     """Play one game of 5000 Rummy to its target (or the hand cap); fills out_game and out_hands.
 
-    Returns (trace rows used, overflowed); ``trace`` is None outside trace mode.
+    Returns (trace rows used, overflowed); ``trace`` is None outside trace mode, ``ext`` None
+    outside the step API (``strategies.rum5000.external``).
     """
-    g = new_context5(rules, lineup, params, trace)
+    g = new_context5(rules, lineup, params, trace, ext)
     st = g.st
     n = rules[R_N_PLAYERS]
     seed_game5(g, seed, game)
@@ -890,7 +900,7 @@ def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace):
 @njit
 def play_single_hand5(rules, lineup, params, seed, index, out_hand):
     """``--unit hands``: one independent hand from zero totals with a random dealer."""
-    g = new_context5(rules, lineup, params, None)
+    g = new_context5(rules, lineup, params, None, None)
     st = g.st
     seed_game5(g, seed, index)
     seed_stream(g.rng_deal, seed, index, STREAM_DEAL, 0)

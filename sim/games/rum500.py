@@ -189,6 +189,7 @@ def _spec(name: str, encode, counters, sides=None) -> GameSpec:
         variant_at=f"{_ENTRY}:engine_variant",
         warmup_runs=_WARMUP_RUNS,
         compile_seconds=_COMPILE_SECONDS,
+        step_game_at="rummysim.stepenv.engines:RUM500",
         **extra,
     )
 

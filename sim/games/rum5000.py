@@ -105,5 +105,6 @@ SPECS = (
         game_columns=game_columns_5000,
         hand_columns=hand_columns_5000,
         compile_seconds={"": 45.0},  # one variant (benchmarks/README.md, issue 19)
+        step_game_at="rummysim.stepenv.engines:RUM5000",
     ),
 )

@@ -71,6 +71,9 @@ class GameSpec:
     #: the compiled engine variant a run plays (``"module:attribute"``: ``(rules vector, lineup ids)
     #: -> label``, e.g. ``heuristic-lean``), or None for a game whose kernels compile one variant
     variant_at: str | None = None
+    #: the step API's engine record (``"module:attribute"``, a ``stepenv.engines.StepGame``), or
+    #: None for a game the step API does not drive yet
+    step_game_at: str | None = None
     #: (preset, lineup) runs that between them play every variant (``rummysim warmup``)
     warmup_runs: tuple[tuple[str, str], ...] = ()
     #: measured seconds of a variant's cold compile (a 1-game ``simulate``), by its label or by the
@@ -106,6 +109,10 @@ class GameSpec:
 
     def result_checker(self) -> Callable | None:
         return None if self.result_checker_at is None else _load(self.result_checker_at)
+
+    def step_game(self) -> Any:
+        """The step API's ``StepGame`` for this game, or None."""
+        return None if self.step_game_at is None else _load(self.step_game_at)
 
     def replay(self) -> Callable:
         return _load(self.replay_at)

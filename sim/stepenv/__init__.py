@@ -2,7 +2,8 @@
 
 Games are played by the kernels ``simulate`` runs (one engine, not two): the seats the caller
 controls are marked external, and their decisions leave numba through ``numba.objmode``
-(``strategies/rum500/external.py``) to a game thread that waits for ``env.step``. docs/env.md
+(``kernels/common/external.py``, asked by each engine's ``strategies/<game>/external.py``) to a
+game thread that waits for ``env.step``; ``stepenv.engines`` has what the API needs of each engine. docs/env.md
 describes the design, the observation encoding and the actions.
 """
 
@@ -15,8 +16,6 @@ from rummysim.stepenv.aec import RumEnv
 from rummysim.stepenv.game import GameSetup
 from rummysim.strategies.ids import EXTERNAL
 
-STEP_GAMES_ENTRY = "rummysim.kernels.rum500.batch:"  # the engine the step API drives today
-
 
 def _rule_strings(rules: Mapping[str, object] | None) -> list[str]:
     def text(value: object) -> str:
@@ -27,8 +26,8 @@ def _rule_strings(rules: Mapping[str, object] | None) -> list[str]:
 
 def env(game: str = "500-rum", players: int = 4, seed: int = 0, rules: Mapping[str, object] | None = None,
         lineup: str = "greedy", external: Iterable[int] | None = None, render_mode: str | None = None) -> RumEnv:
-    """A step-API environment for a game of the 500 Rum engine (500 Rum, Standard Rummy and
-    their variations).
+    """A step-API environment for a game the step API drives: 500 Rum, Standard Rummy, 5000 Rummy
+    and their variations (partnership games included).
 
     ``rules`` maps flag names to values (as ``--rule flag=value``); ``lineup`` gives every seat's
     built-in strategy: the non-external seats play it, and the external seats (all by default)
@@ -45,14 +44,15 @@ def env(game: str = "500-rum", players: int = 4, seed: int = 0, rules: Mapping[s
     from rummysim.simulation import prepare
 
     cfg = prepare(game, players, lineup, _rule_strings(rules))
-    if not cfg.spec.traced_runner_at.startswith(STEP_GAMES_ENTRY):
-        raise InputError(f"the step API plays the 500 Rum engine's games (500 Rum, Standard Rummy), not {cfg.rules.game}")
+    engine = cfg.spec.step_game()
+    if engine is None:
+        raise InputError(f"the step API does not play {cfg.rules.game} yet: it plays 500 Rum, Standard Rummy and 5000 Rummy")
     seats = sorted(set(range(players) if external is None else (int(s) for s in external)))
     if not seats or not all(0 <= s < players for s in seats):
         raise InputError(f"external seats must be between 0 and {players - 1}: got {seats}")
     lineup_ids = cfg.lineup.copy()
     lineup_ids[seats] += EXTERNAL
-    return RumEnv(GameSetup(cfg.vector, lineup_ids, cfg.params, seed, 0), seats, render_mode)
+    return RumEnv(engine, GameSetup(cfg.vector, lineup_ids, cfg.params, seed, 0), seats, cfg.sides, render_mode)
 
 
 __all__ = ["RumEnv", "env"]

@@ -3,7 +3,8 @@
 An action is an index into the options the engine listed for the decision (draw options, play
 candidates, discardable cards, call options, gambit effects, split points), in the engine's order,
 which is deterministic for a position; ``Decision.options`` keeps the engine's raw values (card
-ids, pile indexes, candidate rows ``A_*``) beside the names.
+ids, pile indexes, candidate rows ``A_*``) beside the names, and ``Decision.ids()`` each move's
+stable id (``stepenv.action_ids``), the same for the same move in every position.
 """
 
 from __future__ import annotations
@@ -12,13 +13,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rummysim.errors import InputError
 from rummysim.kernels.rum500.layout import (
     A_LEN, A_LO, A_MASK, A_MELD, A_NJOK, A_TYPE, ACT_BLOCK, ACT_LAYOFF, ACT_MELD_RUN, ACT_MELD_SET, ACT_STOP,
     DRAW_NONE, DRAW_STOCK, EFFECT_WILD, MAX_CAND, N_EFFECTS, OB_SEAT,
 )
-from rummysim.strategies.rum500.external import K_CALL, K_DISCARD, K_DRAW, K_NOMINATE, K_PLAY, K_SPLIT
+from rummysim.strategies.rum500.external import K_CALL, K_DISCARD, K_DRAW, K_NOMINATE, K_PLAY, K_SPLIT, KIND_NAMES
 from rummysim.validate.cards import JOKER, card_name
 
+from rummysim.stepenv.action_ids import action_id
 from rummysim.stepenv.observation import SeatView, seat_view
 
 MAX_ACTIONS = MAX_CAND  # the longest option list: the play candidates
@@ -51,6 +54,18 @@ class Decision:
         row = self.options[index]
         mask = int(row[A_MASK])
         return [c for c in range(64) if (mask >> c) & 1] + [JOKER] * int(row[A_NJOK])
+
+    def ids(self) -> np.ndarray:
+        """The stable id of every option (int64), in the options' order."""
+        kind = self.view.kind
+        return np.array([action_id(kind, i, option) for i, option in enumerate(self.options)], dtype=np.int64)
+
+    def index_of(self, move_id: int) -> int:
+        """The option index of the move with stable id ``move_id``; refused when it is not legal here."""
+        hits = np.flatnonzero(self.ids() == int(move_id))
+        if len(hits) == 0:
+            raise InputError(f"move id {move_id} is not a legal {KIND_NAMES[self.view.kind]} here")
+        return int(hits[0])
 
     def names(self) -> list[str]:
         return [action_name(self.view, self.view.kind, i, option, self.extra) for i, option in enumerate(self.options)]

@@ -1,12 +1,15 @@
-"""``RumEnv``: 500 Rum and Standard Rummy as a PettingZoo AEC environment (docs/env.md).
+"""``RumEnv``: a game of the rummy engines as a PettingZoo AEC environment (docs/env.md).
 
 Agents are the external seats, ``player_<seat>``; the other seats play their built-in strategy
 inside the engine. The agent selected is the seat the engine asks next
 (draws, plays, discards, rummy calls and the Dealer's gambit decisions: not always in turn order).
-``observe(agent)`` is ``{"observation": int64[ENC_SIZE], "action_mask": int8[MAX_ACTIONS]}``: the
-agent's view at its latest decision, with a mask of zeros unless it is the one to act. An
-action is an index into the legal options (``infos[agent]["legal"]`` names them). Rewards are the
-points each seat scores, credited when a hand is scored (and the last hand's at the game's end).
+``observe(agent)`` is ``{"observation": int64[enc_size], "action_mask": int8[max_actions]}`` (sizes
+of the engine's ``StepGame``): the agent's view at its latest decision, with a mask of zeros
+unless it is the one to act. An
+action is an index into the legal options (``infos[agent]["legal"]`` names them,
+``infos[agent]["action_ids"]`` gives their stable ids). Rewards are the points each seat's side
+scores (the seat's own in games without partnerships, the partnership's in Partnership 500 and
+Persian rummy), credited when a hand is scored (and the last hand's at the game's end).
 
 Subclasses ``pettingzoo.AECEnv`` when PettingZoo is installed (the ``env`` extra); the AEC methods
 it relies on (``agent_iter``, ``last``, the step of a terminated agent) are defined here, so the
@@ -23,11 +26,10 @@ from typing import Any
 import numpy as np
 
 from rummysim.errors import InputError
-from rummysim.kernels.rum500.layout import G_TOTAL, OB_TOTAL
-from rummysim.stepenv.actions import MAX_ACTIONS, Decision
+from rummysim.sides import SideMap
+from rummysim.kernels.common.results import G_TOTAL
+from rummysim.stepenv.engines import StepGame
 from rummysim.stepenv.game import Failed, Finished, GameSetup, GameThread
-from rummysim.stepenv.observation import ENC_SIZE, SeatView
-from rummysim.strategies.rum500.external import KIND_NAMES
 
 try:
     from pettingzoo import AECEnv as _Base
@@ -50,18 +52,22 @@ def agent_name(seat: int) -> str:
 
 
 class RumEnv(_Base):
-    """A game of the 500 Rum engine, one external decision per ``step`` (see the module docstring)."""
+    """A game of one of the engines, one external decision per ``step`` (see the module docstring)."""
 
-    metadata = {"name": "rummysim_500_rum_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata = {"name": "rummysim_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
-    def __init__(self, setup: GameSetup, external: list[int], render_mode: str | None = None) -> None:
+    def __init__(self, engine: StepGame, setup: GameSetup, external: list[int], sides: SideMap,
+                 render_mode: str | None = None) -> None:
+        self.engine = engine
+        self.metadata = {**RumEnv.metadata, "name": engine.name}
         self._setup = replace(setup, game=-1)  # reset() plays the next game index of the seed
+        self.sides = sides
         self.render_mode = render_mode
         self.possible_agents = [agent_name(s) for s in external]
         self._thread: GameThread | None = None
-        self.decision: Decision | None = None
+        self.decision = None  # the engine's decision record (actions.Decision, rum5000.Decision5)
         self.finished: Finished | None = None
-        self._views: dict[str, SeatView | None] = {}
+        self._views: dict[str, object] = {}
         self._totals = np.zeros(len(setup.lineup), dtype=np.int64)
         self.agents: list[str] = []
 
@@ -71,14 +77,14 @@ class RumEnv(_Base):
         spaces = _gym_spaces()
         limit = np.iinfo(np.int64)  # some slots are card masks (OB_MY_DISCARDS, OB_OUT_MASK)
         return spaces.Dict({
-            "observation": spaces.Box(limit.min, limit.max, (ENC_SIZE,), dtype=np.int64),
-            "action_mask": spaces.Box(0, 1, (MAX_ACTIONS,), dtype=np.int8),
+            "observation": spaces.Box(limit.min, limit.max, (self.engine.enc_size,), dtype=np.int64),
+            "action_mask": spaces.Box(0, 1, (self.engine.max_actions,), dtype=np.int8),
         })
 
     @cached_property
     def _action_space(self):
         spaces = _gym_spaces()
-        return spaces.Discrete(MAX_ACTIONS)
+        return spaces.Discrete(self.engine.max_actions)
 
     def observation_space(self, agent: str):
         return self._observation_space
@@ -104,7 +110,7 @@ class RumEnv(_Base):
         self._views = {a: None for a in self.agents}
         self._totals[:] = 0
         self.finished = None
-        self._thread = GameThread(self._setup)
+        self._thread = GameThread(self._setup, self.engine)
         self._advance()
 
     def step(self, action: int | None) -> None:
@@ -121,9 +127,9 @@ class RumEnv(_Base):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         view = self._views.get(agent)
-        encoded = view.encode() if view is not None else np.zeros(ENC_SIZE, dtype=np.int64)
+        encoded = view.encode() if view is not None else np.zeros(self.engine.enc_size, dtype=np.int64)
         acting = self.decision is not None and agent == self.agent_selection
-        mask = self.decision.mask() if acting else np.zeros(MAX_ACTIONS, dtype=np.int8)
+        mask = self.decision.mask() if acting else np.zeros(self.engine.max_actions, dtype=np.int8)
         return {"observation": encoded, "action_mask": mask}
 
     def agent_iter(self, max_iter: int = MAX_ITER) -> Iterator[str]:
@@ -139,7 +145,7 @@ class RumEnv(_Base):
     def render(self) -> str | None:
         if self.decision is None:
             return None
-        text = f"{self.agent_selection} {KIND_NAMES[self.decision.view.kind]}: " + "; ".join(
+        text = f"{self.agent_selection} {self.engine.kind_names[self.decision.view.kind]}: " + "; ".join(
             f"{i} {name}" for i, name in enumerate(self.decision.names()))
         if self.render_mode == "ansi":
             return text
@@ -164,22 +170,26 @@ class RumEnv(_Base):
         self.decision = event
         agent = agent_name(event.view.seat)
         self._views[agent] = event.view
-        self._credit(event.view.obs[OB_TOTAL:OB_TOTAL + len(self._totals)])
+        total = self.engine.obs_total
+        self._credit(event.view.obs[total:total + len(self._totals)])
         self.agent_selection = agent
         self.infos[agent] = {
-            "action_mask": event.mask(), "legal": event.names(), "options": event.options,
-            "kind": KIND_NAMES[event.view.kind], "hint": event.hint, "view": event.view.as_dict(),
+            "action_mask": event.mask(), "legal": event.names(), "action_ids": event.ids(), "options": event.options,
+            "kind": self.engine.kind_names[event.view.kind], "hint": event.hint, "view": event.view.as_dict(),
+            "side": self.sides.of_seat[event.view.seat],
         }
 
     def _credit(self, totals: np.ndarray) -> None:
-        """Reward every seat with the points it scored since the last event."""
+        """Reward every seat with the points its side scored since the last event: a side's score is
+        its lowest seat's total (``rummysim.sides``; partners' totals are the team's)."""
         gains = np.asarray(totals, dtype=np.int64) - self._totals
         self._totals[:] = totals
         for s in range(len(gains)):
             agent = agent_name(s)
             if agent in self.rewards:
-                self.rewards[agent] = int(gains[s])
-                self._cumulative_rewards[agent] += int(gains[s])
+                gain = int(gains[self.sides.members(self.sides.of_seat[s])[0]])
+                self.rewards[agent] = gain
+                self._cumulative_rewards[agent] += gain
 
     def _finish(self, event: Finished) -> None:
         self.finished = event
@@ -188,7 +198,7 @@ class RumEnv(_Base):
         self._credit(event.row[G_TOTAL:G_TOTAL + len(self._totals)])
         for agent in self.agents:
             self.terminations[agent] = True
-            self.infos[agent] = {"action_mask": np.zeros(MAX_ACTIONS, dtype=np.int8), "legal": [],
+            self.infos[agent] = {"action_mask": np.zeros(self.engine.max_actions, dtype=np.int8), "legal": [],
                                  "totals": self._totals.copy()}
         self.agent_selection = self.agents[0]
 

@@ -1,10 +1,11 @@
 """One game of the step API, played by the simulate kernels in a worker thread.
 
-Control is inverted here: the worker runs ``play_game_into`` (the same kernels and the same
-per-game seeding as ``simulate``), and every decision of an external seat arrives, through
-``strategies.rum500.external``, at this thread's handler, which hands it to the environment and
-blocks until the environment answers. The environment sees a sequence of events: ``Decision``
-(``stepenv.actions``) until a ``Finished`` (the game row and the trace) or a ``Failed``.
+Control is inverted here: the worker plays the game with its engine's ``StepGame.play`` (the same
+kernels and the same per-game seeding as ``simulate``), and every decision of an external seat
+arrives, through the common objmode bridge (``kernels.common.external``), at this thread's
+handler, which hands it to the environment and blocks until the environment answers. The
+environment sees a sequence of events: decisions (``stepenv.actions.Decision``,
+``stepenv.rum5000.Decision5``) until a ``Finished`` (the game row and the trace) or a ``Failed``.
 """
 
 from __future__ import annotations
@@ -15,14 +16,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from rummysim.checks import TRACE_ROWS
-from rummysim.kernels.common.layout import TRACE_COLS
-from rummysim.kernels.rum500.batch import play_game_into
-from rummysim.kernels.rum500.layout import G_SIZE, H_SIZE, R_HAND_CAP
-from rummysim.stepenv.actions import Decision, decision_of
-from rummysim.strategies.rum500.external import ENV_FAMILY, set_handler
-
-
-FULL_ENGINE = np.zeros(0, dtype=np.int64)  # always the full engine: one specialization to compile, not two
+from rummysim.kernels.common.external import set_handler
+from rummysim.kernels.common.layout import R_HAND_CAP, TRACE_COLS
+from rummysim.kernels.common.results import G_SIZE, H_SIZE
+from rummysim.stepenv.engines import StepGame
 
 
 @dataclass(frozen=True)
@@ -77,15 +74,17 @@ class _Handoff:
 class GameThread:
     """A game played in a daemon thread, one external decision at a time."""
 
-    def __init__(self, setup: GameSetup) -> None:
+    def __init__(self, setup: GameSetup, engine: StepGame) -> None:
         self._setup = setup
+        self._engine = engine
         self._events = _Handoff()
         self._answers = _Handoff()
         self._waiting = False
         self._thread = threading.Thread(target=self._run, name="rummysim-stepenv", daemon=True)
         self._thread.start()
 
-    def next_event(self) -> Decision | Finished | Failed:
+    def next_event(self) -> object:
+        """The game's next event: a decision, ``Finished`` or ``Failed``."""
         return self._events.get()
 
     def answer(self, pick: int) -> None:
@@ -99,7 +98,7 @@ class GameThread:
 
     def _handler(self, kind, obs, mine, pile, melds, options, n, hint, extra) -> int:
         self._waiting = True
-        self._events.put(decision_of(kind, obs, mine, pile, melds, options, n, hint, extra))
+        self._events.put(self._engine.decision_of(kind, obs, mine, pile, melds, options, n, hint, extra))
         pick = self._answers.get()
         self._waiting = False
         if pick is _ABORT:
@@ -113,8 +112,7 @@ class GameThread:
         row = np.zeros(G_SIZE, dtype=np.int64)
         hands = np.zeros((s.rules[R_HAND_CAP], H_SIZE), dtype=np.int32)
         try:
-            used, over = play_game_into(s.rules, s.lineup, s.params, s.seed, s.game, row, hands, trace, FULL_ENGINE,
-                                        ENV_FAMILY)
+            used, over = self._engine.play(s, row, hands, trace)
             self._events.put(Finished(row, trace[:used].copy(), bool(over)))
         except _Abort:
             pass

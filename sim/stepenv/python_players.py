@@ -1,10 +1,10 @@
 """Python strategies (issue 20): a user's class plays seats of ``simulate``, ``compare``,
 ``tournament`` and sweeps as ``py:PATH_OR_MODULE:CLASS[:key=value...]`` (docs/env.md).
 
-Such a seat is an external seat of the 500 Rum engine (``strategies.rum500.external``): the kernels
-that play every other game play this one, and each of its decisions is asked, through
-``numba.objmode``, of a method of the user's object with the seat's view alone (C-INFO-1) and the
-legal moves. Games run one after another in the calling thread (the objects are Python), each with
+Such a seat is an external seat of its game's engine (500 Rum, Standard Rummy, 5000 Rummy; the
+step API's ``stepenv.engines``): the kernels that play every other game play this one, and each
+of its decisions is asked, through ``numba.objmode``, of a method of the user's object with the
+seat's view alone (C-INFO-1) and the legal moves. Games run one after another in the calling thread (the objects are Python), each with
 fresh objects seeded from (run seed, game index, seat), so results do not depend on chunking.
 """
 
@@ -15,24 +15,27 @@ import importlib.util
 import inspect
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
 from rummysim.errors import InputError, RummysimError
-from rummysim.kernels.common.layout import TRACE_COLS
-from rummysim.kernels.rum500.layout import H_SIZE, R_HAND_CAP
-from rummysim.stepenv.actions import Decision, decision_of
+from rummysim.kernels.common.external import set_handler
+from rummysim.kernels.common.layout import R_HAND_CAP, TRACE_COLS
+from rummysim.kernels.common.results import H_SIZE
+from rummysim.stepenv.actions import Decision
+from rummysim.stepenv.engines import StepGame
+from rummysim.stepenv.game import GameSetup
 from rummysim.stepenv.observation import SeatView
 from rummysim.strategies.registry import PYTHON_PREFIX
-from rummysim.strategies.rum500.external import ENV_FAMILY, KIND_NAMES, set_handler
 
-FULL_ENGINE = np.zeros(0, dtype=np.int64)  # the step API's one engine specialization (stepenv.game)
-# play_game_into records a trace; one row that overflows at once keeps the recording nearly free
+# The engines record a trace; one row that overflows at once keeps the recording nearly free
 # (only the buffer's type matters, to share the step API's specialization).
 NO_TRACE = (1, TRACE_COLS)
+#: the Strategy methods, one per kind of decision of every engine (``StepGame.kind_names``)
+DECISIONS = ("draw", "play", "discard", "call", "nominate", "split", "exchange")
 
 
 @dataclass(frozen=True)
@@ -51,7 +54,9 @@ class Strategy:
     ``options``, ``names()``, ``hint``), returning the index of the move chosen.
 
     Subclass it and override the decisions you want: the others play ``moves.hint``, the pick of
-    the built-in ``greedy``. A fresh object is made for every game (``__init__`` receives the
+    the built-in ``greedy``. ``nominate`` and ``split`` are the Dealer's gambit's (500 Rum),
+    ``exchange`` the upcard exchange of 5000 Rummy (V5K-11); in 5000 Rummy the view and the moves
+    are ``stepenv.rum5000``'s ``SeatView5`` and ``Decision5`` (docs/env.md). A fresh object is made for every game (``__init__`` receives the
     ``:key=value`` parameters of the lineup), then ``new_game`` is called.
     """
 
@@ -76,6 +81,9 @@ class Strategy:
         return moves.hint
 
     def split(self, view: SeatView, moves: Decision) -> int:
+        return moves.hint
+
+    def exchange(self, view: SeatView, moves: Decision) -> int:
         return moves.hint
 
 
@@ -134,7 +142,7 @@ def _check_makes(spec: PythonSpec) -> None:
         inspect.signature(cls).bind(**dict(spec.kwargs))
     except TypeError as exc:
         raise InputError(f"strategy {spec.text!r}: {cls.__name__} does not take these parameters ({exc})") from None
-    missing = [name for name in KIND_NAMES if not callable(getattr(cls, name, None))]
+    missing = [name for name in DECISIONS if not callable(getattr(cls, name, None))]
     if missing:
         raise InputError(f"strategy {spec.text!r}: {cls.__name__} has no method {', '.join(missing)} "
                          "(subclass rummysim.Strategy to get the defaults)")
@@ -167,14 +175,16 @@ class _Seats:
     specs: dict[int, PythonSpec]
     game: int
     players: dict[int, Strategy]
+    engine: StepGame
 
     def ask(self, kind, obs, mine, pile, melds, options, n, hint, extra) -> int:
-        moves = decision_of(kind, obs, mine, pile, melds, options, n, hint, extra)
+        moves = self.engine.decision_of(kind, obs, mine, pile, melds, options, n, hint, extra)
         seat = moves.view.seat
-        pick = getattr(self.players[seat], KIND_NAMES[kind])(moves.view, moves)
+        decision = self.engine.kind_names[kind]
+        pick = getattr(self.players[seat], decision)(moves.view, moves)
         if isinstance(pick, (bool, np.bool_)) or not isinstance(pick, (int, np.integer)) or not 0 <= pick < n:
             raise IllegalMove(f"strategy {self.specs[seat].text} (seat {seat}, game {self.game}) returned {pick!r} "
-                              f"for a {KIND_NAMES[kind]} decision: give the index of a legal move, 0..{n - 1}")
+                              f"for a {decision} decision: give the index of a legal move, 0..{n - 1}")
         return int(pick)
 
 
@@ -187,30 +197,30 @@ def _new_players(specs: dict[int, PythonSpec], n_players: int, seed: int, game: 
     return players
 
 
-def play_python_games(rules: np.ndarray, lineup: np.ndarray, params: np.ndarray, specs: dict[int, PythonSpec],
-                      seed: int, start: int, out_games: np.ndarray, out_hands: np.ndarray) -> None:
-    """Games start.. into every row of out_games (and of out_hands if it has rows), the seats of
-    ``specs`` asked of their Python objects (``lineup`` marks them ``EXTERNAL + h``)."""
-    from rummysim.kernels.rum500.batch import play_game_into
-
+def play_python_games(engine: StepGame, setup: GameSetup, specs: dict[int, PythonSpec], out_games: np.ndarray,
+                      out_hands: np.ndarray) -> None:
+    """Games ``setup.game``.. into every row of out_games (and of out_hands if it has rows), the
+    seats of ``specs`` asked of their Python objects (``setup.lineup`` marks them ``EXTERNAL + h``)."""
+    rules, seed, start = setup.rules, setup.seed, setup.game
     trace = np.zeros(NO_TRACE, dtype=np.int32)
     scratch_hands = np.zeros((int(rules[R_HAND_CAP]), H_SIZE), dtype=np.int32)
-    n_players = len(lineup)
+    n_players = len(setup.lineup)
     for i in range(out_games.shape[0]):
         game = start + i
-        seats = _Seats(specs, game, _new_players(specs, n_players, seed, game))
+        seats = _Seats(specs, game, _new_players(specs, n_players, seed, game), engine)
         set_handler(seats.ask)
         try:
             hands = out_hands[i] if out_hands.shape[0] else scratch_hands
-            play_game_into(rules, lineup, params, seed, game, out_games[i], hands, trace, FULL_ENGINE, ENV_FAMILY)
+            engine.play(replace(setup, game=game), out_games[i], hands, trace)
         finally:
             set_handler(None)
 
 
-def python_games_runner(specs: dict[int, PythonSpec]) -> Callable:
+def python_games_runner(specs: dict[int, PythonSpec], engine: StepGame) -> Callable:
     """A ``GameSpec.games_runner``-shaped runner for a lineup with Python seats."""
     def run(rules, lineup, params, seed, start, count, out_games, out_hands) -> None:
-        play_python_games(rules, lineup, params, specs, seed, start, out_games[:count], out_hands[:count])
+        play_python_games(engine, GameSetup(rules, lineup, params, seed, start), specs, out_games[:count],
+                          out_hands[:count])
     return run
 
 
