@@ -118,7 +118,7 @@ def _positions(suit: int, lo: int, hi: int) -> str:
 def play_name(row: np.ndarray) -> str:
     kind, meld, key = int(row[C_TYPE]), int(row[C_MELD]), int(row[C_KEY])
     nnat, nwild, lo, hi = int(row[C_NNAT]), int(row[C_NWILD]), int(row[C_LO]), int(row[C_HI])
-    wilds = f" with {nwild} wild" if nwild else ""
+    wilds = f" ({nwild} wild)" if nwild else ""
     naturals = f"{nnat} natural {_rank(key)}{'s' if nnat > 1 else ''}"
     if kind == P_STOP:
         return "stop"
