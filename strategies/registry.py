@@ -260,7 +260,7 @@ STRATEGIES: dict[str, StrategyInfo] = {
 
 
 PYTHON_PREFIX = "py:"
-PYTHON_GAMES = ("500-rum", "standard-rummy", "5000-rummy")  # the games the step API drives (rummysim.stepenv)
+PYTHON_GAMES = ("500-rum", "standard-rummy", "5000-rummy", "rummikub")  # the games the step API drives (rummysim.stepenv)
 PYTHON = StrategyInfo(
     "py", ids.EXTERNAL + ids.GREEDY,
     "a user's Python class, py:PATH_OR_MODULE:CLASS[:key=value...] (docs/env.md); its moves are "

@@ -30,7 +30,7 @@ RK = Rules(game="rummikub")
 
 def context(players: int = 3, lineup: str = "greedy", **flags: object):
     cfg = prepare("rummikub", players, lineup, rules=RK.with_(**flags))
-    g = new_context(cfg.vector, cfg.lineup, cfg.params, None, new_workspace())
+    g = new_context(cfg.vector, cfg.lineup, cfg.params, None, new_workspace(), None)
     g.st[L.S_N] = players
     g.st[L.S_DIR] = cfg.vector[L.RK_DIRECTION]
     return g

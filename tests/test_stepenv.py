@@ -195,11 +195,6 @@ def test_illegal_action_is_refused_and_reset_abandons_a_game():
     env.close()
 
 
-def test_refuses_another_engines_game():
-    with pytest.raises(InputError):
-        rummysim.env("5000-rummy", players=2)
-
-
 def test_pettingzoo_api_and_seed_tests():
     api = pytest.importorskip("pettingzoo.test")
     api.api_test(rummysim.env("500-rum", players=3, seed=9), num_cycles=200)
@@ -337,10 +332,9 @@ def test_bad_python_strategies_are_refused_before_any_game(spec, needle, capsys)
     assert code == 2 and needle in err and "Traceback" not in err
 
 
-def test_python_strategies_play_only_the_500_rum_engine(capsys):
-    code, _, err = run_cli(capsys, "simulate", "--game", "5000-rummy", "--players", "2", "--lineup",
-                           f"{EXAMPLE},greedy", "--games", "2")
-    assert code == 2 and "not 5000-rummy" in err
+def test_play_refuses_a_game_it_cannot_draw(capsys):
+    code, _, err = run_cli(capsys, "play", "--game", "5000-rummy", "--players", "2", "--seat", "0")
+    assert code == 2 and "rummysim.env" in err
 
 
 # rummysim play (issue 20 point 4): driven through a pseudo-terminal, end to end.

@@ -43,7 +43,7 @@ def play_games(rules, lineup, params, seed, start, out_games, out_hands):
     ws = new_workspace()
     for i in range(out_games.shape[0]):
         hands_rows = out_hands[i] if want_hands else empty_hands
-        play_game(rules, lineup, params, seed, start + i, out_games[i], hands_rows, None, ws)
+        play_game(rules, lineup, params, seed, start + i, out_games[i], hands_rows, None, ws, None)
 
 
 @njit
@@ -58,5 +58,12 @@ def run_game_traced(rules, lineup, params, seed, game, trace):
     """Play one game recording every action into trace; returns (game row, rows used, overflowed)."""
     out_game = np.zeros(G_SIZE, dtype=np.int64)
     out_hands = np.zeros((rules[R_HAND_CAP], H_SIZE), dtype=np.int32)
-    used, over = play_game(rules, lineup, params, seed, game, out_game, out_hands, trace, new_workspace())
+    used, over = play_game(rules, lineup, params, seed, game, out_game, out_hands, trace, new_workspace(), None)
     return out_game, used, over
+
+
+@njit
+def play_game_into_rk(rules, lineup, params, seed, game, out_game, out_hands, trace, ext):
+    """One game for the step API (``rummysim.stepenv``): ``ext`` (int32, one flag per seat) marks
+    the seats whose plays are asked outside numba (``strategies.rummikub.external``)."""
+    return play_game(rules, lineup, params, seed, game, out_game, out_hands, trace, new_workspace(), ext)

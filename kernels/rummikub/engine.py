@@ -25,7 +25,8 @@ from rummysim.kernels.common.trace import record, record_cards
 from rummysim.kernels.rummikub.layout import (
     CB_DESIG, CB_FROM, CB_KEY, CB_KIND, CB_LEN, CB_LO, CB_RACK, CB_SIZE, CB_TILE, END_OUT, END_STOCK,
     END_TURN_CAP, G_CAPPED, G_CAPPED_HANDS, G_FIRST_DEALER, G_HANDS, G_TIED, G_TOTAL, G_TURNS, G_WINNER,
-    H_DEALER, H_DRAWS, H_OUT_SEAT, H_PENALTIES, H_UNPROVEN, H_REASON, H_RETRIEVED, H_SCORE, H_TURNS, INVALID_PENALTY_DRAW3,
+    H_DEALER, H_DRAWS, H_OUT_SEAT, H_PENALTIES, H_UNPROVEN, H_REASON, H_RETRIEVED, H_SCORE, H_TURNS, INITIAL_MIN,
+    INVALID_PENALTY_DRAW3,
     JOKER, KIND_GROUP, KIND_RUN, MAX_COMBOS, MAX_SEATS, O_FIRST_TILE, O_MELDED, O_N, O_N_COMBOS, O_POOL,
     O_RACK_SIZE, O_SEAT, O_SIZE, O_TOTAL, O_TURN, PENALTY_DRAW, POOL, R_HAND_CAP, R_N_PLAYERS, R_TURN_CAP,
     RACK_START, RK_DIRECTION, RK_INVALID_TURN, RK_JOKER_PENALTY, RK_MANIPULATE_INITIAL, RK_ROUNDS, S_DIR,
@@ -37,6 +38,7 @@ from rummysim.kernels.rummikub.layout import (
 from rummysim.kernels.rummikub.state import M_OVERFLOW, new_solver
 from rummysim.kernels.rummikub.table import combo_jokers, combo_value, copy_table, mark_rack, rack_value
 from rummysim.strategies.rummikub.dispatch import RkView, choose_blunder, choose_initial, choose_play
+from rummysim.strategies.rummikub.external import ask_play
 
 GAME_CODE = 3
 JOKER_RANK = 14  # AMB-41: a first-tile joker ranks above 13
@@ -44,17 +46,18 @@ JOKER_RANK = 14  # AMB-41: a first-tile joker ranks above 13
 
 RkGame = namedtuple(
     "RkGame",
-    "st racks pool table new rules lineup params rngs rng_deal trace obs ws counts",
+    "st racks pool table new rules lineup params rngs rng_deal trace obs ws counts ext",
 )
 """The state and work arrays of one game (``g``): the state scalars (``S_*``), the racks (counts
 by tile id), the shuffled pool, the table rows (``CB_*``), ``new`` (the table a play leaves, before
 it replaces the table), the rules vector, lineup and parameters, the per-seat decision streams and
 the deal stream, the trace (None outside trace mode), the observation vector, the solver's
-workspace (the strategies' only scratch) and a tile-count scratch vector."""
+workspace (the strategies' only scratch), a tile-count scratch vector and the step API's switch
+``ext`` (None, or one int32 flag per seat asked outside numba: ``strategies.rummikub.external``)."""
 
 
 @njit
-def new_context(rules, lineup, params, trace, ws):
+def new_context(rules, lineup, params, trace, ws, ext):
     return RkGame(
         np.zeros(S_SIZE, dtype=np.int64),
         np.zeros((MAX_SEATS, TILE_IDS), dtype=np.int64),
@@ -70,6 +73,7 @@ def new_context(rules, lineup, params, trace, ws):
         np.zeros(O_SIZE, dtype=np.int64),
         ws,
         np.zeros(TILE_IDS, dtype=np.int64),
+        ext,
     )
 
 
@@ -363,6 +367,7 @@ def initial_turn(g, seat):
     g.ws.meta[M_OVERFLOW] = 0  # a decision may not solve at all (pre-test, a random draw)
     rows = choose_initial(sid, g.params[seat], view_of(g, seat), g.ws, g.rngs[seat])
     st[S_UNPROVEN] += g.ws.meta[M_OVERFLOW]
+    rows = ask_play(g.ext, seat, view_of(g, seat), g.ws, True, INITIAL_MIN, rows)
     if rows == 0:
         return False
     lay_initial(g, seat, rows)
@@ -371,6 +376,7 @@ def initial_turn(g, seat):
         g.ws.meta[M_OVERFLOW] = 0
         more = choose_play(sid, g.params[seat], view_of(g, seat), g.ws, g.rngs[seat])
         st[S_UNPROVEN] += g.ws.meta[M_OVERFLOW]
+        more = ask_play(g.ext, seat, view_of(g, seat), g.ws, False, 0, more)
         if more > 0:
             copy_table(g.new, g.ws.out, more)
             lay_table(g, seat, more)
@@ -386,6 +392,7 @@ def later_turn(g, seat):
     g.ws.meta[M_OVERFLOW] = 0
     rows = choose_play(g.lineup[seat], g.params[seat], view_of(g, seat), g.ws, g.rngs[seat])
     g.st[S_UNPROVEN] += g.ws.meta[M_OVERFLOW]
+    rows = ask_play(g.ext, seat, view_of(g, seat), g.ws, False, 0, rows)
     if rows == 0:
         return False
     copy_table(g.new, g.ws.out, rows)
@@ -537,13 +544,13 @@ def game_result(st, n):
 
 
 @njit
-def play_game(rules, lineup, params, seed, game, out_game, out_hands, trace, ws):
+def play_game(rules, lineup, params, seed, game, out_game, out_hands, trace, ws, ext):
     """Play one game of Rummikub (``rkub_rounds`` rounds); fills out_game and out_hands.
 
     Returns (trace rows used, overflowed); ``trace`` is None outside trace mode. ``ws`` is the
-    solver workspace, reused across the games of a thread.
+    solver workspace, reused across the games of a thread; ``ext`` None outside the step API.
     """
-    g = new_context(rules, lineup, params, trace, ws)
+    g = new_context(rules, lineup, params, trace, ws, ext)
     st = g.st
     n = rules[R_N_PLAYERS]
     seed_game(g, seed, game)
@@ -581,7 +588,7 @@ def play_game(rules, lineup, params, seed, game, out_game, out_hands, trace, ws)
 @njit
 def play_single_round(rules, lineup, params, seed, index, out_hand, ws):
     """``--unit hands``: one independent round from zero totals."""
-    g = new_context(rules, lineup, params, None, ws)
+    g = new_context(rules, lineup, params, None, ws, None)
     seed_game(g, seed, index)
     seed_stream(g.rng_deal, seed, index, STREAM_DEAL, 0)
     reason, out_seat, turns = play_round(g)

@@ -14,6 +14,8 @@ import typer
 from rummysim.cli.options import GameOpt, LineupOpt, PlayersOpt, RuleOpt, SeedOpt
 from rummysim.errors import InputError
 
+PLAYABLE = ("500-rum", "standard-rummy")  # the games the terminal board draws (stepenv.terminal)
+
 
 def _seats(text: str, players: int) -> tuple[int, ...]:
     try:
@@ -67,6 +69,9 @@ def play_command(
     from rummysim.output import output_target
     from rummysim.stepenv.terminal import PlaySession, PlaySetup, run
 
+    if game not in PLAYABLE:
+        raise InputError(f"rummysim play seats people at {' and '.join(PLAYABLE)}; {game} is played "
+                         "one decision at a time through rummysim.env (docs/env.md)")
     if not sys.stdin.isatty():
         raise InputError("rummysim play needs a terminal: its standard input is not one")
     seats = _seats(seat, players)

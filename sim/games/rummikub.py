@@ -64,5 +64,6 @@ SPECS = (
         hand_end_reasons=REASONS,
         hand_counters=COUNTERS,
         compile_seconds={"": 55.0},  # one variant (benchmarks/README.md, issue 17)
+        step_game_at="rummysim.stepenv.engines:RUMMIKUB",
     ),
 )

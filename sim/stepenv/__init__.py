@@ -26,8 +26,8 @@ def _rule_strings(rules: Mapping[str, object] | None) -> list[str]:
 
 def env(game: str = "500-rum", players: int = 4, seed: int = 0, rules: Mapping[str, object] | None = None,
         lineup: str = "greedy", external: Iterable[int] | None = None, render_mode: str | None = None) -> RumEnv:
-    """A step-API environment for a game the step API drives: 500 Rum, Standard Rummy, 5000 Rummy
-    and their variations (partnership games included).
+    """A step-API environment for a game: 500 Rum, Standard Rummy, 5000 Rummy, Rummikub and their
+    variations (partnership games included).
 
     ``rules`` maps flag names to values (as ``--rule flag=value``); ``lineup`` gives every seat's
     built-in strategy: the non-external seats play it, and the external seats (all by default)
@@ -46,7 +46,7 @@ def env(game: str = "500-rum", players: int = 4, seed: int = 0, rules: Mapping[s
     cfg = prepare(game, players, lineup, _rule_strings(rules))
     engine = cfg.spec.step_game()
     if engine is None:
-        raise InputError(f"the step API does not play {cfg.rules.game} yet: it plays 500 Rum, Standard Rummy and 5000 Rummy")
+        raise InputError(f"the step API does not play {cfg.rules.game}")
     seats = sorted(set(range(players) if external is None else (int(s) for s in external)))
     if not seats or not all(0 <= s < players for s in seats):
         raise InputError(f"external seats must be between 0 and {players - 1}: got {seats}")

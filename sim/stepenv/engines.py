@@ -1,7 +1,7 @@
 """The engines the step API drives: what it needs of each (``StepGame``), one record per engine.
 
 ``GameSpec.step_game_at`` names a game's record (500 Rum and Standard Rummy share the 500 engine's;
-5000 Rummy has its own). A record says how to play one game with the external seats asked outside
+5000 Rummy and Rummikub have their own). A record says how to play one game with the external seats asked outside
 numba (the same kernels and per-game seeding as ``simulate``), how to read a decision the engine
 asks, and the sizes of the spaces.
 """
@@ -51,6 +51,14 @@ def _play_5000(setup, row, hands, trace):
                            trace, external)
 
 
+def _play_rummikub(setup, row, hands, trace):
+    from rummysim.kernels.rummikub.batch import play_game_into_rk
+
+    external = (setup.lineup >= EXTERNAL).astype(np.int32)  # the seats asked (strategies.rummikub.external)
+    return play_game_into_rk(setup.rules, setup.lineup % EXTERNAL, setup.params, setup.seed, setup.game, row, hands,
+                             trace, external)
+
+
 def _rum500() -> StepGame:
     from rummysim.kernels.rum500.layout import OB_TOTAL
     from rummysim.stepenv.actions import MAX_ACTIONS, decision_of
@@ -69,5 +77,14 @@ def _rum5000() -> StepGame:
     return StepGame("rummysim_5000_rummy_v0", KIND_NAMES, MAX_ACTIONS, ENC_SIZE, O_TOTAL, _play_5000, decision_of5)
 
 
+def _rummikub() -> StepGame:
+    from rummysim.kernels.rummikub.layout import O_TOTAL
+    from rummysim.stepenv.rummikub import ENC_SIZE, MAX_ACTIONS, decision_of_rk
+    from rummysim.strategies.rummikub.external import KIND_NAMES
+
+    return StepGame("rummysim_rummikub_v0", KIND_NAMES, MAX_ACTIONS, ENC_SIZE, O_TOTAL, _play_rummikub, decision_of_rk)
+
+
 RUM500 = _rum500()
 RUM5000 = _rum5000()
+RUMMIKUB = _rummikub()

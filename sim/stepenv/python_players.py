@@ -1,8 +1,8 @@
 """Python strategies (issue 20): a user's class plays seats of ``simulate``, ``compare``,
 ``tournament`` and sweeps as ``py:PATH_OR_MODULE:CLASS[:key=value...]`` (docs/env.md).
 
-Such a seat is an external seat of its game's engine (500 Rum, Standard Rummy, 5000 Rummy; the
-step API's ``stepenv.engines``): the kernels that play every other game play this one, and each
+Such a seat is an external seat of its game's engine (500 Rum, Standard Rummy, 5000 Rummy,
+Rummikub; the step API's ``stepenv.engines``): the kernels that play every other game play this one, and each
 of its decisions is asked, through ``numba.objmode``, of a method of the user's object with the
 seat's view alone (C-INFO-1) and the legal moves. Games run one after another in the calling thread (the objects are Python), each with
 fresh objects seeded from (run seed, game index, seat), so results do not depend on chunking.
@@ -35,7 +35,7 @@ from rummysim.strategies.registry import PYTHON_PREFIX
 # (only the buffer's type matters, to share the step API's specialization).
 NO_TRACE = (1, TRACE_COLS)
 #: the Strategy methods, one per kind of decision of every engine (``StepGame.kind_names``)
-DECISIONS = ("draw", "play", "discard", "call", "nominate", "split", "exchange")
+DECISIONS = ("draw", "play", "discard", "call", "nominate", "split", "exchange", "place")
 
 
 @dataclass(frozen=True)
@@ -55,8 +55,9 @@ class Strategy:
 
     Subclass it and override the decisions you want: the others play ``moves.hint``, the pick of
     the built-in ``greedy``. ``nominate`` and ``split`` are the Dealer's gambit's (500 Rum),
-    ``exchange`` the upcard exchange of 5000 Rummy (V5K-11); in 5000 Rummy the view and the moves
-    are ``stepenv.rum5000``'s ``SeatView5`` and ``Decision5`` (docs/env.md). A fresh object is made for every game (``__init__`` receives the
+    ``exchange`` the upcard exchange of 5000 Rummy (V5K-11), ``place`` Rummikub's one decision (a
+    tile for the turn's play, the play, or a draw); in 5000 Rummy and Rummikub the view and the
+    moves are ``stepenv.rum5000``'s and ``stepenv.rummikub``'s (docs/env.md). A fresh object is made for every game (``__init__`` receives the
     ``:key=value`` parameters of the lineup), then ``new_game`` is called.
     """
 
@@ -84,6 +85,9 @@ class Strategy:
         return moves.hint
 
     def exchange(self, view: SeatView, moves: Decision) -> int:
+        return moves.hint
+
+    def place(self, view: SeatView, moves: Decision) -> int:
         return moves.hint
 
 

@@ -39,7 +39,7 @@ DRAW_NAMES = {D_STOCK: "draw from the stock", D_DECLINE: "decline (empty stock)"
               D_SKIP: "go out without drawing (R5K-OUT-3)", D_ALL: "take the whole pile (V5K-8)"}
 
 # (candidate column, bits, offset) of a play's id, packed from the top down; offsets make -1 a 0
-_PLAY_FIELDS = ((C_TYPE, 4, 0), (C_MELD, 6, 1), (C_MELD2, 6, 1), (C_KEY, 5, 0), (C_LO, 5, 0), (C_HI, 5, 0),
+_PLAY_FIELDS = ((C_TYPE, 4, 0), (C_MELD, 6, 1), (C_MELD2, 6, 1), (C_KEY, 5, 0), (C_LO, 5, 1), (C_HI, 5, 1),
                 (C_NNAT, 5, 0), (C_NWILD, 5, 0), (C_CARD, 7, 1), (C_POS, 5, 0))
 
 
