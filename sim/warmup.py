@@ -176,7 +176,8 @@ def plan(names: Sequence[str] = ()) -> tuple[list[WarmupJob], list[Variant]]:
         for preset, lineup in spec.warmup_runs or ((spec.name, "greedy"),):
             cfg = prepare(preset, default_players(preset, (), None, 2), lineup)
             todo = []
-            for variant in (variant_of(cfg, entry) for entry in ENTRIES):
+            entries = ENTRIES[:1] if cfg.python else ENTRIES  # a Python seat plays whole games only
+            for variant in (variant_of(cfg, entry) for entry in entries):
                 if variant in seen:
                     continue
                 seen.add(variant)

@@ -44,14 +44,17 @@ def simulate_rows(players: int, lineup: str, seed: int, games: int, rules: dict)
 
 
 def random_composer(seed: int):
-    """Random legal moves that finish a turn: play the chosen tiles half the time it may, else a
-    random option (a tile, or no play)."""
+    """Random legal moves that still finish plays: half the time the hint (which walks toward the
+    built-in play from whatever is chosen), else a uniformly random option; the chosen tiles are
+    played whenever they may be, two times in three."""
     pick = random.Random(seed)
 
     def policy(env, agent) -> int:
         options = [int(o) for o in env.decision.options]
-        if PLAY in options and pick.random() < 0.5:
+        if PLAY in options and pick.random() < 2 / 3:
             return options.index(PLAY)
+        if pick.random() < 0.5:
+            return env.infos[agent]["hint"]
         return pick.randrange(len(options))
     return policy
 
@@ -59,7 +62,7 @@ def random_composer(seed: int):
 @pytest.mark.parametrize(("players", "lineup", "rules", "games"), [
     (2, "greedy", {}, 3),
     (3, "greedy,random,value", SINGLE, 2),
-    (4, "holder,greedy", NO_MANIPULATION, 2),
+    (4, "holder,greedy,holder,greedy", NO_MANIPULATION, 2),
 ])
 def test_every_seat_taking_its_hint_reproduces_simulate_rows(players, lineup, rules, games):
     env = rummysim.env("rummikub", players=players, seed=47, rules=rules, lineup=lineup)
@@ -101,7 +104,7 @@ def test_random_legal_moves_validate(players, rules, games):
         result = validate(env.finished.trace, cfg.rules.as_dict())
         violations += result.violations
         checked += result.actions_checked
-    assert violations == [] and plays > 5 * games and checked > 20 * games
+    assert violations == [] and plays > 3 * games and checked > 20 * games
 
 
 def test_stable_ids_and_names():

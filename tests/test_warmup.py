@@ -64,13 +64,16 @@ def test_warmup_compiles_in_a_worker_and_then_finds_it_cached(marker_root):
     assert seen == [(0, 1, ""), (1, 1, "rum500 basic-lean games")]
     todo, cached = W.plan(["standard-rummy"])  # the same kernels as 500 Rum: the same variants
     assert games in cached and games not in {v for job in todo for v in job.variants}
-    assert len({v for job in todo for v in job.variants} | set(cached)) == 16  # 4 families x 2 paths x 2 units
+    # 4 families x 2 paths x 2 units, and the step API's engine (games only: a Python seat plays whole games)
+    assert len({v for job in todo for v in job.variants} | set(cached)) == 17
 
 
 def test_every_game_has_its_variants_planned(marker_root):
     todo, cached = W.plan()
     names = {v.name for job in todo for v in job.variants} | {v.name for v in cached}
-    assert {"rum500 heuristic-full hands", "rum500 rollout-lean games", "rum5000 games", "rummikub hands"} <= names
+    assert {"rum500 heuristic-full hands", "rum500 rollout-lean games", "rum5000 games", "rummikub hands",
+            "rum500 step-api games", "rum5000 step-api games", "rummikub step-api games"} <= names
+    assert "rum5000 step-api hands" not in names
     assert todo[0].seconds >= todo[-1].seconds  # the longest first, so the workers end together
 
 

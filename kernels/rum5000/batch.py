@@ -14,6 +14,7 @@ from rummysim.kernels.common._jit import njit
 from rummysim.kernels.common.runner import run_in_threads
 from rummysim.kernels.rum5000.engine import play_game5, play_single_hand5
 from rummysim.kernels.rum5000.layout import G_SIZE, H_SIZE, R_HAND_CAP
+from rummysim.strategies.ids import EXTERNAL
 
 
 def run_games5(rules, lineup, params, seed, start, count, out_games, out_hands):
@@ -66,3 +67,9 @@ def play_game_into5(rules, lineup, params, seed, game, out_game, out_hands, trac
     """One game for the step API (``rummysim.stepenv``): ``ext`` (int32, one flag per seat) marks
     the seats whose decisions are asked outside numba (``strategies.rum5000.external``)."""
     return play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace, ext)
+
+
+def engine_variant5(rules: np.ndarray, lineup: np.ndarray) -> str:
+    """The compiled specialization a run plays: ``step-api`` when a seat is external (a Python
+    strategy plays through the step API's engine), else "" (5000 Rummy compiles one variant)."""
+    return "step-api" if (lineup >= EXTERNAL).any() else ""

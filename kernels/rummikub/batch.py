@@ -13,6 +13,7 @@ from rummysim.kernels.common._jit import njit
 from rummysim.kernels.common.runner import run_in_threads
 from rummysim.kernels.rummikub.engine import new_workspace, play_game, play_single_round
 from rummysim.kernels.rummikub.layout import G_SIZE, H_SIZE, R_HAND_CAP
+from rummysim.strategies.ids import EXTERNAL
 
 
 def run_games(rules, lineup, params, seed, start, count, out_games, out_hands):
@@ -67,3 +68,9 @@ def play_game_into_rk(rules, lineup, params, seed, game, out_game, out_hands, tr
     """One game for the step API (``rummysim.stepenv``): ``ext`` (int32, one flag per seat) marks
     the seats whose plays are asked outside numba (``strategies.rummikub.external``)."""
     return play_game(rules, lineup, params, seed, game, out_game, out_hands, trace, new_workspace(), ext)
+
+
+def engine_variant_rk(rules: np.ndarray, lineup: np.ndarray) -> str:
+    """The compiled specialization a run plays: ``step-api`` when a seat is external (a Python
+    strategy plays through the step API's engine), else "" (Rummikub compiles one variant)."""
+    return "step-api" if (lineup >= EXTERNAL).any() else ""

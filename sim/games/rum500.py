@@ -166,7 +166,8 @@ def counters_standard(flags: Mapping[str, object]) -> frozenset[str]:
 # engine (500-rum) and on the full one (500-rum-calling uses a rare path). Standard Rummy plays
 # the same kernels, so its runs compile the same variants.
 _WARMUP_RUNS = tuple((preset, lineup) for preset in ("500-rum", "500-rum-calling")
-                     for lineup in ("greedy", "heuristic", "rollout", "heuristic,rollout"))
+                     for lineup in ("greedy", "heuristic", "rollout", "heuristic,rollout")) + (
+    ("500-rum", "py:rummysim:Strategy"),)  # the step API's engine (Python strategies, rummysim.env)
 # Cold-compile seconds on the idle machine by variant label, else by strategy family: basic and
 # heuristic measured at session 9's start (51 s, 62 s: a 1-game simulate, empty cache); the others
 # scaled from earlier loaded-machine ratios to those (benchmarks/README.md, issue 19)
