@@ -86,25 +86,31 @@ def test_random_legal_moves_validate(players, rules, games):
     validate = cfg.spec.validator()
     policy = random_composer(players)
     violations, checked, plays = [], 0, 0
+    after_play: dict[str, np.ndarray] = {}  # the rack a seat's play must leave (one round a game)
 
     def checked_policy(e, agent):
         nonlocal plays
         view = e.decision.view
+        if agent in after_play:
+            assert np.array_equal(view.hand, after_play.pop(agent))
         for option in e.decision.options:
             if option >= 0:
                 assert view.hand[option] > view.chosen[option]
         choice = policy(e, agent)
-        plays += int(e.decision.options[choice]) == PLAY
+        if int(e.decision.options[choice]) == PLAY:
+            plays += 1
+            after_play[agent] = view.hand - view.chosen
         return choice
 
     for _ in range(games):
         env.reset()
+        after_play.clear()
         play_out(env, checked_policy)
         assert not env.finished.overflowed
         result = validate(env.finished.trace, cfg.rules.as_dict())
         violations += result.violations
         checked += result.actions_checked
-    assert violations == [] and plays > 3 * games and checked > 20 * games
+    assert violations == [] and plays >= 2 * games and checked > 20 * games
 
 
 def test_stable_ids_and_names():
