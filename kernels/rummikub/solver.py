@@ -25,6 +25,19 @@ the state count down (each drops a state when another state of the same step, th
 other field, has at least its value): a run of 3 or more over an empty slot or a shorter run, a
 run of 2 over a run of 1, a run without a joker over the same run with one; and, when no table
 joker can be freed, fewer jokers placed over more.
+
+Ties: of two ways of equal value into a state, the one from the parent with the smaller key wins,
+then the smaller decision; of final states of equal value, the smaller key (``preferred``). Keys
+and decisions do not depend on the order states are made in, and every state on a best path
+survives the bound, the pre-tests and the dominance sweeps (a dominated state's dominator is on a
+best path too, and sweeps mark without comparing marked values), so the arrangement returned does
+not depend on which other states those prunings drop (issue 17 point 5).
+
+Fewer steps and states for a later turn (``solve_play``, from ``table.later_play``): rack tiles no
+table can hold are taken off, rows no rack tile can reach are left out, steps with nothing to do
+are skipped (``quiet_step``), a state whose tiles left for groups can no longer form groups is
+dropped at once (``GROUP_HOPE``), and bounded passes (``bounded``) aim first at every rack tile
+placed, then at a value a greedy arrangement reaches.
 """
 
 from __future__ import annotations
@@ -773,28 +786,29 @@ def solve(ws, n_locked, rack_jokers, joker_weight, max_jokers, both_colours, thr
     every state that cannot reach it (``bounded``): jokers multiply the states, and most of those
     cannot beat the best play without them.
     """
-    return program_passes(ws, n_locked, rack_jokers, joker_weight, max_jokers, both_colours, threshold, False)
+    return program_passes(ws, n_locked, rack_jokers, joker_weight, max_jokers, both_colours, threshold, False, 0)
 
 
 @njit_noalloc
-def solve_play(ws, n_locked, rack_jokers, joker_weight, max_jokers, both_colours):
+def solve_play(ws, n_locked, rack_jokers, joker_weight, max_jokers, both_colours, floor):
     """``solve`` for a later turn's play (no minimum, no forced item), where only a positive
     objective is a play: returns (objective, combinations in ``ws.out``), or (0, 0) when no
-    arrangement is worth more than 0.
+    arrangement is worth more than 0. ``floor`` is a value some arrangement without jokers is known
+    to reach (``table.floor_value``; 0 if none is known).
 
-    Bound first: a pass keeps only the states that can still reach a target (``bounded``), so a pass
-    whose target is the most the rack could give (every rack tile placed) holds few states, and if
-    it finds an arrangement that reaches the target, that arrangement is the best. The passes try
-    targets downwards from there, each time twice as far below the last (``top``, ``top - 1``,
-    ``top - 3``, ...) down to 1; the first that finds one has found the best, which is exact
-    however far its target is below it. With jokers, those passes go without them, and then one
-    pass with them keeps the states that can reach that answer (or 1), as in ``solve``.
+    Bound first: a pass keeps only the states that can still reach a target (``bounded``). The first
+    pass's target is the most the rack could give (every rack tile placed): it holds few states, and
+    if it finds an arrangement, that arrangement is the best. Otherwise a second pass aims at
+    ``floor`` (at least 1) and finds the best, which is exact whatever the target below it: the
+    bound only drops states that cannot reach the target. With jokers, those passes go without
+    them, and then one pass with them keeps the states that can reach that answer (or 1), as in
+    ``solve``.
     """
-    return program_passes(ws, n_locked, rack_jokers, joker_weight, max_jokers, both_colours, 0, True)
+    return program_passes(ws, n_locked, rack_jokers, joker_weight, max_jokers, both_colours, 0, True, floor)
 
 
 @njit_noalloc
-def program_passes(ws, n_locked, rack_jokers, joker_weight, max_jokers, both_colours, threshold, later):
+def program_passes(ws, n_locked, rack_jokers, joker_weight, max_jokers, both_colours, threshold, later, floor):
     """The passes of ``solve`` (``later`` False: one unbounded pass without jokers, then one with
     them bounded by its answer) or of ``solve_play`` (``later``), over one copy of the program."""
     freeable = freeable_jokers(ws, n_locked)
@@ -831,7 +845,7 @@ def program_passes(ws, n_locked, rack_jokers, joker_weight, max_jokers, both_col
             with_jokers = True
             target = best  # the first pass's answer bounds the joker pass
             continue
-        target = 1 if target > 1 else 0
+        target = max(floor, 1) if target > max(floor, 1) else 0
     meta[M_OVERFLOW] = overflow
     meta[M_BEST] = best
     meta[M_FREED] = 0

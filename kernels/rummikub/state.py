@@ -90,7 +90,7 @@ M_SIZE = 10
 Solver = namedtuple(
     "Solver",
     "keys vals par dec start hstamp hidx meta free rack wts rest lk path slot_code slot_run run_col run_lo "
-    "run_len run_tiles lk_tiles lk_lo lk_hi lk_group gsel out sel aside quiet order",
+    "run_len run_tiles lk_tiles lk_lo lk_hi lk_group gsel out sel aside quiet order left",
 )
 """The solver's workspace, made once by ``new_solver`` and reused for every solve.
 
@@ -100,7 +100,8 @@ step), the hash table (``hstamp hidx``) and ``meta`` are the program's; ``path``
 the replay's; ``out`` receives the final table (``CB_*`` rows); ``sel`` is the beam's scratch;
 ``aside[r]`` is 1 for a table row that no rack tile can reach, left out of the program and copied
 as it is into the final table (``kernels.rummikub.table.set_aside``); ``quiet[step]`` is 1 for a step
-the program skipped (``kernels.rummikub.solver.quiet_step``), ``order`` the steps it goes through."""
+the program skipped (``kernels.rummikub.solver.quiet_step``), ``order`` the steps it goes through;
+``left`` [colour, number] is ``kernels.rummikub.table.floor_value``'s scratch."""
 
 
 @njit
@@ -136,6 +137,7 @@ def new_solver(beam=BEAM):
         np.zeros(MAX_COMBOS, dtype=np.int64),
         np.zeros(STEPS + 2, dtype=np.int64),
         np.zeros(STEPS + 2, dtype=np.int64),
+        np.zeros((N_COLOURS, TOP + 3), dtype=np.int64),
     )
     ws.meta[M_BEAM] = min(beam, WIDEST_BEAM)
     return ws

@@ -6,7 +6,10 @@ per combination with a joker (RKUB-JOKER-2). ``load_rack`` and ``set_weights`` a
 the objective. ``can_place`` is the pre-test that skips a solve when no rack tile can possibly
 be placed. ``best_arrangement`` runs the whole thing for a rack on a table (or, for an initial
 meld, on an empty table with the minimum of RKUB-INIT-30) and ``mark_rack`` records which tiles
-of a new table came from the rack.
+of a new table came from the rack. A later turn goes through ``later_play``: the rack tiles no table
+can hold off the solver's rack (``drop_unplaceable``), the rows no rack tile can reach left as they
+are (``set_aside``, ``put_back``), and a greedy arrangement's value as the solver's bound
+(``floor_value``).
 """
 
 from __future__ import annotations
@@ -231,6 +234,98 @@ def set_aside(ws, table, n_combos, n_locked):
 
 
 @njit_noalloc
+def floor_value(ws, table, n_combos):
+    """A value that some arrangement without jokers surely reaches, found greedily: rack tiles of
+    positive weight added to the ends of the table's runs and to its groups of three, then new runs
+    and groups from the rack tiles left. Every such table is valid, so the solver's exact pass may
+    drop the states that cannot reach it (``solver.solve_play``)."""
+    left = ws.left
+    for c in range(N_COLOURS):
+        for n in range(TOP + 3):
+            left[c, n] = ws.rack[c, n] if 1 <= n <= TOP and ws.wts[c, n] > 0 else 0
+    value = 0
+    for r in range(n_combos):
+        if ws.aside[r] == 1 or combo_jokers(table, r) > 0:
+            continue
+        if table[r, CB_KIND] == KIND_RUN:
+            value += extend_run(left, ws.wts, table[r, CB_KEY], table[r, CB_LO],
+                                table[r, CB_LO] + table[r, CB_LEN] - 1)
+        elif table[r, CB_LEN] == 3:
+            value += fill_group(left, ws.wts, table, r)
+    for _ in range(2):  # two copies of a tile make at most two new combinations of it
+        for c in range(N_COLOURS):
+            value += rack_runs(left, ws.wts, c)
+        for n in range(1, TOP + 1):
+            value += rack_group(left, ws.wts, n)
+    return value
+
+
+@njit_noalloc
+def extend_run(left, wts, c, lo, hi):
+    """Rack tiles of ``left`` added to both ends of a run of colour ``c`` over ``lo..hi``; returns
+    their weight."""
+    value = 0
+    while lo > 1 and left[c, lo - 1] > 0:
+        lo -= 1
+        left[c, lo] -= 1
+        value += wts[c, lo]
+    while hi < TOP and left[c, hi + 1] > 0:
+        hi += 1
+        left[c, hi] -= 1
+        value += wts[c, hi]
+    return value
+
+
+@njit_noalloc
+def fill_group(left, wts, table, r):
+    """A rack tile of a missing colour added to the group of three in row ``r``; returns its weight."""
+    n = table[r, CB_KEY]
+    mask = 0
+    for k in range(3):
+        mask |= 1 << (table[r, CB_TILE + k] >> 4)
+    for c in range(N_COLOURS):
+        if not (mask >> c) & 1 and left[c, n] > 0:
+            left[c, n] -= 1
+            return wts[c, n]
+    return 0
+
+
+@njit_noalloc
+def rack_runs(left, wts, c):
+    """New runs of colour ``c`` from ``left``'s tiles, one copy each: every stretch of three or more
+    consecutive numbers. Takes them off ``left``; returns their weight."""
+    value = 0
+    n = 1
+    while n <= TOP:
+        m = n
+        while m <= TOP and left[c, m] > 0:
+            m += 1
+        if m - n >= 3:
+            for k in range(n, m):
+                left[c, k] -= 1
+                value += wts[c, k]
+        n = m + 1
+    return value
+
+
+@njit_noalloc
+def rack_group(left, wts, n):
+    """A new group of number ``n`` from ``left``'s tiles if three or four colours have one; returns
+    its weight."""
+    colours = 0
+    for c in range(N_COLOURS):
+        colours += 1 if left[c, n] > 0 else 0
+    if colours < 3:
+        return 0
+    value = 0
+    for c in range(N_COLOURS):
+        if left[c, n] > 0:
+            left[c, n] -= 1
+            value += wts[c, n]
+    return value
+
+
+@njit_noalloc
 def put_back(ws, table, n_combos, rows):
     """The rows ``set_aside`` left out, after the program's ``rows`` in ``ws.out``; returns the rows."""
     for r in range(n_combos):
@@ -425,7 +520,8 @@ def later_play(ws, table, n_combos, n_locked, rack_jokers, joker_weight, max_jok
         ws.aside[r] = 0
     if rack_jokers == 0 and freeable_jokers(ws, n_locked) == 0:
         n_locked = set_aside(ws, table, n_combos, n_locked)
-    best, rows = solve_play(ws, n_locked, rack_jokers, joker_weight, max_jokers, both_colours)
+    floor = floor_value(ws, table, n_combos)
+    best, rows = solve_play(ws, n_locked, rack_jokers, joker_weight, max_jokers, both_colours, floor)
     if best <= 0:
         return NOTHING, 0
     return best, put_back(ws, table, n_combos, rows)
