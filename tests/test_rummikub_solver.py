@@ -103,7 +103,8 @@ def test_three_run_slots_per_colour_are_needed_with_a_joker():
     assert play.count == 1
 
 
-# An end-game position of a greedy game (seed 17) where the games' beam of 6,144 states per step cuts.
+# An end-game position of a greedy game (seed 17) where the games' beam of 6,144 states per step cut
+# before the later-turn solver bounded its passes (``solver.solve_play``): it now stays under the beam.
 CUT_TABLE = ["k2 o2 b2", "r2 o2 b2", "k3 r3 J*(o3)", "k4 r4 b4", "r8 o8 b8", "r9 o9 b9", "r12 o12 b12",
              "k13 r13 b13", "r3 r4 r5 r6", "k5 k6 k7 k8 k9 k10 k11 k12", "r6 r7 r8 r9 r10 r11 r12 r13",
              "o6 o7 o8", "b6 b7 b8 b9 b10", "k9 k10 k11 k12", "o10 o11 o12", "b10 b11 b12", "o3 o4 o5 J*(o6) o7"]
@@ -112,16 +113,22 @@ CUT_RACK = "b3 b3 b13 r10 k2 o4 r1 r11"
 
 def test_R_rk12_best_play_is_proven_where_the_games_beam_cuts():
     """R-rk12: games bound the solver's states per step (the cut is counted as unproven); best_play
-    widens the bound to what its workspace holds and proves the answer."""
+    widens the bound to what its workspace holds and proves the answer. A workspace with a beam of 16
+    states stands for the games' one, which this position no longer reaches."""
+    from rummysim.kernels.rummikub.state import new_solver
     from rummysim.kernels.rummikub.table import best_arrangement
 
     combos = [parse_combo(c) for c in CUT_TABLE]
     rack = [parse_tile(t).id for t in CUT_RACK.split()]
     counts = np.bincount(rack, minlength=L.TILE_IDS).astype(np.int64)
-    games_ws = _workspace()
-    in_game, _ = best_arrangement(games_ws, _table_array(combos), len(combos), counts, L.OBJ_COUNT, 30, 2, False,
-                                  False, L.INIT_TOTAL, L.INITIAL_MIN)
-    assert games_ws.meta[M_OVERFLOW] == 1
+    results = {}
+    for name, ws in (("narrow", new_solver(16)), ("games", _workspace())):
+        best, _ = best_arrangement(ws, _table_array(combos), len(combos), counts, L.OBJ_COUNT, 30, 2, False,
+                                   False, L.INIT_TOTAL, L.INITIAL_MIN)
+        results[name] = (int(best), int(ws.meta[M_OVERFLOW]))
+    assert results["narrow"][1] == 1
+    assert results["games"] == (8, 0)
+    in_game = results["narrow"][0]
     play = best_play(CUT_TABLE, CUT_RACK)
     assert play.proven and play.count == 8 >= in_game
     assert sum(check_arrangement(combos, rack, _rows(solve_table(combos, rack))).values()) == 8

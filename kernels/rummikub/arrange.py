@@ -20,30 +20,33 @@ def trace_back(ws, last):
     """ws.path[step] = the decision taken at each step on the way to arena entry ``last``."""
     i = last
     for step in range(STEPS, 0, -1):
+        if ws.quiet[step]:
+            ws.path[step] = 0  # a step the program skipped: nothing moves there
+            continue
         ws.path[step] = ws.dec[i]
         i = ws.par[i]
 
 
 @njit_noalloc
-def new_run(ws, n_runs, c, n):
-    ws.run_col[n_runs] = c
-    ws.run_lo[n_runs] = n
-    ws.run_len[n_runs] = 0
+def new_run(run_col, run_lo, run_len, n_runs, c, n):
+    run_col[n_runs] = c
+    run_lo[n_runs] = n
+    run_len[n_runs] = 0
     return n_runs + 1
 
 
 @njit_noalloc
-def sort_slots(ws, c):
+def sort_slots(slot_code, slot_run, c):
     """Order colour ``c``'s slots by decreasing code, as the program's keys do (ties stay put)."""
     for a in range(1, 3):
         j = a
-        while j > 0 and ws.slot_code[c, j] > ws.slot_code[c, j - 1]:
-            code = ws.slot_code[c, j]
-            run = ws.slot_run[c, j]
-            ws.slot_code[c, j] = ws.slot_code[c, j - 1]
-            ws.slot_run[c, j] = ws.slot_run[c, j - 1]
-            ws.slot_code[c, j - 1] = code
-            ws.slot_run[c, j - 1] = run
+        while j > 0 and slot_code[c, j] > slot_code[c, j - 1]:
+            code = slot_code[c, j]
+            run = slot_run[c, j]
+            slot_code[c, j] = slot_code[c, j - 1]
+            slot_run[c, j] = slot_run[c, j - 1]
+            slot_code[c, j - 1] = code
+            slot_run[c, j - 1] = run
             j -= 1
 
 
@@ -59,15 +62,15 @@ def replay_colour(ws, decision, n, c, n_runs, n_locked, track):
         if action != A_EMPTY and action != A_END:
             if run < 0:
                 run = n_runs
-                n_runs = new_run(ws, n_runs, c, n)
+                n_runs = new_run(ws.run_col, ws.run_lo, ws.run_len, n_runs, c, n)
             ws.run_tiles[run, ws.run_len[run]] = JOKER if action == A_JOK or action == A_END_JOK else 16 * c + n
             ws.run_len[run] += 1
         ws.slot_code[c, s] = slot_after(code, action, n, track)
         ws.slot_run[c, s] = run
-    sort_slots(ws, c)
+    sort_slots(ws.slot_code, ws.slot_run, c)
     ws.gsel[c] = (decision >> 9) & 3
     for i in range(n_locked):
-        if not item_at(ws, i, n, c):
+        if not item_at(ws.lk, i, n, c):
             continue
         option = (decision >> (11 + 2 * i)) & 3
         if ws.lk[i, LK_KIND] == KIND_GROUP:
@@ -150,6 +153,8 @@ def replay_close(ws, decision, n, n_locked, max_jokers, rows):
     jg = decision & 3
     g = ws.gsel
     plan = GROUP_PLAN[g[0], g[1], g[2], g[3], jg, max_jokers - 1]
+    for c in range(N_COLOURS):
+        g[c] = 0  # used: the next number's quiet colour steps leave nothing for its groups
     for k in range(plan[PLAN_M]):
         write_group(ws.out, rows, n, plan[PLAN_MASK + 2 * k], plan[PLAN_JOKERS + 2 * k], -1)
         rows += 1
@@ -179,13 +184,17 @@ def replay(ws, last, n_locked, max_jokers):
             ws.lk_tiles[i, n] = 0
     n_runs = 0
     rows = 0
-    step = 1
-    for n in range(1, TOP + 1):
-        for c in range(N_COLOURS):
+    for c in range(N_COLOURS):
+        ws.gsel[c] = 0  # a quiet step leaves nothing for groups
+    for step in range(1, STEPS + 1):
+        if ws.quiet[step]:
+            continue  # changes nothing
+        n = (step - 1) // (N_COLOURS + 1) + 1
+        c = (step - 1) % (N_COLOURS + 1)
+        if c < N_COLOURS:
             n_runs = replay_colour(ws, ws.path[step], n, c, n_runs, n_locked, track)
-            step += 1
-        rows = replay_close(ws, ws.path[step], n, n_locked, max_jokers, rows)
-        step += 1
+        else:
+            rows = replay_close(ws, ws.path[step], n, n_locked, max_jokers, rows)
     for r in range(n_runs):
         write_run(ws.out, rows, ws.run_col[r], ws.run_lo[r], ws.run_tiles[r], 0, ws.run_len[r], -1)
         rows += 1

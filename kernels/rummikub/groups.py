@@ -9,6 +9,10 @@ possible. The tables are built once, in Python, by trying every assignment of co
   colours held twice, with ``jokers`` jokers, be split into valid groups? (Only the counts matter.)
 * ``GROUP_PLAN[g0, g1, g2, g3, jokers, max_jokers - 1]``: one such split for the copies ``g_c`` of
   each colour: the number of groups, then per group the bitmask of its colours and its jokers.
+* ``GROUP_HOPE[n1, n2, m1, m2, jokers, max_jokers - 1]``: can tiles of ``n1`` colours held once and
+  ``n2`` held twice still end in valid groups when ``m1`` colours to come have a tile of this number
+  to add (``m2`` of them two), with at most ``jokers`` jokers? The solver drops a state at once when
+  not, instead of carrying it to the number's end.
 """
 
 from __future__ import annotations
@@ -66,3 +70,18 @@ def _tables() -> tuple[np.ndarray, np.ndarray]:
 
 
 GROUP_OK, GROUP_PLAN = _tables()
+
+
+def _hope() -> np.ndarray:
+    hope = np.zeros((5, 5, 4, 4, 3, 2), dtype=np.int64)
+    for n1, n2, m1, m2, jokers, mj in product(range(5), range(5), range(4), range(4), range(3), range(2)):
+        if n1 + n2 > 4:
+            continue
+        for a, b, j in product(range(m1 + 1), range(min(m2, m1) + 1), range(jokers + 1)):
+            if a + b <= m1 and n1 + a + n2 + b <= 4 and GROUP_OK[n1 + a, n2 + b, j, mj]:
+                hope[n1, n2, m1, m2, jokers, mj] = 1
+                break
+    return hope
+
+
+GROUP_HOPE = _hope()

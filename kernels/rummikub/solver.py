@@ -25,6 +25,19 @@ the state count down (each drops a state when another state of the same step, th
 other field, has at least its value): a run of 3 or more over an empty slot or a shorter run, a
 run of 2 over a run of 1, a run without a joker over the same run with one; and, when no table
 joker can be freed, fewer jokers placed over more.
+
+Ties: of two ways of equal value into a state, the one from the parent with the smaller key wins,
+then the smaller decision; of final states of equal value, the smaller key (``preferred``). Keys
+and decisions do not depend on the order states are made in, and every state on a best path
+survives the bound, the pre-tests and the dominance sweeps (a dominated state's dominator is on a
+best path too, and sweeps mark without comparing marked values), so the arrangement returned does
+not depend on which other states those prunings drop (issue 17 point 5).
+
+Fewer steps and states for a later turn (``solve_play``, from ``table.later_play``): rack tiles no
+table can hold are taken off, rows no rack tile can reach are left out, steps with nothing to do
+are skipped (``quiet_step``), a state whose tiles left for groups can no longer form groups is
+dropped at once (``GROUP_HOPE``), and bounded passes (``bounded``) aim first at every rack tile
+placed, then at a value a greedy arrangement reaches.
 """
 
 from __future__ import annotations
@@ -33,15 +46,15 @@ import numpy as np
 
 from rummysim.kernels.common._jit import njit_inline, njit_noalloc
 from rummysim.kernels.rummikub.arrange import replay
-from rummysim.kernels.rummikub.groups import GROUP_OK
+from rummysim.kernels.rummikub.groups import GROUP_HOPE, GROUP_OK
 from rummysim.kernels.rummikub.layout import (
     JOKER, KIND_GROUP, KIND_RUN, LK_HI, LK_JOKERS, LK_KEY, LK_KIND, LK_LO, LK_MASK, LK_MIN, LK_TILE, N_COLOURS,
     REQUIRED, TOP,
 )
 from rummysim.kernels.rummikub.state import (
-    A_END, ARENA, COLOUR_BITS, DEAD, FREED_BIT, HASH_BITS, HASH_SIZE, L_FREE, L_JOK, L_NAT, L_NONE, LOCK_GROUP_BIT,
+    A_END, ARENA, COLOUR_BITS, DEAD_BIT, FREED_BIT, HASH_BITS, HASH_SIZE, L_FREE, L_JOK, L_NAT, L_NONE, LOCK_GROUP_BIT,
     LOCK_RUN_BIT, M_BEAM, M_BEST, M_FREED, M_HASH_BITS, M_JOKER_WEIGHT, M_LOWER, M_OVERFLOW, M_STAMP, M_STEP_START,
-    M_TOP, MIN_HASH_BITS, N1_BIT, N2_BIT, NO_SOLUTION, SLOT_ACTIONS, STEPS, SWEEP_MIN, USED_BIT, VALUE_BIT,
+    M_TOP, MIN_HASH_BITS, N1_BIT, N2_BIT, NO_SOLUTION, SLOT_ACTIONS, STEPS, USED_BIT, VALUE_BIT,
     action_tiles, field, item_at, slot_after, sort3, with_field,
 )
 
@@ -75,9 +88,12 @@ def grow(ws):
         place(ws, ws.keys[i], i, meta[M_STAMP], meta[M_HASH_BITS])
 
 
-@njit_noalloc
+@njit_inline
 def insert(ws, key, value, parent, decision):
-    """Keep ``key`` in the current step with the best value seen (and that value's path)."""
+    """Keep ``key`` in the current step with the best value seen (and that value's path). Inlined,
+    as every helper of the program that is called per state takes the arrays it needs rather than
+    the workspace: a call that LLVM does not inline passes the whole 29-array workspace, some 200
+    machine words, which cost more than the helper's work."""
     meta = ws.meta
     if meta[M_TOP] - meta[M_STEP_START] >= (1 << meta[M_HASH_BITS]) // 2 and meta[M_HASH_BITS] < HASH_BITS:
         grow(ws)
@@ -100,7 +116,7 @@ def insert(ws, key, value, parent, decision):
             return
         i = ws.hidx[h]
         if ws.keys[i] == key:
-            if value > ws.vals[i]:
+            if value > ws.vals[i] or (value == ws.vals[i] and preferred(ws.keys, ws.par, ws.dec, parent, decision, i)):
                 ws.vals[i] = value
                 ws.par[i] = parent
                 ws.dec[i] = decision
@@ -109,14 +125,25 @@ def insert(ws, key, value, parent, decision):
 
 
 @njit_noalloc
-def lookup(ws, key):
+def preferred(keys, par, dec, parent, decision, i):
+    """The tie rule between two ways of equal value into arena entry ``i``: the one from the parent
+    with the smaller key, then the smaller decision. Keys and decisions, unlike arena places, do
+    not depend on the order in which states were made, so neither does the arrangement returned
+    (whatever the pre-tests, the bound and the dominance sweeps drop on the way)."""
+    key = keys[parent]
+    old = keys[par[i]]
+    return key < old or (key == old and decision < dec[i])
+
+
+@njit_noalloc
+def lookup(keys, hstamp, hidx, meta, key):
     """The arena entry of ``key`` in the current step, or -1."""
-    stamp = ws.meta[M_STAMP]
-    bits = ws.meta[M_HASH_BITS]
+    stamp = meta[M_STAMP]
+    bits = meta[M_HASH_BITS]
     h = hash_slot(key, bits)
-    while ws.hstamp[h] == stamp:
-        i = ws.hidx[h]
-        if ws.keys[i] == key:
+    while hstamp[h] == stamp:
+        i = hidx[h]
+        if keys[i] == key:
             return i
         h = (h + 1) & ((1 << bits) - 1)
     return -1
@@ -151,12 +178,12 @@ def lowered(code, k, track):
 
 @njit_inline
 def sweep_colour(ws, step, c, track):
-    """Mark DEAD the states of this step that another state of it dominates through colour ``c``'s
-    slots: the same key but for one slot lowered (``lowered``), and no better value. Steps with few
-    states are left alone: the sweep would cost more than it saves."""
-    if ws.meta[M_TOP] - ws.start[step] < SWEEP_MIN:
-        return
+    """Mark (``DEAD_BIT``) the states of this step that another state of it dominates through colour
+    ``c``'s slots: the same key but for one slot lowered (``lowered``), and no better value. Every
+    step is swept, however few its states: which states survive then depends on the position
+    alone, not on how many others the bound let through."""
     shift = COLOUR_BITS * c
+    marked = 0
     for i in range(ws.start[step], ws.meta[M_TOP]):
         key = ws.keys[i]
         x = (field(key, shift, 3), field(key, shift + 3, 3), field(key, shift + 6, 3))
@@ -169,22 +196,27 @@ def sweep_colour(ws, step, c, track):
                 y1 = low if s == 1 else x[1]
                 y2 = low if s == 2 else x[2]
                 y0, y1, y2 = sort3(y0, y1, y2)
-                j = lookup(ws, with_field(key, shift, COLOUR_BITS, y0 | (y1 << 3) | (y2 << 6)))
+                j = lookup(ws.keys, ws.hstamp, ws.hidx, ws.meta, with_field(key, shift, COLOUR_BITS, y0 | (y1 << 3) | (y2 << 6)))
                 if j >= 0 and ws.vals[j] <= ws.vals[i]:
-                    ws.vals[j] = DEAD
+                    ws.dec[j] |= DEAD_BIT
+                    marked += 1
+    return marked
 
 
 @njit_inline
 def sweep_jokers(ws, step):
-    """Mark DEAD the states that another state of this step with fewer jokers placed dominates
+    """Mark the states that another state of this step with fewer jokers placed dominates
     (only sound when no table joker can be freed: then every state's jokers come from the rack)."""
+    marked = 0
     for i in range(ws.start[step], ws.meta[M_TOP]):
         key = ws.keys[i]
         used = field(key, USED_BIT, 2)
         for more in range(used + 1, 3):
-            j = lookup(ws, with_field(key, USED_BIT, 2, more))
+            j = lookup(ws.keys, ws.hstamp, ws.hidx, ws.meta, with_field(key, USED_BIT, 2, more))
             if j >= 0 and ws.vals[j] <= ws.vals[i]:
-                ws.vals[j] = DEAD
+                ws.dec[j] |= DEAD_BIT
+                marked += 1
+    return marked
 
 
 @njit_noalloc
@@ -207,7 +239,7 @@ def freeable_jokers(ws, n_locked):
 
 
 @njit_noalloc
-def runs_can_go_on(ws, x0, x1, x2, n, c, jokers_left):
+def runs_can_go_on(free, rack, x0, x1, x2, n, c, jokers_left):
     """Can colour ``c``'s short runs (1 or 2 tiles at ``n``) all get their next tiles?"""
     short = 0
     single = 0
@@ -219,9 +251,9 @@ def runs_can_go_on(ws, x0, x1, x2, n, c, jokers_left):
             single += 1
     if short == 0:
         return True
-    if short > ws.free[c, n + 1] + ws.rack[c, n + 1] + jokers_left:
+    if short > free[c, n + 1] + rack[c, n + 1] + jokers_left:
         return False
-    return single == 0 or single <= ws.free[c, n + 2] + ws.rack[c, n + 2] + jokers_left
+    return single == 0 or single <= free[c, n + 2] + rack[c, n + 2] + jokers_left
 
 
 @njit_noalloc
@@ -254,7 +286,7 @@ def kth_largest(a, n, k):
 
 @njit_inline
 def settle_step(ws, step):
-    """Compact this step's live states to the front of its arena range, dropping the DEAD ones and,
+    """Compact this step's live states to the front of its arena range, dropping the marked ones and,
     past ``meta[M_BEAM]`` live states, all but that many best (the answer is then not proven best:
     ``M_OVERFLOW``)."""
     meta = ws.meta
@@ -263,23 +295,23 @@ def settle_step(ws, step):
     beam = meta[M_BEAM]
     alive = 0
     for i in range(a, b):
-        if ws.vals[i] != DEAD:
+        if not ws.dec[i] & DEAD_BIT:
             ws.sel[alive] = ws.vals[i]
             alive += 1
-    cut = DEAD
+    cut = NO_SOLUTION
     ties = 0
     if alive > beam:
         cut = kth_largest(ws.sel, alive, beam)
         above = 0
         for i in range(a, b):
-            if ws.vals[i] != DEAD and ws.vals[i] > cut:
+            if not ws.dec[i] & DEAD_BIT and ws.vals[i] > cut:
                 above += 1
         ties = beam - above
         meta[M_OVERFLOW] = 1
     j = a
     for i in range(a, b):
         v = ws.vals[i]
-        if v == DEAD or v < cut:
+        if ws.dec[i] & DEAD_BIT or v < cut:
             continue
         if alive > beam and v == cut:
             if ties == 0:
@@ -293,22 +325,63 @@ def settle_step(ws, step):
     meta[M_TOP] = j
 
 
+@njit_inline
+def quiet_step(ws, n, c, n_locked, joker_cap):
+    """Is step (number ``n``, colour ``c``; ``c`` = N_COLOURS for the closing step) a copy of the one
+    before? Without jokers, a colour with no tile at ``n`` nor at ``n - 1`` and no locked item at
+    ``n`` has no run to go on, start or end; a number with no tile and no locked group has no group
+    to form. Its one way on keeps every state as it is, with decision 0: the program skips it
+    (``ws.quiet``), and the states of the step before stand for it."""
+    if joker_cap > 0:
+        return False
+    if c < N_COLOURS:
+        if ws.free[c, n] + ws.rack[c, n] + ws.free[c, n - 1] + ws.rack[c, n - 1] > 0:
+            return False
+        for i in range(n_locked):
+            if item_at(ws.lk, i, n, c):
+                return False
+        return True
+    for d in range(N_COLOURS):
+        if ws.free[d, n] + ws.rack[d, n] > 0:
+            return False
+    for i in range(n_locked):
+        if ws.lk[i, LK_KIND] == KIND_GROUP and ws.lk[i, LK_KEY] == n:
+            return False
+    return True
+
+
 @njit_noalloc
-def open_step(ws, step):
-    ws.meta[M_STAMP] += 1
-    ws.meta[M_HASH_BITS] = MIN_HASH_BITS
-    ws.start[step] = ws.meta[M_TOP]
-    ws.meta[M_STEP_START] = ws.meta[M_TOP]
+def mark_quiet(ws, n_locked, joker_cap):
+    """``ws.quiet`` for every step, and the steps that are not quiet, in order, in ``ws.order``;
+    returns their number. The same for every pass with the same ``joker_cap``."""
+    k = 0
+    for step in range(1, STEPS + 1):
+        n = (step - 1) // (N_COLOURS + 1) + 1
+        c = (step - 1) % (N_COLOURS + 1)
+        if quiet_step(ws, n, c, n_locked, joker_cap):
+            ws.quiet[step] = 1
+        else:
+            ws.quiet[step] = 0
+            ws.order[k] = step
+            k += 1
+    return k
+
+
+@njit_noalloc
+def open_step(meta, start, step):
+    meta[M_STAMP] += 1
+    meta[M_HASH_BITS] = MIN_HASH_BITS
+    start[step] = meta[M_TOP]
+    meta[M_STEP_START] = meta[M_TOP]
 
 
 # ----------------------------------------------------------------------------- locked items
 
 
 @njit_noalloc
-def run_option(ws, i, key, n, option):
+def run_option(lk, i, key, n, option):
     """Locked run ``i`` at number ``n`` (its colour's step) under ``option``: returns
     (new key, rack tiles, jokers placed, jokers freed) or a negative rack count if not open."""
-    lk = ws.lk
     lo = lk[i, LK_LO]
     hi = lk[i, LK_HI]
     bit = LOCK_RUN_BIT + 3 * i
@@ -344,30 +417,29 @@ def run_option(ws, i, key, n, option):
 
 
 @njit_noalloc
-def group_option(ws, i, key, c, option):
+def group_option(lk, i, key, c, option):
     """Locked (or forced) group ``i`` at its number, colour ``c``'s step: add that colour's tile?"""
     if option == L_NONE:
         return key, 0
-    if option != L_NAT or (ws.lk[i, LK_MASK] >> c) & 1:
+    if option != L_NAT or (lk[i, LK_MASK] >> c) & 1:
         return key, -1
     bit = LOCK_GROUP_BIT + 3 * i
     return with_field(key, bit, 3, field(key, bit, 3) + 1), 1
 
 
 @njit_noalloc
-def item_option(ws, i, key, n, c, option):
+def item_option(lk, i, key, n, c, option):
     """(new key, rack tiles, jokers placed, jokers freed) of item ``i``; rack < 0 if not open."""
-    if ws.lk[i, LK_KIND] == KIND_RUN:
-        return run_option(ws, i, key, n, option)
-    key2, rack = group_option(ws, i, key, c, option)
+    if lk[i, LK_KIND] == KIND_RUN:
+        return run_option(lk, i, key, n, option)
+    key2, rack = group_option(lk, i, key, c, option)
     return key2, rack, 0, 0
 
 
 @njit_noalloc
-def group_close(ws, i, key, joker_keep, joker_add, max_jokers, both_colours):
+def group_close(lk, i, key, joker_keep, joker_add, max_jokers, both_colours):
     """Locked group ``i`` at the end of its number: is it valid with ``joker_keep`` of its jokers and
     ``joker_add`` more? Returns the jokers it frees, or -1."""
-    lk = ws.lk
     added = field(key, LOCK_GROUP_BIT + 3 * i, 3)
     naturals = added
     for c in range(N_COLOURS):
@@ -388,7 +460,7 @@ def group_close(ws, i, key, joker_keep, joker_add, max_jokers, both_colours):
 # ----------------------------------------------------------------------------- the steps
 
 
-@njit_noalloc
+@njit_inline
 def closed_colour(ws, p, key, value, shift, s0, s1, s2):
     """The one way on for a state when colour ``c`` has no tile and no joker at this number and no
     locked item needs it: runs of 3 or more end, shorter ones die, empty slots stay empty."""
@@ -411,22 +483,25 @@ def colour_step(ws, step, n, c, n_locked, joker_cap, max_jokers, threshold):
     avail = t + ws.rack[c, n]
     weight = ws.wts[c, n]
     shift = COLOUR_BITS * c
+    later1 = 0
+    later2 = 0
+    for d in range(c + 1, N_COLOURS):
+        later1 += 1 if ws.free[d, n] + ws.rack[d, n] > 0 else 0
+        later2 += 1 if ws.free[d, n] + ws.rack[d, n] > 1 else 0
     n_items = 0
     item0 = -1
     item1 = -1
     for i in range(n_locked):
-        if item_at(ws, i, n, c):
+        if item_at(ws.lk, i, n, c):
             if n_items == 0:
                 item0 = i
             else:
                 item1 = i
             n_items += 1
-    open_step(ws, step)
+    open_step(ws.meta, ws.start, step)
     for p in range(ws.start[step - 1], ws.start[step]):
         key = ws.keys[p]
         value = ws.vals[p]
-        if value == DEAD:
-            continue
         s0 = field(key, shift, 3)
         s1 = field(key, shift + 3, 3)
         s2 = field(key, shift + 6, 3)
@@ -464,19 +539,21 @@ def colour_step(ws, step, n, c, n_locked, joker_cap, max_jokers, threshold):
                     if nat > avail or used + jok > joker_cap:
                         continue
                     x0, x1, x2 = sort3(c0, c1, c2)
-                    if not runs_can_go_on(ws, x0, x1, x2, n, c, joker_cap - used - jok):
+                    if not runs_can_go_on(ws.free, ws.rack, x0, x1, x2, n, c, joker_cap - used - jok):
                         continue
                     slots_key = with_field(key, shift, COLOUR_BITS, x0 | (x1 << 3) | (x2 << 6))
                     slots_key = with_field(slots_key, USED_BIT, 2, used + jok)
                     decision = a0 | (a1 << 3) | (a2 << 6)
                     colour_choices(ws, p, value, slots_key, decision, n, c, t, avail, nat, jok, weight,
-                                   item0, item1, joker_cap, threshold)
+                                   item0, item1, joker_cap, threshold, later1, later2, max_jokers)
 
 
 @njit_inline
 def colour_choices(ws, p, value, key, decision, n, c, t, avail, nat, jok, weight, item0, item1, joker_cap,
-                   threshold):
-    """The tiles left for groups and the locked items' options, for one choice of run actions."""
+                   threshold, later1, later2, max_jokers):
+    """The tiles left for groups and the locked items' options, for one choice of run actions.
+    ``later1`` and ``later2``: the colours after ``c`` with at least one and two tiles of ``n``
+    (``GROUP_HOPE``)."""
     for g in range(max(0, t - nat), avail - nat + 1):
         if g > 2:
             break
@@ -486,6 +563,11 @@ def colour_choices(ws, p, value, key, decision, n, c, t, avail, nat, jok, weight
             gkey = with_field(gkey, N1_BIT, 3, field(gkey, N1_BIT, 3) + 1)
         elif g == 2:
             gkey = with_field(gkey, N2_BIT, 3, field(gkey, N2_BIT, 3) + 1)
+        n1 = field(gkey, N1_BIT, 3)
+        n2 = field(gkey, N2_BIT, 3)
+        if n1 + n2 > 0 and GROUP_HOPE[n1, n2, later1, later2, joker_cap - field(gkey, USED_BIT, 2),
+                                      max_jokers - 1] == 0:
+            continue  # the tiles left for groups can no longer all form groups
         placed = nat + g - t
         if threshold > 0:
             laid = field(gkey, VALUE_BIT, 5) + n * (nat + g + jok)
@@ -497,7 +579,7 @@ def colour_choices(ws, p, value, key, decision, n, c, t, avail, nat, jok, weight
             j0 = 0
             f0 = 0
             if item0 >= 0:
-                k0, r0, j0, f0 = item_option(ws, item0, gkey, n, c, o0)
+                k0, r0, j0, f0 = item_option(ws.lk, item0, gkey, n, c, o0)
                 if r0 < 0 or r0 > surplus:
                     continue
             for o1 in range(4 if item1 >= 0 else 1):
@@ -506,7 +588,7 @@ def colour_choices(ws, p, value, key, decision, n, c, t, avail, nat, jok, weight
                 j1 = 0
                 f1 = 0
                 if item1 >= 0:
-                    k1, r1, j1, f1 = item_option(ws, item1, k0, n, c, o1)
+                    k1, r1, j1, f1 = item_option(ws.lk, item1, k0, n, c, o1)
                     if r1 < 0 or r0 + r1 > surplus:
                         continue
                 used = field(k1, USED_BIT, 2) + j0 + j1
@@ -520,7 +602,7 @@ def colour_choices(ws, p, value, key, decision, n, c, t, avail, nat, jok, weight
                 if item1 >= 0:
                     opts |= o1 << (11 + 2 * item1)
                 gain = weight * (placed + r0 + r1) + ws.meta[M_JOKER_WEIGHT] * (jok + j0 + j1)
-                if bounded(ws, value + gain, k1, n, c, joker_cap):
+                if bounded(ws.rest, ws.meta, value + gain, k1, n, c, joker_cap):
                     insert(ws, k1, value + gain, p, gdec | opts)
 
 
@@ -536,12 +618,10 @@ def close_step(ws, step, n, n_locked, joker_cap, max_jokers, both_colours, thres
                 g0 = i
             else:
                 g1 = i
-    open_step(ws, step)
+    open_step(ws.meta, ws.start, step)
     for p in range(ws.start[step - 1], ws.start[step]):
         key = ws.keys[p]
         value = ws.vals[p]
-        if value == DEAD:
-            continue
         used = field(key, USED_BIT, 2)
         n1 = field(key, N1_BIT, 3)
         n2 = field(key, N2_BIT, 3)
@@ -561,7 +641,7 @@ def close_step(ws, step, n, n_locked, joker_cap, max_jokers, both_colours, thres
                 if g0 >= 0:
                     if keep0 > ws.lk[g0, LK_JOKERS] or add0 > room:
                         continue
-                    freed0 = group_close(ws, g0, key, keep0, add0, max_jokers, both_colours)
+                    freed0 = group_close(ws.lk, g0, key, keep0, add0, max_jokers, both_colours)
                     if freed0 < 0:
                         continue
                 for code1 in range(16 if g1 >= 0 else 1):
@@ -571,7 +651,7 @@ def close_step(ws, step, n, n_locked, joker_cap, max_jokers, both_colours, thres
                     if g1 >= 0:
                         if keep1 > ws.lk[g1, LK_JOKERS] or add0 + add1 > room:
                             continue
-                        freed1 = group_close(ws, g1, key, keep1, add1, max_jokers, both_colours)
+                        freed1 = group_close(ws.lk, g1, key, keep1, add1, max_jokers, both_colours)
                         if freed1 < 0:
                             continue
                     k = vkey
@@ -587,7 +667,7 @@ def close_step(ws, step, n, n_locked, joker_cap, max_jokers, both_colours, thres
                     if g1 >= 0:
                         decision |= code1 << (2 + 4 * g1)
                     v = value + ws.meta[M_JOKER_WEIGHT] * (jg + add0 + add1)
-                    if bounded(ws, v, k, n, N_COLOURS - 1, joker_cap):
+                    if bounded(ws.rest, ws.meta, v, k, n, N_COLOURS - 1, joker_cap):
                         insert(ws, k, v, p, decision)
 
 
@@ -601,7 +681,7 @@ def initial_key(ws, n_locked):
 
 
 @njit_noalloc
-def final_value(ws, key, value, n_locked, rack_jokers, joker_weight, max_jokers, threshold):
+def final_value(lk, key, value, n_locked, rack_jokers, joker_weight, max_jokers, threshold):
     """The objective of a complete arrangement, or NO_SOLUTION if its jokers or minimum fail."""
     used = field(key, USED_BIT, 2)
     freed = field(key, FREED_BIT, 2)
@@ -610,7 +690,7 @@ def final_value(ws, key, value, n_locked, rack_jokers, joker_weight, max_jokers,
     if threshold > 0 and field(key, VALUE_BIT, 5) < threshold:
         return NO_SOLUTION
     for i in range(n_locked):
-        if ws.lk[i, LK_KIND] == KIND_RUN and field(key, LOCK_RUN_BIT + 3 * i + 1, 2) > max_jokers:
+        if lk[i, LK_KIND] == KIND_RUN and field(key, LOCK_RUN_BIT + 3 * i + 1, 2) > max_jokers:
             return NO_SOLUTION
     return value - freed * joker_weight
 
@@ -630,16 +710,17 @@ def fill_rest(ws, joker_weight):
 
 
 @njit_noalloc
-def bounded(ws, value, key, n, c, joker_cap):
+def bounded(rest, meta, value, key, n, c, joker_cap):
     """Could a state reach the known lower bound? Its value, plus every rack tile still ahead of it
     (after colour ``c`` at number ``n``) and every joker it could still place."""
-    ahead = ws.rest[4 * (n - 1) + c + 1] + (joker_cap - field(key, USED_BIT, 2)) * max(ws.meta[M_JOKER_WEIGHT], 0)
-    return value + ahead >= ws.meta[M_LOWER]
+    ahead = rest[4 * (n - 1) + c + 1] + (joker_cap - field(key, USED_BIT, 2)) * max(meta[M_JOKER_WEIGHT], 0)
+    return value + ahead >= meta[M_LOWER]
 
 
 @njit_inline
-def run_program(ws, n_locked, rack_jokers, joker_cap, max_jokers, both_colours, threshold, joker_sweep):
-    """One pass of the program over the 13 numbers; returns (best objective, its arena entry).
+def run_program(ws, n_locked, rack_jokers, joker_cap, max_jokers, both_colours, threshold, joker_sweep, n_real):
+    """One pass of the program over the 13 numbers; returns (best objective, its arena entry). It goes
+    through the ``n_real`` steps of ``ws.order`` only (``mark_quiet``).
 
     Each number is five steps (its four colours, then its groups); every step is handled at one
     call site, so that the steps inline into one function (a call would copy the whole workspace)."""
@@ -653,27 +734,38 @@ def run_program(ws, n_locked, rack_jokers, joker_cap, max_jokers, both_colours, 
     ws.par[0] = -1
     ws.dec[0] = 0
     track = max_jokers == 1
-    for step in range(1, STEPS + 1):
+    last = 0  # where the states of the last step the pass went through begin
+    for r in range(n_real):
+        step = ws.order[r]
         n = (step - 1) // (N_COLOURS + 1) + 1
         c = (step - 1) % (N_COLOURS + 1)
+        ws.start[step - 1] = last  # the parents: the last step's states, whatever was skipped
         if c < N_COLOURS:
             colour_step(ws, step, n, c, n_locked, joker_cap, max_jokers, threshold)
             swept = (c, c + 1)
         else:
             close_step(ws, step, n, n_locked, joker_cap, max_jokers, both_colours, threshold)
             swept = (0, N_COLOURS)
-        for d in range(swept[0], swept[1]):
-            sweep_colour(ws, step, d, track)
-        if joker_sweep:
-            sweep_jokers(ws, step)
-        settle_step(ws, step)
+        states = meta[M_TOP] - ws.start[step]
+        if states == 0:
+            return NO_SOLUTION, -1  # no state reaches the bound (or the minimum): nothing to finish
+        marked = 0
+        if states > 1:  # one state dominates none
+            for d in range(swept[0], swept[1]):
+                marked += sweep_colour(ws, step, d, track)
+            if joker_sweep:
+                marked += sweep_jokers(ws, step)
+        if marked > 0 or states > meta[M_BEAM]:
+            settle_step(ws, step)
+        last = ws.start[step]
+    ws.start[STEPS] = last
     ws.start[STEPS + 1] = meta[M_TOP]
     best = NO_SOLUTION
     best_i = -1
     joker_weight = meta[M_JOKER_WEIGHT]
     for i in range(ws.start[STEPS], ws.start[STEPS + 1]):
-        v = final_value(ws, ws.keys[i], ws.vals[i], n_locked, rack_jokers, joker_weight, max_jokers, threshold)
-        if v > best:
+        v = final_value(ws.lk, ws.keys[i], ws.vals[i], n_locked, rack_jokers, joker_weight, max_jokers, threshold)
+        if v > best or (v == best and best_i >= 0 and ws.keys[i] < ws.keys[best_i]):  # ties: the smaller key
             best = v
             best_i = i
     return best, best_i
@@ -694,21 +786,72 @@ def solve(ws, n_locked, rack_jokers, joker_weight, max_jokers, both_colours, thr
     every state that cannot reach it (``bounded``): jokers multiply the states, and most of those
     cannot beat the best play without them.
     """
+    return program_passes(ws, n_locked, rack_jokers, joker_weight, max_jokers, both_colours, threshold, False, 0)
+
+
+@njit_noalloc
+def solve_play(ws, n_locked, rack_jokers, joker_weight, max_jokers, both_colours, floor):
+    """``solve`` for a later turn's play (no minimum, no forced item), where only a positive
+    objective is a play: returns (objective, combinations in ``ws.out``), or (0, 0) when no
+    arrangement is worth more than 0. ``floor`` is a value some arrangement without jokers is known
+    to reach (``table.floor_value``; 0 if none is known).
+
+    Bound first: a pass keeps only the states that can still reach a target (``bounded``). The first
+    pass's target is the most the rack could give (every rack tile placed): it holds few states, and
+    if it finds an arrangement, that arrangement is the best. Otherwise a second pass aims at
+    ``floor`` (at least 1) and finds the best, which is exact whatever the target below it: the
+    bound only drops states that cannot reach the target. With jokers, those passes go without
+    them, and then one pass with them keeps the states that can reach that answer (or 1), as in
+    ``solve``.
+    """
+    return program_passes(ws, n_locked, rack_jokers, joker_weight, max_jokers, both_colours, 0, True, floor)
+
+
+@njit_noalloc
+def program_passes(ws, n_locked, rack_jokers, joker_weight, max_jokers, both_colours, threshold, later, floor):
+    """The passes of ``solve`` (``later`` False: one unbounded pass without jokers, then one with
+    them bounded by its answer) or of ``solve_play`` (``later``), over one copy of the program."""
     freeable = freeable_jokers(ws, n_locked)
     joker_cap = min(2, rack_jokers + freeable)
     fill_rest(ws, joker_weight)
-    passes = 2 if joker_cap > 0 else 1
+    top = ws.rest[0]
+    meta = ws.meta
+    overflow = 0
     best = NO_SOLUTION
     best_i = -1
-    for k in range(passes):
-        cap = joker_cap if k == passes - 1 else 0
-        ws.meta[M_LOWER] = best  # the first pass's answer bounds the second's
+    target = top if later else NO_SOLUTION
+    with_jokers = False
+    quiet_cap = -1
+    n_real = 0
+    while True:
+        if later and not with_jokers and target < 1:
+            if joker_cap == 0:
+                break
+            with_jokers = True  # no play without jokers: the joker pass only needs to reach 1
+            target = 1
+        cap = joker_cap if with_jokers else 0
+        if cap != quiet_cap:
+            n_real = mark_quiet(ws, n_locked, cap)
+            quiet_cap = cap
+        meta[M_LOWER] = target
         best, best_i = run_program(ws, n_locked, rack_jokers, cap, max_jokers, both_colours, threshold,
-                                   freeable == 0 and cap > 0)
-    meta = ws.meta
+                                   freeable == 0 and cap > 0, n_real)
+        overflow |= meta[M_OVERFLOW]
+        if with_jokers:
+            break
+        if best >= target:
+            if joker_cap == 0:
+                break
+            with_jokers = True
+            target = best  # the first pass's answer bounds the joker pass
+            continue
+        target = max(floor, 1) if target > max(floor, 1) else 0
+    meta[M_OVERFLOW] = overflow
     meta[M_BEST] = best
     meta[M_FREED] = 0
     if best_i < 0:
-        return NO_SOLUTION, 0
+        return (0 if later else NO_SOLUTION), 0
+    if later and best < 1:
+        return 0, 0
     meta[M_FREED] = field(ws.keys[best_i], FREED_BIT, 2)
     return best, replay(ws, best_i, n_locked, max_jokers)

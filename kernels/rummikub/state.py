@@ -31,8 +31,9 @@ WIDEST_BEAM = HASH_SIZE // 2  # a step never holds more live states (the hash ta
 STEPS = 5 * TOP  # four colour steps and a closing step per number
 MAX_RUNS = 3 * N_COLOURS * TOP
 NO_SOLUTION = -(1 << 60)
-SWEEP_MIN = 32  # states a step needs before its dominance sweep runs
-DEAD = -(1 << 61)  # a state another one dominates
+DEAD_BIT = 1 << 30  # in a state's decision (``dec``): another state of its step dominates it. A mark
+# beside the value, not in it, so that a dominated state still dominates others: which states a
+# sweep drops then does not depend on the order it visits them in
 
 # ---- state key bits
 SLOT_BITS = 3  # a slot's code: length 0..3 ("3" = 3 or more), + 4 if it holds a joker (max_jokers 1)
@@ -89,14 +90,18 @@ M_SIZE = 10
 Solver = namedtuple(
     "Solver",
     "keys vals par dec start hstamp hidx meta free rack wts rest lk path slot_code slot_run run_col run_lo "
-    "run_len run_tiles lk_tiles lk_lo lk_hi lk_group gsel out sel",
+    "run_len run_tiles lk_tiles lk_lo lk_hi lk_group gsel out sel aside quiet order left",
 )
 """The solver's workspace, made once by ``new_solver`` and reused for every solve.
 
 Inputs the caller fills: ``free`` and ``rack`` [colour, number] counts, ``wts`` [colour, number]
 weights, ``lk`` the locked items (``LK_*`` rows). The arena (``keys vals par dec``, ``start`` per
 step), the hash table (``hstamp hidx``) and ``meta`` are the program's; ``path`` to ``gsel`` are
-the replay's; ``out`` receives the final table (``CB_*`` rows); ``sel`` is the beam's scratch."""
+the replay's; ``out`` receives the final table (``CB_*`` rows); ``sel`` is the beam's scratch;
+``aside[r]`` is 1 for a table row that no rack tile can reach, left out of the program and copied
+as it is into the final table (``kernels.rummikub.table.set_aside``); ``quiet[step]`` is 1 for a step
+the program skipped (``kernels.rummikub.solver.quiet_step``), ``order`` the steps it goes through;
+``left`` [colour, number] is ``kernels.rummikub.table.floor_value``'s scratch."""
 
 
 @njit
@@ -129,6 +134,10 @@ def new_solver(beam=BEAM):
         np.zeros(N_COLOURS, dtype=np.int64),
         np.zeros((MAX_COMBOS, CB_SIZE), dtype=np.int64),
         np.zeros(WIDEST_BEAM, dtype=np.int64),
+        np.zeros(MAX_COMBOS, dtype=np.int64),
+        np.zeros(STEPS + 2, dtype=np.int64),
+        np.zeros(STEPS + 2, dtype=np.int64),
+        np.zeros((N_COLOURS, TOP + 3), dtype=np.int64),
     )
     ws.meta[M_BEAM] = min(beam, WIDEST_BEAM)
     return ws
@@ -199,9 +208,8 @@ def sort3(a, b, c):
 
 
 @njit_noalloc
-def item_at(ws, i, n, c):
+def item_at(lk, i, n, c):
     """Does locked item ``i`` take part in colour ``c``'s step at number ``n``?"""
-    lk = ws.lk
     if lk[i, LK_KIND] == KIND_RUN:
         return lk[i, LK_KEY] == c
     return lk[i, LK_KEY] == n

@@ -6,7 +6,10 @@ per combination with a joker (RKUB-JOKER-2). ``load_rack`` and ``set_weights`` a
 the objective. ``can_place`` is the pre-test that skips a solve when no rack tile can possibly
 be placed. ``best_arrangement`` runs the whole thing for a rack on a table (or, for an initial
 meld, on an empty table with the minimum of RKUB-INIT-30) and ``mark_rack`` records which tiles
-of a new table came from the rack.
+of a new table came from the rack. A later turn goes through ``later_play``: the rack tiles no table
+can hold off the solver's rack (``drop_unplaceable``), the rows no rack tile can reach left as they
+are (``set_aside``, ``put_back``), and a greedy arrangement's value as the solver's bound
+(``floor_value``).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from rummysim.kernels.rummikub.layout import (
     KIND_RUN, LK_HI, LK_JOKERS, LK_KEY, LK_KIND, LK_LO, LK_MASK, LK_MIN, LK_SIZE, LK_SOURCE, LK_TILE,
     MAX_LOCKED, N_COLOURS, OBJ_VALUE, REQUIRED, TILE_IDS, TOP,
 )
-from rummysim.kernels.rummikub.solver import solve
+from rummysim.kernels.rummikub.solver import freeable_jokers, solve, solve_play
 from rummysim.kernels.rummikub.state import M_OVERFLOW, NO_SOLUTION
 
 NOTHING = 0  # objective of placing nothing
@@ -112,35 +115,254 @@ def can_place(ws, n_locked, rack_jokers):
         return True
     for c in range(N_COLOURS):
         for n in range(1, TOP + 1):
-            if ws.rack[c, n] > 0 and tile_may_fit(ws, c, n, jokers, n_locked):
+            if ws.rack[c, n] > 0 and tile_may_fit(ws.free, ws.rack, ws.lk, c, n, jokers, n_locked):
                 return True
     return False
 
 
 @njit_noalloc
-def present(ws, c, n):
-    return 1 <= n <= TOP and ws.free[c, n] + ws.rack[c, n] > 0
+def drop_unplaceable(ws, n_locked, rack_jokers):
+    """Take off the solver's rack every tile that ``tile_may_fit`` says no final table can hold, until
+    none is left to take (a tile taken off may leave another one without the window or group it
+    needed). They stay on the seat's rack; the program no longer tries them. Returns the natural
+    rack tiles left."""
+    jokers = rack_jokers
+    for i in range(n_locked):
+        jokers += ws.lk[i, LK_JOKERS]
+    changed = True
+    left = 0
+    while changed:
+        changed = False
+        left = 0
+        for c in range(N_COLOURS):
+            for n in range(1, TOP + 1):
+                if ws.rack[c, n] > 0:
+                    if tile_may_fit(ws.free, ws.rack, ws.lk, c, n, jokers, n_locked):
+                        left += ws.rack[c, n]
+                    else:
+                        ws.rack[c, n] = 0
+                        changed = True
+    return left
 
 
 @njit_noalloc
-def tile_may_fit(ws, c, n, jokers, n_locked):
+def reach_masks(free, rack):
+    """Per colour, the bitmask of the numbers (bit ``n``) whose tiles a rack tile can reach: from the
+    rack tiles, through neighbours of a colour and tiles of a number, over the tiles there are
+    (table and rack). Returns the four masks."""
+    p0 = p1 = p2 = p3 = 0
+    a0 = a1 = a2 = a3 = 0
+    for n in range(1, TOP + 1):
+        bit = 1 << n
+        p0 |= bit if free[0, n] + rack[0, n] > 0 else 0
+        p1 |= bit if free[1, n] + rack[1, n] > 0 else 0
+        p2 |= bit if free[2, n] + rack[2, n] > 0 else 0
+        p3 |= bit if free[3, n] + rack[3, n] > 0 else 0
+        a0 |= bit if rack[0, n] > 0 else 0
+        a1 |= bit if rack[1, n] > 0 else 0
+        a2 |= bit if rack[2, n] > 0 else 0
+        a3 |= bit if rack[3, n] > 0 else 0
+    while True:
+        b0 = spread(a0, p0)
+        b1 = spread(a1, p1)
+        b2 = spread(a2, p2)
+        b3 = spread(a3, p3)
+        col = b0 | b1 | b2 | b3
+        b0 |= col & p0
+        b1 |= col & p1
+        b2 |= col & p2
+        b3 |= col & p3
+        if b0 == a0 and b1 == a1 and b2 == a2 and b3 == a3:
+            return a0, a1, a2, a3
+        a0, a1, a2, a3 = b0, b1, b2, b3
+
+
+@njit_noalloc
+def spread(mask, present_mask):
+    """``mask`` grown along consecutive numbers of ``present_mask`` (a colour's runs of tiles)."""
+    while True:
+        grown = mask | (((mask << 1) | (mask >> 1)) & present_mask)
+        if grown == mask:
+            return mask
+        mask = grown
+
+
+@njit_noalloc
+def lock_reachable(lk, rack, i):
+    """Can a rack tile join locked item ``i`` when no joker can move (none on the rack, none freeable)?
+    Then a run gains tiles only at its ends, a group only a colour it lacks."""
+    c = lk[i, LK_KEY]
+    if lk[i, LK_KIND] == KIND_RUN:
+        return rack[c, lk[i, LK_LO] - 1] > 0 or rack[c, lk[i, LK_HI] + 1] > 0
+    for d in range(N_COLOURS):
+        if not (lk[i, LK_MASK] >> d) & 1 and rack[d, c] > 0:
+            return True
+    return False
+
+
+@njit_noalloc
+def set_aside(ws, table, n_combos, n_locked):
+    """With no joker that can move, leave out of the program the table rows that no rack tile can
+    reach (``reach_masks``, ``lock_reachable``): their tiles come off ``free``, locked items are
+    dropped from ``lk``, and ``aside[r]`` marks them, to be copied unchanged into the final table
+    (``put_back``). Every combination's tiles are connected, so a row is reached whole or not at
+    all. A position then costs what its reachable part costs: most early-game rack tiles touch one
+    or two combinations of a table of twenty tiles. Returns the locked items left."""
+    a0, a1, a2, a3 = reach_masks(ws.free, ws.rack)
+    for r in range(n_combos):
+        ws.aside[r] = 0
+        if combo_jokers(table, r) > 0:
+            continue
+        t = table[r, CB_TILE]
+        colour = t >> 4
+        mask = a0 if colour == 0 else a1 if colour == 1 else a2 if colour == 2 else a3
+        if not (mask >> (t & 15)) & 1:
+            ws.aside[r] = 1
+            for k in range(table[r, CB_LEN]):
+                u = table[r, CB_TILE + k]
+                ws.free[u >> 4, u & 15] -= 1
+    kept = 0
+    for i in range(n_locked):
+        if not lock_reachable(ws.lk, ws.rack, i):
+            ws.aside[ws.lk[i, LK_SOURCE]] = 1
+            continue
+        if kept != i:
+            for j in range(LK_SIZE):
+                ws.lk[kept, j] = ws.lk[i, j]
+        kept += 1
+    return kept
+
+
+@njit_noalloc
+def floor_value(ws, table, n_combos):
+    """A value that some arrangement without jokers surely reaches, found greedily: rack tiles of
+    positive weight added to the ends of the table's runs and to its groups of three, then new runs
+    and groups from the rack tiles left. Every such table is valid, so the solver's exact pass may
+    drop the states that cannot reach it (``solver.solve_play``)."""
+    left = ws.left
+    for c in range(N_COLOURS):
+        for n in range(TOP + 3):
+            left[c, n] = ws.rack[c, n] if 1 <= n <= TOP and ws.wts[c, n] > 0 else 0
+    value = 0
+    for r in range(n_combos):
+        if ws.aside[r] == 1 or combo_jokers(table, r) > 0:
+            continue
+        if table[r, CB_KIND] == KIND_RUN:
+            value += extend_run(left, ws.wts, table[r, CB_KEY], table[r, CB_LO],
+                                table[r, CB_LO] + table[r, CB_LEN] - 1)
+        elif table[r, CB_LEN] == 3:
+            value += fill_group(left, ws.wts, table, r)
+    for _ in range(2):  # two copies of a tile make at most two new combinations of it
+        for c in range(N_COLOURS):
+            value += rack_runs(left, ws.wts, c)
+        for n in range(1, TOP + 1):
+            value += rack_group(left, ws.wts, n)
+    return value
+
+
+@njit_noalloc
+def extend_run(left, wts, c, lo, hi):
+    """Rack tiles of ``left`` added to both ends of a run of colour ``c`` over ``lo..hi``; returns
+    their weight."""
+    value = 0
+    while lo > 1 and left[c, lo - 1] > 0:
+        lo -= 1
+        left[c, lo] -= 1
+        value += wts[c, lo]
+    while hi < TOP and left[c, hi + 1] > 0:
+        hi += 1
+        left[c, hi] -= 1
+        value += wts[c, hi]
+    return value
+
+
+@njit_noalloc
+def fill_group(left, wts, table, r):
+    """A rack tile of a missing colour added to the group of three in row ``r``; returns its weight."""
+    n = table[r, CB_KEY]
+    mask = 0
+    for k in range(3):
+        mask |= 1 << (table[r, CB_TILE + k] >> 4)
+    for c in range(N_COLOURS):
+        if not (mask >> c) & 1 and left[c, n] > 0:
+            left[c, n] -= 1
+            return wts[c, n]
+    return 0
+
+
+@njit_noalloc
+def rack_runs(left, wts, c):
+    """New runs of colour ``c`` from ``left``'s tiles, one copy each: every stretch of three or more
+    consecutive numbers. Takes them off ``left``; returns their weight."""
+    value = 0
+    n = 1
+    while n <= TOP:
+        m = n
+        while m <= TOP and left[c, m] > 0:
+            m += 1
+        if m - n >= 3:
+            for k in range(n, m):
+                left[c, k] -= 1
+                value += wts[c, k]
+        n = m + 1
+    return value
+
+
+@njit_noalloc
+def rack_group(left, wts, n):
+    """A new group of number ``n`` from ``left``'s tiles if three or four colours have one; returns
+    its weight."""
+    colours = 0
+    for c in range(N_COLOURS):
+        colours += 1 if left[c, n] > 0 else 0
+    if colours < 3:
+        return 0
+    value = 0
+    for c in range(N_COLOURS):
+        if left[c, n] > 0:
+            left[c, n] -= 1
+            value += wts[c, n]
+    return value
+
+
+@njit_noalloc
+def put_back(ws, table, n_combos, rows):
+    """The rows ``set_aside`` left out, after the program's ``rows`` in ``ws.out``; returns the rows."""
+    for r in range(n_combos):
+        if ws.aside[r] == 1:
+            for j in range(table.shape[1]):
+                ws.out[rows, j] = table[r, j]
+            ws.out[rows, CB_FROM] = r if combo_jokers(table, r) > 0 else -1
+            rows += 1
+    return rows
+
+
+@njit_noalloc
+def present(free, rack, c, n):
+    return 1 <= n <= TOP and free[c, n] + rack[c, n] > 0
+
+
+@njit_noalloc
+def tile_may_fit(free, rack, lk, c, n, jokers, n_locked):
+    """Could rack tile (``c``, ``n``) be in a valid final table (see ``can_place``)? Takes the arrays
+    it needs, not the workspace: called per rack tile, and with the workspace each call would pass
+    its 29 arrays."""
     for lo in range(n - 2, n + 1):
         if lo < 1 or lo + 2 > TOP:
             continue
         missing = 0
         for m in range(lo, lo + 3):
-            if m != n and not present(ws, c, m):
+            if m != n and not present(free, rack, c, m):
                 missing += 1
         if missing <= jokers:
             return True
     others = 0
     for d in range(N_COLOURS):
-        if d != c and present(ws, d, n):
+        if d != c and present(free, rack, d, n):
             others += 1
     if others + jokers >= 2:
         return True
     for i in range(n_locked):
-        lk = ws.lk
         if lk[i, LK_KIND] == KIND_RUN and lk[i, LK_KEY] == c:
             gap = max(lk[i, LK_LO] - n, n - lk[i, LK_HI])
             if 0 <= gap - 1 <= jokers or (lk[i, LK_LO] <= n <= lk[i, LK_HI]):
@@ -284,7 +506,25 @@ def arrangement(ws, table, n_combos, rack, joker_weight, max_jokers, both_colour
     n_locked = load_table(ws, table, n_combos)
     if not can_place(ws, n_locked, rack_jokers):
         return NOTHING, 0
-    return solve(ws, n_locked, rack_jokers, joker_weight, max_jokers, both_colours, 0)
+    return later_play(ws, table, n_combos, n_locked, rack_jokers, joker_weight, max_jokers, both_colours)
+
+
+@njit_noalloc
+def later_play(ws, table, n_combos, n_locked, rack_jokers, joker_weight, max_jokers, both_colours):
+    """A later turn's best play on the loaded table: the rack tiles no table can hold taken off, the
+    rows no rack tile can reach set aside (when no joker can move), the program on the rest
+    (``solve_play``), the rows set aside put back."""
+    if drop_unplaceable(ws, n_locked, rack_jokers) == 0 and rack_jokers == 0:
+        return NOTHING, 0
+    for r in range(n_combos):
+        ws.aside[r] = 0
+    if rack_jokers == 0 and freeable_jokers(ws, n_locked) == 0:
+        n_locked = set_aside(ws, table, n_combos, n_locked)
+    floor = floor_value(ws, table, n_combos)
+    best, rows = solve_play(ws, n_locked, rack_jokers, joker_weight, max_jokers, both_colours, floor)
+    if best <= 0:
+        return NOTHING, 0
+    return best, put_back(ws, table, n_combos, rows)
 
 
 @njit_noalloc
