@@ -184,23 +184,37 @@ def group_allowed(grp_seat, rank, m):
 
 
 @njit_noalloc
+def seq_gap(av, suit, p, wild):
+    """1 if sequence position p of ``suit`` needs a wild card (no natural card held for it), else 0."""
+    r = rank_at(p)
+    return 1 if r == wild or av[16 * suit + r] == 0 else 0
+
+
+@njit_noalloc
+def seq_card_value(av, suit, p, wild, vals):
+    """Points of the card that fills position p: the natural card if held, else a wild card."""
+    r = rank_at(p)
+    if r == wild or av[16 * suit + r] == 0:
+        return vals[wild]
+    return vals[16 * suit + r]
+
+
+@njit_noalloc
 def seq_cost(av, suit, lo, hi, wild):
     """Wild cards needed to fill positions lo..hi of ``suit`` using naturals where held."""
     need = 0
     for p in range(lo, hi + 1):
-        r = rank_at(p)
-        if r == wild or av[16 * suit + r] == 0:
-            need += 1
+        need += seq_gap(av, suit, p, wild)
     return need
 
 
 @njit_noalloc
-def seq_uses(av, suit, lo, hi, wild, must):
-    """Does filling lo..hi (naturals first) put the card ``must`` down?"""
+def seq_uses(av, suit, lo, hi, wild, must, need):
+    """Does filling lo..hi (naturals first; ``need`` wild cards, ``seq_cost``) put the card ``must`` down?"""
     if must < 0:
         return True
     if must % 16 == wild:
-        return seq_cost(av, suit, lo, hi, wild) > 0 and av[must] > 0
+        return need > 0 and av[must] > 0
     if must // 16 != suit:
         return False
     for p in range(lo, hi + 1):
@@ -213,11 +227,7 @@ def seq_uses(av, suit, lo, hi, wild, must):
 def seq_value(av, suit, lo, hi, wild, vals):
     v = 0
     for p in range(lo, hi + 1):
-        r = rank_at(p)
-        if r == wild or av[16 * suit + r] == 0:
-            v += vals[wild]
-        else:
-            v += vals[16 * suit + r]
+        v += seq_card_value(av, suit, p, wild, vals)
     return v
 
 
@@ -351,7 +361,12 @@ def wild_group_plays(av, must, tab, cand, n, scope):
 
 @njit_inline
 def new_sequence_plays(av, must, tab, cand, n):
-    """New sequences (R5K-SEQ-1, R5K-WILD-4): 3..13 positions, never both ace positions."""
+    """New sequences (R5K-SEQ-1, R5K-WILD-4): 3..13 positions, never both ace positions.
+
+    Each start's windows grow one position at a time, so their wild-card need and value are kept
+    as running sums instead of being recounted per window (issue 19: the recount was a quarter of
+    the 5000 engine's time).
+    """
     wild, vals = tab.wild, tab.vals
     nw = wild_count(av, wild)
     natural_must = must >= 0 and must % 16 != wild
@@ -359,18 +374,22 @@ def new_sequence_plays(av, must, tab, cand, n):
         if natural_must and must // 16 != s:
             continue  # the named card fits only sequences of its own suit
         for lo in range(1, 13):
+            need = seq_gap(av, s, lo, wild) + seq_gap(av, s, lo + 1, wild)
+            value = seq_card_value(av, s, lo, wild, vals) + seq_card_value(av, s, lo + 1, wild, vals)
             for hi in range(lo + 2, min(lo + MAX_SEQ - 1, 14) + 1):
-                need = seq_cost(av, s, lo, hi, wild)
+                need += seq_gap(av, s, hi, wild)
+                value += seq_card_value(av, s, hi, wild, vals)
                 if need > nw:
                     break  # a longer window never needs fewer wild cards
-                if seq_uses(av, s, lo, hi, wild, must):
-                    n = push_seq(cand, n, P_NEW_SEQ, -1, -1, s, lo, hi, need, seq_value(av, s, lo, hi, wild, vals))
+                if seq_uses(av, s, lo, hi, wild, must, need):
+                    n = push_seq(cand, n, P_NEW_SEQ, -1, -1, s, lo, hi, need, value)
     return n
 
 
 @njit_inline
 def sequence_additions(av, must, tab, cand, n, single):
-    """Additions at either end, one position outward per card (R5K-SEQ-2/4)."""
+    """Additions at either end, one position outward per card (R5K-SEQ-2/4); the need and value of
+    the cards added are running sums as the addition grows."""
     melds, wild, vals = tab.melds, tab.wild, tab.vals
     nw = wild_count(av, wild)
     for m in range(tab.n_melds[0]):
@@ -381,24 +400,28 @@ def sequence_additions(av, must, tab, cand, n, single):
         hi = meld_hi(melds, m)
         room = MAX_SEQ - melds[m, M_LEN]
         limit = 1 if single else room
+        need = 0
+        value = 0
         for j in range(1, limit + 1):  # high end
             if hi + j > 14 or (lo == 1 and hi + j == 14):
                 break
-            need = seq_cost(av, s, hi + 1, hi + j, wild)
+            need += seq_gap(av, s, hi + j, wild)
+            value += seq_card_value(av, s, hi + j, wild, vals)
             if need > nw:
                 break
-            if seq_uses(av, s, hi + 1, hi + j, wild, must):
-                n = push_seq(cand, n, P_ADD_SEQ, m, -1, s, hi + 1, hi + j, need,
-                             seq_value(av, s, hi + 1, hi + j, wild, vals))
+            if seq_uses(av, s, hi + 1, hi + j, wild, must, need):
+                n = push_seq(cand, n, P_ADD_SEQ, m, -1, s, hi + 1, hi + j, need, value)
+        need = 0
+        value = 0
         for j in range(1, limit + 1):  # low end
             if lo - j < 1 or (hi == 14 and lo - j == 1):
                 break
-            need = seq_cost(av, s, lo - j, lo - 1, wild)
+            need += seq_gap(av, s, lo - j, wild)
+            value += seq_card_value(av, s, lo - j, wild, vals)
             if need > nw:
                 break
-            if seq_uses(av, s, lo - j, lo - 1, wild, must):
-                n = push_seq(cand, n, P_ADD_SEQ, m, -1, s, lo - j, lo - 1, need,
-                             seq_value(av, s, lo - j, lo - 1, wild, vals))
+            if seq_uses(av, s, lo - j, lo - 1, wild, must, need):
+                n = push_seq(cand, n, P_ADD_SEQ, m, -1, s, lo - j, lo - 1, need, value)
     return n
 
 
@@ -434,7 +457,7 @@ def join_plays(av, must, tab, seat, cand, n, single):
             if single and gap != 1:
                 continue
             need = seq_cost(av, s, ahi + 1, blo - 1, wild)
-            if need <= nw and seq_uses(av, s, ahi + 1, blo - 1, wild, must):
+            if need <= nw and seq_uses(av, s, ahi + 1, blo - 1, wild, must, need):
                 n = push_seq(cand, n, P_JOIN, a, b, s, ahi + 1, blo - 1, need,
                              seq_value(av, s, ahi + 1, blo - 1, wild, vals))
     return n
@@ -720,6 +743,77 @@ def all_cards_covered(av, cand, n, wild, cov):
 
 
 @njit_noalloc
+def mark_rank(cov, rank):
+    for s in range(4):
+        cov[16 * s + rank] = 1
+
+
+@njit_noalloc
+def mark_sequence_reach(cov, av, melds, m, wild, nw):
+    """The held naturals an addition to sequence m could put down (the same walk outward from each
+    end as ``sequence_additions``, stopping where the wild cards held run out) or trade for one of
+    its wild cards (``trade_plays``)."""
+    s = melds[m, M_KEY]
+    lo = melds[m, M_LO]
+    hi = meld_hi(melds, m)
+    room = MAX_SEQ - melds[m, M_LEN]
+    need = 0
+    for j in range(1, room + 1):  # high end
+        if hi + j > 14 or (lo == 1 and hi + j == 14):
+            break
+        need += seq_gap(av, s, hi + j, wild)
+        if need > nw:
+            break
+        mark_positions(cov, av, s, hi + j, hi + j, wild)
+    need = 0
+    for j in range(1, room + 1):  # low end
+        if lo - j < 1 or (hi == 14 and lo - j == 1):
+            break
+        need += seq_gap(av, s, lo - j, wild)
+        if need > nw:
+            break
+        mark_positions(cov, av, s, lo - j, lo - j, wild)
+    for i in range(melds[m, M_LEN]):
+        if is_wild(melds[m, M_CARD + i], wild):
+            mark_positions(cov, av, s, lo + i, lo + i, wild)
+
+
+@njit_noalloc
+def could_cover_all(av, tab, cov):
+    """A cheap test, made before enumerating, that ``all_cards_covered`` can pass.
+
+    Every held natural card must lie in a play that might be offered with the full scope: a new
+    group of its rank (R5K-GROUP-2 allowing), any play on a group of its rank, a three-position
+    window of its suit within the wild cards held (every longer new sequence holds one), or an
+    addition or a trade on a sequence of its suit (a join's gap is an addition to its lower
+    sequence). This marks a superset of the cards the offered plays cover, so False here means
+    ``all_cards_covered`` would say False: the search drops the branch without the enumeration
+    (issue 19: most of the search's enumerations ended so). Wild cards are taken as coverable.
+    """
+    melds, grp, wild = tab.melds, tab.grp, tab.wild
+    nw = wild_count(av, wild)
+    cov[:] = 0
+    for r in range(1, 14):
+        if r != wild and grp[r] == -1 and natural_count(av, r, wild) + nw >= 3:
+            mark_rank(cov, r)
+    for s in range(4):
+        for lo in range(1, 13):
+            if seq_cost(av, s, lo, lo + 2, wild) <= nw:
+                mark_positions(cov, av, s, lo, lo + 2, wild)
+    for m in range(tab.n_melds[0]):
+        if melds[m, M_ALIVE] == 0:
+            continue
+        if melds[m, M_KIND] == K_GROUP:
+            mark_rank(cov, melds[m, M_KEY])
+        elif melds[m, M_KIND] == K_SEQ:
+            mark_sequence_reach(cov, av, melds, m, wild, nw)
+    for c in range(CARD_IDS):
+        if av[c] > 0 and cov[c] == 0 and not is_wild(c, wild):
+            return False
+    return True
+
+
+@njit_noalloc
 def order_by_cards(cand, n, order):
     """Indexes of the plays that put cards down, most cards first (stable); returns their count."""
     k = 0
@@ -743,7 +837,8 @@ def meld_out_path(hand, tab, seat, budget, search):
     """R5K-OUT-3: plays that put every card down this turn, found by depth-first search.
 
     Iterative (kernels never recurse), most cards first, at most ``budget`` plays tried, and a
-    branch is dropped when some held card fits no offered play; the sequence ends start untraded.
+    branch is dropped when some held card fits no offered play (``could_cover_all`` tells most of
+    those before the plays are enumerated); the sequence ends start untraded.
     Returns the number of plays written to ``search.path`` or -1. Nothing passed in is changed.
     """
     depth_max = min(count_cards(hand) + 4, SEARCH_DEPTH)
@@ -757,9 +852,12 @@ def meld_out_path(hand, tab, seat, budget, search):
     expand = True
     while depth >= 0:
         if expand:
-            n = enumerate_plays5(hs[depth], -1, search_level(search, depth, tab), seat, SC_FULL, cands[depth], False)
-            covered = all_cards_covered(hs[depth], cands[depth], n, tab.wild, search.cover)
-            count[depth] = order_by_cards(cands[depth], n, order[depth]) if covered else 0
+            level = search_level(search, depth, tab)
+            count[depth] = 0
+            if could_cover_all(hs[depth], level, search.cover):
+                n = enumerate_plays5(hs[depth], -1, level, seat, SC_FULL, cands[depth], False)
+                if all_cards_covered(hs[depth], cands[depth], n, tab.wild, search.cover):
+                    count[depth] = order_by_cards(cands[depth], n, order[depth])
             nxt[depth] = 0
             expand = False
         if nxt[depth] >= count[depth] or budget <= 0:
