@@ -200,6 +200,16 @@ def seq_card_value(av, suit, p, wild, vals):
 
 
 @njit_noalloc
+def held_positions(av, suit, wild):
+    """Bit p (1..14) set when sequence position p of ``suit`` takes a natural card held."""
+    mask = 0
+    for p in range(1, 15):
+        if seq_gap(av, suit, p, wild) == 0:
+            mask |= 1 << p
+    return mask
+
+
+@njit_noalloc
 def seq_cost(av, suit, lo, hi, wild):
     """Wild cards needed to fill positions lo..hi of ``suit`` using naturals where held."""
     need = 0
@@ -312,6 +322,10 @@ def group_plays(av, must, tab, cand, n, scope):
     nw = wild_count(av, wild)
     single = scope == SC_CALL_TOP
     natural_must = must >= 0 and must % 16 != wild
+    group_ranks = 0  # bit r: some live group of rank r is on the table (spares a meld scan per rank)
+    for m in range(tab.n_melds[0]):
+        if melds[m, M_ALIVE] != 0 and melds[m, M_KIND] == K_GROUP:
+            group_ranks |= 1 << melds[m, M_KEY]
     for r in range(1, 14):
         if r == wild or (natural_must and must % 16 != r):
             continue
@@ -321,7 +335,7 @@ def group_plays(av, must, tab, cand, n, scope):
             for w in range(0, nw + 1):
                 if k + w >= 3 and group_uses(r, k, w, wild, must):
                     n = push_group(cand, n, P_NEW_GROUP, -1, r, k, w, nat_value + w * vals[wild])
-        for m in range(tab.n_melds[0]):
+        for m in range(tab.n_melds[0] if (group_ranks >> r) & 1 else 0):
             if melds[m, M_ALIVE] == 0 or melds[m, M_KIND] != K_GROUP or melds[m, M_KEY] != r:
                 continue
             if not group_allowed(grp_seat, r, m) or melds[m, M_LEN] >= SLOTS:
@@ -363,9 +377,9 @@ def wild_group_plays(av, must, tab, cand, n, scope):
 def new_sequence_plays(av, must, tab, cand, n):
     """New sequences (R5K-SEQ-1, R5K-WILD-4): 3..13 positions, never both ace positions.
 
-    Each start's windows grow one position at a time, so their wild-card need and value are kept
-    as running sums instead of being recounted per window (issue 19: the recount was a quarter of
-    the 5000 engine's time).
+    Each start's windows grow one position at a time, so their wild-card need is a running sum over
+    a bit mask of the positions held, not recounted per window (issue 19: the recount was a
+    quarter of the 5000 engine's time); a window's value is counted only when it is offered.
     """
     wild, vals = tab.wild, tab.vals
     nw = wild_count(av, wild)
@@ -373,16 +387,15 @@ def new_sequence_plays(av, must, tab, cand, n):
     for s in range(4):
         if natural_must and must // 16 != s:
             continue  # the named card fits only sequences of its own suit
+        held = held_positions(av, s, wild)
         for lo in range(1, 13):
-            need = seq_gap(av, s, lo, wild) + seq_gap(av, s, lo + 1, wild)
-            value = seq_card_value(av, s, lo, wild, vals) + seq_card_value(av, s, lo + 1, wild, vals)
+            need = 2 - ((held >> lo) & 1) - ((held >> (lo + 1)) & 1)
             for hi in range(lo + 2, min(lo + MAX_SEQ - 1, 14) + 1):
-                need += seq_gap(av, s, hi, wild)
-                value += seq_card_value(av, s, hi, wild, vals)
+                need += 1 - ((held >> hi) & 1)
                 if need > nw:
                     break  # a longer window never needs fewer wild cards
                 if seq_uses(av, s, lo, hi, wild, must, need):
-                    n = push_seq(cand, n, P_NEW_SEQ, -1, -1, s, lo, hi, need, value)
+                    n = push_seq(cand, n, P_NEW_SEQ, -1, -1, s, lo, hi, need, seq_value(av, s, lo, hi, wild, vals))
     return n
 
 
@@ -743,72 +756,70 @@ def all_cards_covered(av, cand, n, wild, cov):
 
 
 @njit_noalloc
-def mark_rank(cov, rank):
-    for s in range(4):
-        cov[16 * s + rank] = 1
+def in_short_window(av, suit, p, wild, nw):
+    """Is position p of ``suit`` in a three-position window whose gaps the ``nw`` wild cards fill?"""
+    for lo in range(max(1, p - 2), min(p, 12) + 1):
+        if seq_gap(av, suit, lo, wild) + seq_gap(av, suit, lo + 1, wild) + seq_gap(av, suit, lo + 2, wild) <= nw:
+            return True
+    return False
 
 
 @njit_noalloc
-def mark_sequence_reach(cov, av, melds, m, wild, nw):
-    """The held naturals an addition to sequence m could put down (the same walk outward from each
-    end as ``sequence_additions``, stopping where the wild cards held run out) or trade for one of
-    its wild cards (``trade_plays``)."""
-    s = melds[m, M_KEY]
+def sequence_takes(av, melds, m, p, wild, nw):
+    """Could a play on sequence m put down the natural card of position p (its suit's)?
+
+    An addition reaches p when the walk outward from the nearer end (``sequence_additions``) gets
+    there before the wild cards held run out or the sequence is full; a trade when p holds a wild
+    card (``trade_plays``).
+    """
     lo = melds[m, M_LO]
     hi = meld_hi(melds, m)
     room = MAX_SEQ - melds[m, M_LEN]
-    need = 0
-    for j in range(1, room + 1):  # high end
-        if hi + j > 14 or (lo == 1 and hi + j == 14):
-            break
-        need += seq_gap(av, s, hi + j, wild)
-        if need > nw:
-            break
-        mark_positions(cov, av, s, hi + j, hi + j, wild)
-    need = 0
-    for j in range(1, room + 1):  # low end
-        if lo - j < 1 or (hi == 14 and lo - j == 1):
-            break
-        need += seq_gap(av, s, lo - j, wild)
-        if need > nw:
-            break
-        mark_positions(cov, av, s, lo - j, lo - j, wild)
-    for i in range(melds[m, M_LEN]):
-        if is_wild(melds[m, M_CARD + i], wild):
-            mark_positions(cov, av, s, lo + i, lo + i, wild)
+    if p > hi:
+        return p - hi <= room and not (lo == 1 and p == 14) and seq_cost(av, melds[m, M_KEY], hi + 1, p, wild) <= nw
+    if p < lo:
+        return lo - p <= room and not (hi == 14 and p == 1) and seq_cost(av, melds[m, M_KEY], p, lo - 1, wild) <= nw
+    return is_wild(melds[m, M_CARD + p - lo], wild)
 
 
 @njit_noalloc
-def could_cover_all(av, tab, cov):
-    """A cheap test, made before enumerating, that ``all_cards_covered`` can pass.
-
-    Every held natural card must lie in a play that might be offered with the full scope: a new
-    group of its rank (R5K-GROUP-2 allowing), any play on a group of its rank, a three-position
-    window of its suit within the wild cards held (every longer new sequence holds one), or an
-    addition or a trade on a sequence of its suit (a join's gap is an addition to its lower
-    sequence). This marks a superset of the cards the offered plays cover, so False here means
-    ``all_cards_covered`` would say False: the search drops the branch without the enumeration
-    (issue 19: most of the search's enumerations ended so). Wild cards are taken as coverable.
-    """
-    melds, grp, wild = tab.melds, tab.grp, tab.wild
-    nw = wild_count(av, wild)
-    cov[:] = 0
-    for r in range(1, 14):
-        if r != wild and grp[r] == -1 and natural_count(av, r, wild) + nw >= 3:
-            mark_rank(cov, r)
-    for s in range(4):
-        for lo in range(1, 13):
-            if seq_cost(av, s, lo, lo + 2, wild) <= nw:
-                mark_positions(cov, av, s, lo, lo + 2, wild)
+def natural_may_go_down(av, tab, c, nw):
+    """Might some play of the full scope put down the held natural card c (``could_cover_all``)?"""
+    wild, melds = tab.wild, tab.melds
+    r = c % 16
+    s = c // 16
+    if tab.grp[r] == -1 and natural_count(av, r, wild) + nw >= 3:
+        return True  # a new group (R5K-GROUP-2 allowing)
+    if in_short_window(av, s, r, wild, nw) or (r == 1 and in_short_window(av, s, 14, wild, nw)):
+        return True  # a new sequence: every one holding the card holds such a window
     for m in range(tab.n_melds[0]):
         if melds[m, M_ALIVE] == 0:
             continue
-        if melds[m, M_KIND] == K_GROUP:
-            mark_rank(cov, melds[m, M_KEY])
-        elif melds[m, M_KIND] == K_SEQ:
-            mark_sequence_reach(cov, av, melds, m, wild, nw)
+        kind = melds[m, M_KIND]
+        if kind == K_GROUP and melds[m, M_KEY] == r:
+            return True  # an addition or a trade, R5K-GROUP-2 allowing
+        if kind == K_SEQ and melds[m, M_KEY] == s:
+            if sequence_takes(av, melds, m, r, wild, nw) or (r == 1 and sequence_takes(av, melds, m, 14, wild, nw)):
+                return True
+    return False
+
+
+@njit_noalloc
+def could_cover_all(av, tab):
+    """A cheap test, made before enumerating, that ``all_cards_covered`` can pass.
+
+    Every held natural card must lie in a play that might be offered with the full scope: a new
+    group of its rank, any play on a group of its rank, a three-position window of its suit within
+    the wild cards held (every longer new sequence holds one), or an addition or a trade on a
+    sequence of its suit (a join's gap is an addition to its lower sequence). That is a superset
+    of the cards the offered plays cover, so False here means ``all_cards_covered`` would say
+    False: the search drops the branch without the enumeration (issue 19: most of the search's
+    enumerations ended so). Wild cards are taken as coverable.
+    """
+    wild = tab.wild
+    nw = wild_count(av, wild)
     for c in range(CARD_IDS):
-        if av[c] > 0 and cov[c] == 0 and not is_wild(c, wild):
+        if av[c] > 0 and not is_wild(c, wild) and not natural_may_go_down(av, tab, c, nw):
             return False
     return True
 
@@ -854,7 +865,7 @@ def meld_out_path(hand, tab, seat, budget, search):
         if expand:
             level = search_level(search, depth, tab)
             count[depth] = 0
-            if could_cover_all(hs[depth], level, search.cover):
+            if could_cover_all(hs[depth], level):
                 n = enumerate_plays5(hs[depth], -1, level, seat, SC_FULL, cands[depth], False)
                 if all_cards_covered(hs[depth], cands[depth], n, tab.wild, search.cover):
                     count[depth] = order_by_cards(cands[depth], n, order[depth])
