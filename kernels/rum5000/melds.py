@@ -56,14 +56,20 @@ def copy_vector(dst, src):
 
 @njit_noalloc
 def copy_rows(dst, src, rows):
-    """dst[:rows] = src[:rows] for 2-D arrays, as a loop.
+    """The meld rows 0..rows-1 of ``src`` into ``dst``: every header field and the slots in use.
 
-    A table copy takes only the rows of the meld ids in use: no play reads a row beyond them, and
-    ``new_meld`` sets every field of the next one before its slots are filled.
+    A table copy takes only the rows of the meld ids in use, and of each only its first ``M_LEN``
+    card and credit slots: no play reads a row beyond them or a slot at or past a meld's length
+    before writing it (``new_meld`` sets every header field of the next row; additions and joins
+    write their slots first). Copying 2 x ``SLOTS`` slots per row was most of the going-out
+    search's copying (issue 19).
     """
     for r in range(rows):
-        for j in range(src.shape[1]):
+        for j in range(M_CARD):
             dst[r, j] = src[r, j]
+        for i in range(src[r, M_LEN]):
+            dst[r, M_CARD + i] = src[r, M_CARD + i]
+            dst[r, M_CRED + i] = src[r, M_CRED + i]
 
 
 # ----------------------------------------------------------------------------- cards and values
@@ -104,6 +110,15 @@ def count_cards(av):
     for c in range(CARD_IDS):
         total += av[c]
     return total
+
+
+@njit_noalloc
+def holds_none(av):
+    """``count_cards(av) == 0``, stopping at the first card held."""
+    for c in range(CARD_IDS):
+        if av[c] != 0:
+            return False
+    return True
 
 
 @njit_noalloc
@@ -201,11 +216,15 @@ def seq_card_value(av, suit, p, wild, vals):
 
 @njit_noalloc
 def held_positions(av, suit, wild):
-    """Bit p (1..14) set when sequence position p of ``suit`` takes a natural card held."""
+    """Bit p (1..14) set when sequence position p of ``suit`` takes a natural card held
+    (``seq_gap`` 0): bit r for each rank held but the wild rank, and bit 14 as the ace's."""
     mask = 0
-    for p in range(1, 15):
-        if seq_gap(av, suit, p, wild) == 0:
-            mask |= 1 << p
+    for r in range(1, 14):
+        if av[16 * suit + r] > 0:
+            mask |= 1 << r
+    mask &= ~(1 << wild)
+    if mask & 2:
+        mask |= 1 << 14
     return mask
 
 
@@ -827,8 +846,11 @@ def could_cover_all(av, tab):
 @njit_noalloc
 def order_by_cards(cand, n, order):
     """Indexes of the plays that put cards down, most cards first (stable); returns their count."""
+    most = 0
+    for i in range(n):
+        most = max(most, cand[i, C_NCARDS])
     k = 0
-    for want in range(MAX_SEQ + SLOTS, 0, -1):
+    for want in range(most, 0, -1):  # no play puts down more than ``most`` cards
         for i in range(n):
             if cand[i, C_NCARDS] == want:
                 order[k] = i
@@ -884,7 +906,7 @@ def meld_out_path(hand, tab, seat, budget, search):
         copy_vector(search.ends[depth + 1], search.ends[depth])
         apply_play5(act, hs[depth + 1], search_level(search, depth + 1, tab), seat, -1, None, search.cursor)
         copy_vector(search.path[depth], act)
-        if count_cards(hs[depth + 1]) == 0:
+        if holds_none(hs[depth + 1]):
             return depth + 1
         if depth + 1 < depth_max:
             depth += 1
