@@ -55,6 +55,20 @@ def copy_vector(dst, src):
 
 
 @njit_noalloc
+def copy_head(dst, src, k):
+    """dst[:k] = src[:k] for 1-D arrays, as a loop."""
+    for i in range(k):
+        dst[i] = src[i]
+
+
+@njit_noalloc
+def clear_head(dst, k):
+    """dst[:k] = 0 for 1-D arrays, as a loop."""
+    for i in range(k):
+        dst[i] = 0
+
+
+@njit_noalloc
 def copy_rows(dst, src, rows):
     """The meld rows 0..rows-1 of ``src`` into ``dst``: every header field and the slots in use.
 
@@ -226,6 +240,21 @@ def held_positions(av, suit, wild):
     if mask & 2:
         mask |= 1 << 14
     return mask
+
+
+@njit_noalloc
+def short_windows(held, nw):
+    """Bit lo set when positions lo..lo+2 need at most ``nw`` wild cards, given the mask ``held``
+    of ``held_positions``: all three held, two of three, one, or any with three wild cards."""
+    h1 = held >> 1
+    h2 = held >> 2
+    if nw >= 3:
+        return -1
+    if nw == 2:
+        return held | h1 | h2
+    if nw == 1:
+        return (held & h1) | (held & h2) | (h1 & h2)
+    return held & h1 & h2
 
 
 @njit_noalloc
@@ -407,7 +436,10 @@ def new_sequence_plays(av, must, tab, cand, n):
         if natural_must and must // 16 != s:
             continue  # the named card fits only sequences of its own suit
         held = held_positions(av, s, wild)
+        starts = short_windows(held, nw)
         for lo in range(1, 13):
+            if (starts >> lo) & 1 == 0:
+                continue  # every window from lo holds lo..lo+2, which already needs too many wild cards
             need = 2 - ((held >> lo) & 1) - ((held >> (lo + 1)) & 1)
             for hi in range(lo + 2, min(lo + MAX_SEQ - 1, 14) + 1):
                 need += 1 - ((held >> hi) & 1)
@@ -612,6 +644,7 @@ def fill_positions(tab, m, first_slot, act, hand, must, seat, trace, st):
 
 @njit_noalloc
 def new_meld(melds, nm, kind, key, lo, seat):
+    """Meld row nm's header; its slots are filled by the play (``copy_rows`` relies on it)."""
     melds[nm, M_KIND] = kind
     melds[nm, M_KEY] = key
     melds[nm, M_LO] = lo
@@ -644,6 +677,7 @@ def apply_play5(act, hand, tab, seat, must, trace, st):
         if m >= MAX_MELDS5:
             return 0
         tab.n_melds[0] = m + 1
+        ends[m] = 0  # a new meld has no traded end (so the table copies clear only the ends in use)
         if typ == P_NEW_GROUP:
             new_meld(melds, m, K_GROUP, act[C_KEY], 0, seat)
             record(trace, st, T_MELD, seat, m, K_GROUP, act[C_KEY], 0, act[C_NCARDS], 0)
@@ -880,7 +914,7 @@ def meld_out_path(hand, tab, seat, budget, search):
     copy_rows(search.tables[0], tab.melds, tab.n_melds[0])
     copy_vector(search.grps[0], tab.grp)
     search.n_melds[0, 0] = tab.n_melds[0]
-    search.ends[0] = 0
+    clear_head(search.ends[0], tab.n_melds[0])
     depth = 0
     expand = True
     while depth >= 0:
@@ -903,7 +937,7 @@ def meld_out_path(hand, tab, seat, budget, search):
         copy_rows(search.tables[depth + 1], search.tables[depth], search.n_melds[depth, 0])
         copy_vector(search.grps[depth + 1], search.grps[depth])
         search.n_melds[depth + 1, 0] = search.n_melds[depth, 0]
-        copy_vector(search.ends[depth + 1], search.ends[depth])
+        copy_head(search.ends[depth + 1], search.ends[depth], search.n_melds[depth, 0])
         apply_play5(act, hs[depth + 1], search_level(search, depth + 1, tab), seat, -1, None, search.cursor)
         copy_vector(search.path[depth], act)
         if holds_none(hs[depth + 1]):
