@@ -41,8 +41,8 @@ from rummysim.kernels.rum5000.layout import (
     TRACE_FEATURES, T_CALL_ASK, T_EXCHANGE_ASK,
 )
 from rummysim.kernels.rum5000.melds import (
-    Table5, apply_play5, card_placeable, copy_vector, count_cards, enumerate_plays5, fill_values, meld_out_path,
-    new_search5,
+    Table5, apply_play5, card_placeable, copy_vector, count_cards, enumerate_plays5, fill_values, holds_none,
+    is_wild, meld_out_path, natural_may_go_down, new_search5, wild_count,
 )
 from rummysim.kernels.rum5000.stakes import (
     before_turn, first_dealer_tie, hand_stakes_start, session_result, session_start, settle_hand,
@@ -247,7 +247,11 @@ def deep_take_legal(g, seat, k):
     av = g.avail
     copy_vector(av, g.hands[seat])
     add_pile_cards(av, g.pile, k, g.st[S_PILE_LEN])
-    return enumerate_plays5(av, g.pile[k], seat_table(g, seat), seat, SC_DUTY, g.cand, False) > 0
+    card = g.pile[k]
+    tab = seat_table(g, seat)
+    if not is_wild(card, tab.wild) and not natural_may_go_down(av, tab, card, wild_count(av, tab.wild)):
+        return False  # no play of the full scope could hold the card, so no duty play does (issue 19)
+    return enumerate_plays5(av, card, tab, seat, SC_DUTY, g.cand, False) > 0
 
 
 @njit_inline
@@ -366,11 +370,11 @@ def play_from_hand(g, seat, must, scope, stop_ok):
 def play_phase5(g, seat):
     """R5K-PLAY-1: any number of plays in any order; True if the hand is then empty."""
     for _ in range(MAX_PLAYS):
-        if count_cards(g.hands[seat]) == 0:
+        if holds_none(g.hands[seat]):
             return True
         if play_from_hand(g, seat, -1, SC_FULL, True) < 0:
             break
-    return count_cards(g.hands[seat]) == 0
+    return holds_none(g.hands[seat])
 
 
 @njit_inline

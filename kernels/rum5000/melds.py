@@ -55,15 +55,35 @@ def copy_vector(dst, src):
 
 
 @njit_noalloc
-def copy_rows(dst, src, rows):
-    """dst[:rows] = src[:rows] for 2-D arrays, as a loop.
+def copy_head(dst, src, k):
+    """dst[:k] = src[:k] for 1-D arrays, as a loop."""
+    for i in range(k):
+        dst[i] = src[i]
 
-    A table copy takes only the rows of the meld ids in use: no play reads a row beyond them, and
-    ``new_meld`` sets every field of the next one before its slots are filled.
+
+@njit_noalloc
+def clear_head(dst, k):
+    """dst[:k] = 0 for 1-D arrays, as a loop."""
+    for i in range(k):
+        dst[i] = 0
+
+
+@njit_noalloc
+def copy_rows(dst, src, rows):
+    """The meld rows 0..rows-1 of ``src`` into ``dst``: every header field and the slots in use.
+
+    A table copy takes only the rows of the meld ids in use, and of each only its first ``M_LEN``
+    card and credit slots: no play reads a row beyond them or a slot at or past a meld's length
+    before writing it (``new_meld`` sets every header field of the next row; additions and joins
+    write their slots first). Copying 2 x ``SLOTS`` slots per row was most of the going-out
+    search's copying (issue 19).
     """
     for r in range(rows):
-        for j in range(src.shape[1]):
+        for j in range(M_CARD):
             dst[r, j] = src[r, j]
+        for i in range(src[r, M_LEN]):
+            dst[r, M_CARD + i] = src[r, M_CARD + i]
+            dst[r, M_CRED + i] = src[r, M_CRED + i]
 
 
 # ----------------------------------------------------------------------------- cards and values
@@ -104,6 +124,15 @@ def count_cards(av):
     for c in range(CARD_IDS):
         total += av[c]
     return total
+
+
+@njit_noalloc
+def holds_none(av):
+    """``count_cards(av) == 0``, stopping at the first card held."""
+    for c in range(CARD_IDS):
+        if av[c] != 0:
+            return False
+    return True
 
 
 @njit_noalloc
@@ -184,23 +213,66 @@ def group_allowed(grp_seat, rank, m):
 
 
 @njit_noalloc
+def seq_gap(av, suit, p, wild):
+    """1 if sequence position p of ``suit`` needs a wild card (no natural card held for it), else 0."""
+    r = rank_at(p)
+    return 1 if r == wild or av[16 * suit + r] == 0 else 0
+
+
+@njit_noalloc
+def seq_card_value(av, suit, p, wild, vals):
+    """Points of the card that fills position p: the natural card if held, else a wild card."""
+    r = rank_at(p)
+    if r == wild or av[16 * suit + r] == 0:
+        return vals[wild]
+    return vals[16 * suit + r]
+
+
+@njit_noalloc
+def held_positions(av, suit, wild):
+    """Bit p (1..14) set when sequence position p of ``suit`` takes a natural card held
+    (``seq_gap`` 0): bit r for each rank held but the wild rank, and bit 14 as the ace's."""
+    mask = 0
+    for r in range(1, 14):
+        if av[16 * suit + r] > 0:
+            mask |= 1 << r
+    mask &= ~(1 << wild)
+    if mask & 2:
+        mask |= 1 << 14
+    return mask
+
+
+@njit_noalloc
+def short_windows(held, nw):
+    """Bit lo set when positions lo..lo+2 need at most ``nw`` wild cards, given the mask ``held``
+    of ``held_positions``: all three held, two of three, one, or any with three wild cards."""
+    h1 = held >> 1
+    h2 = held >> 2
+    if nw >= 3:
+        return -1
+    if nw == 2:
+        return held | h1 | h2
+    if nw == 1:
+        return (held & h1) | (held & h2) | (h1 & h2)
+    return held & h1 & h2
+
+
+@njit_noalloc
 def seq_cost(av, suit, lo, hi, wild):
     """Wild cards needed to fill positions lo..hi of ``suit`` using naturals where held."""
     need = 0
     for p in range(lo, hi + 1):
-        r = rank_at(p)
-        if r == wild or av[16 * suit + r] == 0:
-            need += 1
+        need += seq_gap(av, suit, p, wild)
     return need
 
 
 @njit_noalloc
-def seq_uses(av, suit, lo, hi, wild, must):
-    """Does filling lo..hi (naturals first) put the card ``must`` down?"""
+def seq_uses(av, suit, lo, hi, wild, must, need):
+    """Does filling lo..hi (naturals first; ``need`` wild cards, ``seq_cost``) put the card ``must`` down?"""
     if must < 0:
         return True
     if must % 16 == wild:
-        return seq_cost(av, suit, lo, hi, wild) > 0 and av[must] > 0
+        return need > 0 and av[must] > 0
     if must // 16 != suit:
         return False
     for p in range(lo, hi + 1):
@@ -213,11 +285,7 @@ def seq_uses(av, suit, lo, hi, wild, must):
 def seq_value(av, suit, lo, hi, wild, vals):
     v = 0
     for p in range(lo, hi + 1):
-        r = rank_at(p)
-        if r == wild or av[16 * suit + r] == 0:
-            v += vals[wild]
-        else:
-            v += vals[16 * suit + r]
+        v += seq_card_value(av, suit, p, wild, vals)
     return v
 
 
@@ -302,6 +370,10 @@ def group_plays(av, must, tab, cand, n, scope):
     nw = wild_count(av, wild)
     single = scope == SC_CALL_TOP
     natural_must = must >= 0 and must % 16 != wild
+    group_ranks = 0  # bit r: some live group of rank r is on the table (spares a meld scan per rank)
+    for m in range(tab.n_melds[0]):
+        if melds[m, M_ALIVE] != 0 and melds[m, M_KIND] == K_GROUP:
+            group_ranks |= 1 << melds[m, M_KEY]
     for r in range(1, 14):
         if r == wild or (natural_must and must % 16 != r):
             continue
@@ -311,7 +383,7 @@ def group_plays(av, must, tab, cand, n, scope):
             for w in range(0, nw + 1):
                 if k + w >= 3 and group_uses(r, k, w, wild, must):
                     n = push_group(cand, n, P_NEW_GROUP, -1, r, k, w, nat_value + w * vals[wild])
-        for m in range(tab.n_melds[0]):
+        for m in range(tab.n_melds[0] if (group_ranks >> r) & 1 else 0):
             if melds[m, M_ALIVE] == 0 or melds[m, M_KIND] != K_GROUP or melds[m, M_KEY] != r:
                 continue
             if not group_allowed(grp_seat, r, m) or melds[m, M_LEN] >= SLOTS:
@@ -351,26 +423,37 @@ def wild_group_plays(av, must, tab, cand, n, scope):
 
 @njit_inline
 def new_sequence_plays(av, must, tab, cand, n):
-    """New sequences (R5K-SEQ-1, R5K-WILD-4): 3..13 positions, never both ace positions."""
+    """New sequences (R5K-SEQ-1, R5K-WILD-4): 3..13 positions, never both ace positions.
+
+    Each start's windows grow one position at a time, so their wild-card need is a running sum over
+    a bit mask of the positions held, not recounted per window (issue 19: the recount was a
+    quarter of the 5000 engine's time); a window's value is counted only when it is offered.
+    """
     wild, vals = tab.wild, tab.vals
     nw = wild_count(av, wild)
     natural_must = must >= 0 and must % 16 != wild
     for s in range(4):
         if natural_must and must // 16 != s:
             continue  # the named card fits only sequences of its own suit
+        held = held_positions(av, s, wild)
+        starts = short_windows(held, nw)
         for lo in range(1, 13):
+            if (starts >> lo) & 1 == 0:
+                continue  # every window from lo holds lo..lo+2, which already needs too many wild cards
+            need = 2 - ((held >> lo) & 1) - ((held >> (lo + 1)) & 1)
             for hi in range(lo + 2, min(lo + MAX_SEQ - 1, 14) + 1):
-                need = seq_cost(av, s, lo, hi, wild)
+                need += 1 - ((held >> hi) & 1)
                 if need > nw:
                     break  # a longer window never needs fewer wild cards
-                if seq_uses(av, s, lo, hi, wild, must):
+                if seq_uses(av, s, lo, hi, wild, must, need):
                     n = push_seq(cand, n, P_NEW_SEQ, -1, -1, s, lo, hi, need, seq_value(av, s, lo, hi, wild, vals))
     return n
 
 
 @njit_inline
 def sequence_additions(av, must, tab, cand, n, single):
-    """Additions at either end, one position outward per card (R5K-SEQ-2/4)."""
+    """Additions at either end, one position outward per card (R5K-SEQ-2/4); the need and value of
+    the cards added are running sums as the addition grows."""
     melds, wild, vals = tab.melds, tab.wild, tab.vals
     nw = wild_count(av, wild)
     for m in range(tab.n_melds[0]):
@@ -381,24 +464,28 @@ def sequence_additions(av, must, tab, cand, n, single):
         hi = meld_hi(melds, m)
         room = MAX_SEQ - melds[m, M_LEN]
         limit = 1 if single else room
+        need = 0
+        value = 0
         for j in range(1, limit + 1):  # high end
             if hi + j > 14 or (lo == 1 and hi + j == 14):
                 break
-            need = seq_cost(av, s, hi + 1, hi + j, wild)
+            need += seq_gap(av, s, hi + j, wild)
+            value += seq_card_value(av, s, hi + j, wild, vals)
             if need > nw:
                 break
-            if seq_uses(av, s, hi + 1, hi + j, wild, must):
-                n = push_seq(cand, n, P_ADD_SEQ, m, -1, s, hi + 1, hi + j, need,
-                             seq_value(av, s, hi + 1, hi + j, wild, vals))
+            if seq_uses(av, s, hi + 1, hi + j, wild, must, need):
+                n = push_seq(cand, n, P_ADD_SEQ, m, -1, s, hi + 1, hi + j, need, value)
+        need = 0
+        value = 0
         for j in range(1, limit + 1):  # low end
             if lo - j < 1 or (hi == 14 and lo - j == 1):
                 break
-            need = seq_cost(av, s, lo - j, lo - 1, wild)
+            need += seq_gap(av, s, lo - j, wild)
+            value += seq_card_value(av, s, lo - j, wild, vals)
             if need > nw:
                 break
-            if seq_uses(av, s, lo - j, lo - 1, wild, must):
-                n = push_seq(cand, n, P_ADD_SEQ, m, -1, s, lo - j, lo - 1, need,
-                             seq_value(av, s, lo - j, lo - 1, wild, vals))
+            if seq_uses(av, s, lo - j, lo - 1, wild, must, need):
+                n = push_seq(cand, n, P_ADD_SEQ, m, -1, s, lo - j, lo - 1, need, value)
     return n
 
 
@@ -434,7 +521,7 @@ def join_plays(av, must, tab, seat, cand, n, single):
             if single and gap != 1:
                 continue
             need = seq_cost(av, s, ahi + 1, blo - 1, wild)
-            if need <= nw and seq_uses(av, s, ahi + 1, blo - 1, wild, must):
+            if need <= nw and seq_uses(av, s, ahi + 1, blo - 1, wild, must, need):
                 n = push_seq(cand, n, P_JOIN, a, b, s, ahi + 1, blo - 1, need,
                              seq_value(av, s, ahi + 1, blo - 1, wild, vals))
     return n
@@ -557,6 +644,7 @@ def fill_positions(tab, m, first_slot, act, hand, must, seat, trace, st):
 
 @njit_noalloc
 def new_meld(melds, nm, kind, key, lo, seat):
+    """Meld row nm's header; its slots are filled by the play (``copy_rows`` relies on it)."""
     melds[nm, M_KIND] = kind
     melds[nm, M_KEY] = key
     melds[nm, M_LO] = lo
@@ -589,6 +677,7 @@ def apply_play5(act, hand, tab, seat, must, trace, st):
         if m >= MAX_MELDS5:
             return 0
         tab.n_melds[0] = m + 1
+        ends[m] = 0  # a new meld has no traded end (so the table copies clear only the ends in use)
         if typ == P_NEW_GROUP:
             new_meld(melds, m, K_GROUP, act[C_KEY], 0, seat)
             record(trace, st, T_MELD, seat, m, K_GROUP, act[C_KEY], 0, act[C_NCARDS], 0)
@@ -720,10 +809,82 @@ def all_cards_covered(av, cand, n, wild, cov):
 
 
 @njit_noalloc
+def in_short_window(av, suit, p, wild, nw):
+    """Is position p of ``suit`` in a three-position window whose gaps the ``nw`` wild cards fill?"""
+    for lo in range(max(1, p - 2), min(p, 12) + 1):
+        if seq_gap(av, suit, lo, wild) + seq_gap(av, suit, lo + 1, wild) + seq_gap(av, suit, lo + 2, wild) <= nw:
+            return True
+    return False
+
+
+@njit_noalloc
+def sequence_takes(av, melds, m, p, wild, nw):
+    """Could a play on sequence m put down the natural card of position p (its suit's)?
+
+    An addition reaches p when the walk outward from the nearer end (``sequence_additions``) gets
+    there before the wild cards held run out or the sequence is full; a trade when p holds a wild
+    card (``trade_plays``).
+    """
+    lo = melds[m, M_LO]
+    hi = meld_hi(melds, m)
+    room = MAX_SEQ - melds[m, M_LEN]
+    if p > hi:
+        return p - hi <= room and not (lo == 1 and p == 14) and seq_cost(av, melds[m, M_KEY], hi + 1, p, wild) <= nw
+    if p < lo:
+        return lo - p <= room and not (hi == 14 and p == 1) and seq_cost(av, melds[m, M_KEY], p, lo - 1, wild) <= nw
+    return is_wild(melds[m, M_CARD + p - lo], wild)
+
+
+@njit_noalloc
+def natural_may_go_down(av, tab, c, nw):
+    """Might some play of the full scope put down the held natural card c (``could_cover_all``)?"""
+    wild, melds = tab.wild, tab.melds
+    r = c % 16
+    s = c // 16
+    if tab.grp[r] == -1 and natural_count(av, r, wild) + nw >= 3:
+        return True  # a new group (R5K-GROUP-2 allowing)
+    if in_short_window(av, s, r, wild, nw) or (r == 1 and in_short_window(av, s, 14, wild, nw)):
+        return True  # a new sequence: every one holding the card holds such a window
+    for m in range(tab.n_melds[0]):
+        if melds[m, M_ALIVE] == 0:
+            continue
+        kind = melds[m, M_KIND]
+        if kind == K_GROUP and melds[m, M_KEY] == r:
+            return True  # an addition or a trade, R5K-GROUP-2 allowing
+        if kind == K_SEQ and melds[m, M_KEY] == s:
+            if sequence_takes(av, melds, m, r, wild, nw) or (r == 1 and sequence_takes(av, melds, m, 14, wild, nw)):
+                return True
+    return False
+
+
+@njit_noalloc
+def could_cover_all(av, tab):
+    """A cheap test, made before enumerating, that ``all_cards_covered`` can pass.
+
+    Every held natural card must lie in a play that might be offered with the full scope: a new
+    group of its rank, any play on a group of its rank, a three-position window of its suit within
+    the wild cards held (every longer new sequence holds one), or an addition or a trade on a
+    sequence of its suit (a join's gap is an addition to its lower sequence). That is a superset
+    of the cards the offered plays cover, so False here means ``all_cards_covered`` would say
+    False: the search drops the branch without the enumeration (issue 19: most of the search's
+    enumerations ended so). Wild cards are taken as coverable.
+    """
+    wild = tab.wild
+    nw = wild_count(av, wild)
+    for c in range(CARD_IDS):
+        if av[c] > 0 and not is_wild(c, wild) and not natural_may_go_down(av, tab, c, nw):
+            return False
+    return True
+
+
+@njit_noalloc
 def order_by_cards(cand, n, order):
     """Indexes of the plays that put cards down, most cards first (stable); returns their count."""
+    most = 0
+    for i in range(n):
+        most = max(most, cand[i, C_NCARDS])
     k = 0
-    for want in range(MAX_SEQ + SLOTS, 0, -1):
+    for want in range(most, 0, -1):  # no play puts down more than ``most`` cards
         for i in range(n):
             if cand[i, C_NCARDS] == want:
                 order[k] = i
@@ -743,7 +904,8 @@ def meld_out_path(hand, tab, seat, budget, search):
     """R5K-OUT-3: plays that put every card down this turn, found by depth-first search.
 
     Iterative (kernels never recurse), most cards first, at most ``budget`` plays tried, and a
-    branch is dropped when some held card fits no offered play; the sequence ends start untraded.
+    branch is dropped when some held card fits no offered play (``could_cover_all`` tells most of
+    those before the plays are enumerated); the sequence ends start untraded.
     Returns the number of plays written to ``search.path`` or -1. Nothing passed in is changed.
     """
     depth_max = min(count_cards(hand) + 4, SEARCH_DEPTH)
@@ -752,14 +914,17 @@ def meld_out_path(hand, tab, seat, budget, search):
     copy_rows(search.tables[0], tab.melds, tab.n_melds[0])
     copy_vector(search.grps[0], tab.grp)
     search.n_melds[0, 0] = tab.n_melds[0]
-    search.ends[0] = 0
+    clear_head(search.ends[0], tab.n_melds[0])
     depth = 0
     expand = True
     while depth >= 0:
         if expand:
-            n = enumerate_plays5(hs[depth], -1, search_level(search, depth, tab), seat, SC_FULL, cands[depth], False)
-            covered = all_cards_covered(hs[depth], cands[depth], n, tab.wild, search.cover)
-            count[depth] = order_by_cards(cands[depth], n, order[depth]) if covered else 0
+            level = search_level(search, depth, tab)
+            count[depth] = 0
+            if could_cover_all(hs[depth], level):
+                n = enumerate_plays5(hs[depth], -1, level, seat, SC_FULL, cands[depth], False)
+                if all_cards_covered(hs[depth], cands[depth], n, tab.wild, search.cover):
+                    count[depth] = order_by_cards(cands[depth], n, order[depth])
             nxt[depth] = 0
             expand = False
         if nxt[depth] >= count[depth] or budget <= 0:
@@ -772,10 +937,10 @@ def meld_out_path(hand, tab, seat, budget, search):
         copy_rows(search.tables[depth + 1], search.tables[depth], search.n_melds[depth, 0])
         copy_vector(search.grps[depth + 1], search.grps[depth])
         search.n_melds[depth + 1, 0] = search.n_melds[depth, 0]
-        copy_vector(search.ends[depth + 1], search.ends[depth])
+        copy_head(search.ends[depth + 1], search.ends[depth], search.n_melds[depth, 0])
         apply_play5(act, hs[depth + 1], search_level(search, depth + 1, tab), seat, -1, None, search.cursor)
         copy_vector(search.path[depth], act)
-        if count_cards(hs[depth + 1]) == 0:
+        if holds_none(hs[depth + 1]):
             return depth + 1
         if depth + 1 < depth_max:
             depth += 1

@@ -31,8 +31,8 @@ from rummysim.kernels.rum5000.layout import (
     MAX_MELDS5, O_HAND_SIZE, O_N, O_PILE_LEN, O_SEAT, O_STOCK, P_STOP, SC_FULL, UNKNOWN,
 )
 from rummysim.kernels.rum5000.melds import (
-    NO_TRACE_CURSOR, Table5, apply_play5, card_placeable, copy_rows, copy_vector, count_cards, enumerate_plays5,
-    is_wild,
+    NO_TRACE_CURSOR, Table5, apply_play5, card_placeable, clear_head, copy_rows, copy_vector,
+    enumerate_plays5, holds_none, is_wild,
 )
 from rummysim.strategies.ids import (
     CAUTIOUS, DIGGER, GREEDY, H_DEADWOOD_WEIGHT, H_HOLD_5000, H_HOLD_MELDS, H_HORIZON, H_LATER_WEIGHT, H_TEMPO_5000,
@@ -104,7 +104,7 @@ def playout_points(av, must, tab, seat, work):
     copy_vector(hand, av)
     copy_rows(work.melds, tab.melds, tab.n_melds[0])
     copy_vector(work.grp, tab.grp)
-    work.ends[:] = 0
+    clear_head(work.ends, tab.n_melds[0])  # the melds laid in the play-out clear their own (apply_play5)
     work.n_melds[0] = tab.n_melds[0]
     table = Table5(work.melds, work.n_melds, work.grp, work.ends, tab.wild, tab.vals, tab.team)
     cand = work.cand
@@ -117,7 +117,7 @@ def playout_points(av, must, tab, seat, work):
         placed += cand[i, C_VALUE]
         apply_play5(cand[i], hand, table, seat, must, None, work.cursor)
         must = -1
-        if count_cards(hand) == 0:
+        if holds_none(hand):
             break
     return placed, hand_value(hand, tab.vals)
 
