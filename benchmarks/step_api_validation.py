@@ -2,14 +2,17 @@
 
     python benchmarks/step_api_validation.py [--games N] [--seed S]
 
+N games per game (500 Rum, Standard Rummy, 5000 Rummy, Rummikub), shared among its
+configurations below.
+
 Every seat is an agent and picks a uniformly random legal option (in Rummikub: the chosen tiles
 are played two times in three when they may be, else half the time the hint and half a random
 option, so that plays get finished). Each game's trace goes through the independent validator
 (``rummysim.validate``); the script prints, per configuration, the games, the actions checked and
-the violations, and exits 1 if any. The configurations cover every player count and the
-variations with their own decisions (rummy calls, out-of-turn melds, the Dealer's gambit,
-partnerships, two decks; 5000's calls, exchange, Polish, Persian; Rummikub's initial-meld and
-joker flags). The test suite runs a few hundred of these games; this runs N per configuration.
+the violations, and exits 1 if any. The configurations cover the player counts and the variations
+with their own decisions (rummy calls, out-of-turn melds, the Dealer's gambit, partnerships, two
+decks; 5000's calls, exchange, Polish, Persian; Rummikub's initial-meld and joker flags). The test
+suite runs a few hundred of these games; this runs N per game.
 """
 
 from __future__ import annotations
@@ -68,16 +71,19 @@ def run(game: str, players: int, rules: dict, games: int, seed: int) -> tuple[in
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=1000, help="games per configuration")
+    parser.add_argument("--games", type=int, default=1000, help="games per game, shared among its configurations")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
     bad = 0
-    for game, players, rules in CONFIGS:
+    per_game = {game: sum(g == game for g, _, _ in CONFIGS) for game, _, _ in CONFIGS}
+    for i, (game, players, rules) in enumerate(CONFIGS):
+        share = sum(g == game for g, _, _ in CONFIGS[:i])  # earlier configurations of this game
+        games = args.games // per_game[game] + (share < args.games % per_game[game])
         t0 = time.perf_counter()
-        checked, violations, overflowed = run(game, players, rules, args.games, args.seed)
+        checked, violations, overflowed = run(game, players, rules, games, args.seed)
         bad += violations + overflowed
         flags = " ".join(f"{k}={v}" for k, v in rules.items()) or "-"
-        print(f"{game} {players}p {flags}: {args.games} games, {checked:,} actions checked, "
+        print(f"{game} {players}p {flags}: {games} games, {checked:,} actions checked, "
               f"{violations} violations, {overflowed} overflowed ({time.perf_counter() - t0:.0f} s)", flush=True)
     return 1 if bad else 0
 
