@@ -66,7 +66,16 @@ def test_an_error_in_a_worker_is_raised_and_stops_the_others(two_threads):
     assert max(calls) < 10_000 - 100
 
 
-def test_ctrl_c_stops_a_long_range_at_once(two_threads):
+@pytest.fixture
+def default_ctrl_c():
+    """Python's own SIGINT handler for the test, whatever an earlier test of the worker process
+    left installed (the test is about the runner, not about the process's handlers)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+def test_ctrl_c_stops_a_long_range_at_once(two_threads, default_ctrl_c):
     """10,000 games of 20 ms on 2 threads (100 s): SIGINT after 0.5 s is raised within 0.5 s, and
     the workers stop within a piece (the old runner finished its pieces first: about 100 s)."""
     games = Games(0.02)
