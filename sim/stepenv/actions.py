@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rummysim.errors import InputError
 from rummysim.kernels.rum500.layout import (
     A_LEN, A_LO, A_MASK, A_MELD, A_NJOK, A_TYPE, ACT_BLOCK, ACT_LAYOFF, ACT_MELD_RUN, ACT_MELD_SET, ACT_STOP,
     DRAW_NONE, DRAW_STOCK, EFFECT_WILD, MAX_CAND, N_EFFECTS, OB_SEAT,
@@ -22,6 +21,7 @@ from rummysim.strategies.rum500.external import K_CALL, K_DISCARD, K_DRAW, K_NOM
 from rummysim.validate.cards import JOKER, card_name
 
 from rummysim.stepenv.action_ids import action_id
+from rummysim.stepenv.moves import Moves
 from rummysim.stepenv.observation import SeatView, seat_view
 
 MAX_ACTIONS = MAX_CAND  # the longest option list: the play candidates
@@ -29,22 +29,12 @@ EFFECT_NAMES = {EFFECT_WILD: "wild", EFFECT_WILD + 1: "double", EFFECT_WILD + 2:
 
 
 @dataclass(frozen=True)
-class Decision:
-    """One decision the engine asks of an external seat."""
+class Decision(Moves):
+    """One decision the 500 Rum engine asks of an external seat."""
 
-    view: SeatView
-    options: np.ndarray  # the engine's option values (1-D), or candidate rows (2-D) for a play
-    hint: int  # the pick of the seat's hint strategy
-    extra: int  # a split's pile index
-
-    @property
-    def n(self) -> int:
-        return len(self.options)
-
-    def mask(self) -> np.ndarray:
-        out = np.zeros(MAX_ACTIONS, dtype=np.int8)
-        out[:self.n] = 1
-        return out
+    max_actions = MAX_ACTIONS
+    kind_names = dict(enumerate(KIND_NAMES))
+    id_of = staticmethod(action_id)
 
     def cards(self, index: int) -> list[int]:
         """The card ids a play option puts down (the joker as 64, once per joker); [] for STOP and
@@ -54,18 +44,6 @@ class Decision:
         row = self.options[index]
         mask = int(row[A_MASK])
         return [c for c in range(64) if (mask >> c) & 1] + [JOKER] * int(row[A_NJOK])
-
-    def ids(self) -> np.ndarray:
-        """The stable id of every option (int64), in the options' order."""
-        kind = self.view.kind
-        return np.array([action_id(kind, i, option) for i, option in enumerate(self.options)], dtype=np.int64)
-
-    def index_of(self, move_id: int) -> int:
-        """The option index of the move with stable id ``move_id``; refused when it is not legal here."""
-        hits = np.flatnonzero(self.ids() == int(move_id))
-        if len(hits) == 0:
-            raise InputError(f"move id {move_id} is not a legal {KIND_NAMES[self.view.kind]} here")
-        return int(hits[0])
 
     def names(self) -> list[str]:
         return [action_name(self.view, self.view.kind, i, option, self.extra) for i, option in enumerate(self.options)]

@@ -15,12 +15,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rummysim.errors import InputError
 from rummysim.kernels.rum5000.layout import (
     C_CARD, C_HI, C_KEY, C_LO, C_MELD, C_MELD2, C_NNAT, C_NWILD, C_POS, C_TYPE, CARD_IDS, D_ALL, D_DECLINE, D_SKIP,
     D_STOCK, DECK5, M_SIZE, MAX_CAND5, MAX_MELDS5, O_N_MELDS, O_PILE_LEN, O_SEAT, O_SIZE, O_WILD, P_ADD_GROUP,
     P_ADD_SEQ, P_ADD_WILD, P_JOIN, P_NEW_GROUP, P_NEW_SEQ, P_NEW_WILD, P_STOP, P_TRADE,
 )
+from rummysim.stepenv.moves import Moves
 from rummysim.strategies.rum5000.external import K_CALL, K_DISCARD, K_DRAW, K_EXCHANGE, K_PLAY, KIND_NAMES
 from rummysim.validate.cards import RANKS, SUITS, card_name
 
@@ -160,32 +160,12 @@ def action_name(view: SeatView5, kind: int, index: int, option) -> str:
 
 
 @dataclass(frozen=True)
-class Decision5:
-    """One decision the 5000 engine asks of an external seat (the interface of ``actions.Decision``)."""
+class Decision5(Moves):
+    """One decision the 5000 engine asks of an external seat."""
 
-    view: SeatView5
-    options: np.ndarray  # the engine's option values (1-D), or candidate rows (2-D) for a play
-    hint: int
-    extra: int
-
-    @property
-    def n(self) -> int:
-        return len(self.options)
-
-    def mask(self) -> np.ndarray:
-        out = np.zeros(MAX_ACTIONS, dtype=np.int8)
-        out[:self.n] = 1
-        return out
-
-    def ids(self) -> np.ndarray:
-        kind = self.view.kind
-        return np.array([action_id(kind, i, option) for i, option in enumerate(self.options)], dtype=np.int64)
-
-    def index_of(self, move_id: int) -> int:
-        hits = np.flatnonzero(self.ids() == int(move_id))
-        if len(hits) == 0:
-            raise InputError(f"move id {move_id} is not a legal {KIND_NAMES[self.view.kind]} here")
-        return int(hits[0])
+    max_actions = MAX_ACTIONS
+    kind_names = KIND_NAMES
+    id_of = staticmethod(action_id)
 
     def names(self) -> list[str]:
         return [action_name(self.view, self.view.kind, i, option) for i, option in enumerate(self.options)]

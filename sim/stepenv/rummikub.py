@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rummysim.errors import InputError
 from rummysim.kernels.rummikub.layout import CB_SIZE, MAX_COMBOS, O_N_COMBOS, O_POOL, O_SEAT, O_SIZE, TILE_IDS
 from rummysim.rummikub import tile_text
+from rummysim.stepenv.moves import Moves
 from rummysim.strategies.rummikub.external import DRAW, K_PLACE, KIND_NAMES, MAX_OPTIONS, PLAY
 
 KIND_SHIFT = 58  # the decision kind's bits in an id, as in the other engines' ids
@@ -76,31 +76,13 @@ def action_name(view: SeatViewRk, option) -> str:
 
 
 @dataclass(frozen=True)
-class DecisionRk:
-    """One decision Rummikub asks of an external seat (the interface of ``actions.Decision``)."""
+class DecisionRk(Moves):
+    """One decision Rummikub asks of an external seat: options DRAW, PLAY (when the chosen tiles
+    can be placed), then tile ids."""
 
-    view: SeatViewRk
-    options: np.ndarray  # DRAW, PLAY (when the chosen tiles can be placed), then tile ids
-    hint: int
-    extra: int
-
-    @property
-    def n(self) -> int:
-        return len(self.options)
-
-    def mask(self) -> np.ndarray:
-        out = np.zeros(MAX_ACTIONS, dtype=np.int8)
-        out[:self.n] = 1
-        return out
-
-    def ids(self) -> np.ndarray:
-        return np.array([action_id(self.view.kind, i, o) for i, o in enumerate(self.options)], dtype=np.int64)
-
-    def index_of(self, move_id: int) -> int:
-        hits = np.flatnonzero(self.ids() == int(move_id))
-        if len(hits) == 0:
-            raise InputError(f"move id {move_id} is not a legal {KIND_NAMES[self.view.kind]} here")
-        return int(hits[0])
+    max_actions = MAX_ACTIONS
+    kind_names = KIND_NAMES
+    id_of = staticmethod(action_id)
 
     def names(self) -> list[str]:
         return [action_name(self.view, option) for option in self.options]
