@@ -50,6 +50,30 @@ def stop_latency(cmd: list[str], wait: float, env: dict[str, str] | None = None)
     return time.monotonic() - sent, proc.returncode, lines[-1] if lines else ""
 
 
+Run = tuple[list[str], dict[str, str] | None]  # the command and its environment (None: ours)
+
+
+def compiling_runs(lineup: str, tmp: str) -> dict[str, Run]:
+    """A ``simulate`` with an empty numba cache of its own: the SIGINT comes during the compile."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": tempfile.mkdtemp(dir=tmp)}
+    return {"simulate (compiling)": (rummysim("simulate", "--players", "4", "--lineup", lineup, "--games", "100",
+                                              "--no-progress"), env)}
+
+
+def playing_runs(lineup: str, tmp: str) -> dict[str, Run]:
+    """A long ``simulate`` and a long ``sweep``, with the kernels compiled first: the SIGINT comes
+    during play."""
+    subprocess.run(rummysim("simulate", "--players", "4", "--lineup", lineup, "--games", "2", "--no-progress"),
+                   check=True, capture_output=True)  # compile or load the kernels first
+    toml = Path(tmp) / f"{lineup}.toml"
+    toml.write_text(SWEEP.format(lineup=lineup))
+    return {
+        "simulate": (rummysim("simulate", "--players", "4", "--lineup", lineup, "--games", "100000000",
+                              "--no-progress"), None),
+        "sweep": (rummysim("sweep", str(toml), "--out", str(Path(tmp) / lineup), "--no-progress"), None),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lineups", default="greedy,heuristic,rollout")
@@ -58,33 +82,16 @@ def main() -> None:
                         help="send the SIGINT while numba compiles (an empty cache per run; simulate only)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    runs_for = compiling_runs if args.during_compile else playing_runs
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for lineup in args.lineups.split(","):
-            if args.during_compile:
-                env = {**os.environ, "NUMBA_CACHE_DIR": tempfile.mkdtemp(dir=tmp)}
-                cmd = rummysim("simulate", "--players", "4", "--lineup", lineup, "--games", "100", "--no-progress")
+            for command, (cmd, env) in runs_for(lineup, tmp).items():
                 seconds, code, last = stop_latency(cmd, args.wait, env)
-                rows.append({"command": "simulate (compiling)", "lineup": lineup, "stop_s": round(seconds, 2),
-                             "exit": code, "last_line": last})
-                if not args.json:
-                    print(f"simulate {lineup:10s} compiling, stopped {seconds:6.2f} s after SIGINT, exit {code}: {last}")
-                continue
-            subprocess.run(rummysim("simulate", "--players", "4", "--lineup", lineup, "--games", "2", "--no-progress"),
-                           check=True, capture_output=True)  # compile or load the kernels first
-            toml = Path(tmp) / f"{lineup}.toml"
-            toml.write_text(SWEEP.format(lineup=lineup))
-            runs = {
-                "simulate": rummysim("simulate", "--players", "4", "--lineup", lineup, "--games", "100000000",
-                                     "--no-progress"),
-                "sweep": rummysim("sweep", str(toml), "--out", str(Path(tmp) / lineup), "--no-progress"),
-            }
-            for command, cmd in runs.items():
-                seconds, code, last = stop_latency(cmd, args.wait)
                 rows.append({"command": command, "lineup": lineup, "stop_s": round(seconds, 2), "exit": code,
                              "last_line": last})
                 if not args.json:
-                    print(f"{command:8s} {lineup:10s} stopped {seconds:6.2f} s after SIGINT, exit {code}: {last}")
+                    print(f"{command:20s} {lineup:10s} stopped {seconds:6.2f} s after SIGINT, exit {code}: {last}")
     if args.json:
         print(json.dumps(rows, indent=2))
 
