@@ -25,6 +25,7 @@ import rummysim.comparison as comparison
 import rummysim.simulation as simulation
 import rummysim.sweeps.chunks as chunks
 import rummysim.sweeps.run as sweep_run
+import rummysim.warmup as warmup
 from rummysim.cli.main import app, main
 from rummysim.rules import FLAGS
 
@@ -83,7 +84,8 @@ POSITIONAL = {"analyze": PATHS, "report": PATHS, "sweep": ["s.toml", "bad.toml",
 @pytest.fixture
 def sandbox(tmp_path, monkeypatch):
     """A working folder with a result file, a hands file, a garbage file and sweep files; every
-    function that plays games replaced by WouldPlay; numba's thread count put back afterwards."""
+    function that plays games, or compiles them (``warmup``'s worker processes), replaced by
+    WouldPlay; numba's thread count put back afterwards."""
     monkeypatch.chdir(tmp_path)
     games = pl.DataFrame({"game_index": [0, 1], "first_dealer": [0, 1], "winner": [0, -1], "hands": [3, 4],
                           "turns": [30, 41], "capped": [False, True], "score_0": [520, 100], "score_1": [300, 90]})
@@ -93,7 +95,8 @@ def sandbox(tmp_path, monkeypatch):
     (tmp_path / "bad.toml").write_text("[run\n")
     (tmp_path / "folder").mkdir()
     for target, name in ((simulation, "play_game_chunk"), (simulation, "warm_up"), (comparison, "play_game_chunk"),
-                         (checks, "traced_game"), (chunks, "run_chunk"), (sweep_run, "run_chunk")):
+                         (checks, "traced_game"), (chunks, "run_chunk"), (sweep_run, "run_chunk"),
+                         (warmup, "run_jobs")):
         monkeypatch.setattr(target, name, _would_play)
     threads = numba.get_num_threads()
     yield tmp_path
