@@ -165,6 +165,42 @@ def test_numba_hooks_are_checked_at_import():
         _jit.check_numba_hooks(dispatcher.Dispatcher, Bare)
     with pytest.raises(ImportError, match="get_call_template"):
         _jit.check_numba_hooks(Bare, cpu.CPUTargetOptions)
+    with pytest.raises(ImportError, match="inline_ir"):
+        _jit.check_numba_hooks(dispatcher.Dispatcher, cpu.CPUTargetOptions, Bare)
+
+
+def test_an_inlined_helper_is_built_once_for_all_its_call_sites():
+    """Issue 19 point 4: ``_inline_copy`` builds a ``njit_inline`` helper's IR once for all its call
+    sites; the code inlined from the shared-memo copies still computes what the helper does, and
+    numba's ``copy`` is put back after each inline (the digests pin the engines' rows)."""
+    import copy
+
+    import numba
+    from numba.core import inline_closurecall
+
+    from rummysim.kernels.common import _inline_copy
+    from rummysim.kernels.common._jit import njit_inline
+
+    def helper(a, i):
+        total = 0
+        for k in range(i):  # several blocks, so that a per-block copy would copy the scope again
+            if a[k] > 0:
+                total += a[k]
+            else:
+                total -= 1
+        return total
+
+    inlined = njit_inline(helper)
+
+    @numba.njit(cache=False)
+    def caller(a):
+        return inlined(a, 2) * 100 + inlined(a, 3)
+
+    a = np.array([3, -4, 5], dtype=np.int64)
+    assert caller(a) == helper(a, 2) * 100 + helper(a, 3)
+    assert inline_closurecall.copy is copy
+    built = [key for key in _inline_copy.UNTYPED_IR if key[0] is helper]
+    assert len(built) == 1  # two call sites, one untyped IR
 
 
 def test_numba_is_pinned_below_the_first_untested_minor():

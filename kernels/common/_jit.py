@@ -26,9 +26,11 @@ lives in a folder named after ``source_fingerprint()``, a hash of every source f
 kernels, the strategies and the rules encoding, in every subpackage: any edit selects a fresh
 cache. A resumed sweep checks the same fingerprint.
 
-Two numba internals are used, both checked at import (``check_numba_hooks``): the dispatcher's
-``get_call_template`` and the ``_nrt`` target option; numba is pinned below the first minor
-version not tested with them.
+Three numba internals are used, all checked at import (``check_numba_hooks``): the dispatcher's
+``get_call_template``, the ``_nrt`` target option and the IR inliner's ``inline_ir`` and
+``run_untyped_passes``, wrapped to copy an inlined function's IR once and build it once
+(``_inline_copy``: compile time only, the same machine code);
+numba is pinned below the first minor version not tested with them.
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ from pathlib import Path
 
 import numba
 from numba.core import types
+
+from rummysim.kernels.common import _inline_copy
 
 # What decides the compiled code and the rows it writes: every kernel and strategy source, and the
 # rules encoding. Named as modules so that the same files are found in a checkout, an editable
@@ -76,20 +80,26 @@ def cache_root() -> Path:
     return Path(base) / "rummysim"
 
 
-def check_numba_hooks(dispatcher_class: type | None = None, options_class: type | None = None) -> None:
-    """Fail at import, with a clear message, if numba no longer has the two private hooks this
-    policy relies on: the dispatcher's ``get_call_template`` (wrapped by ``_plain_typed``) and the
-    ``_nrt`` target option (``njit_noalloc``). Both are numba internals; pyproject.toml pins numba
-    below the first minor version they were not tested with."""
-    from numba.core import cpu, dispatcher
+def check_numba_hooks(dispatcher_class: type | None = None, options_class: type | None = None,
+                      inliner_class: type | None = None) -> None:
+    """Fail at import, with a clear message, if numba no longer has the private hooks this policy
+    relies on: the dispatcher's ``get_call_template`` (wrapped by ``_plain_typed``), the ``_nrt``
+    target option (``njit_noalloc``) and the IR inliner's ``inline_ir`` and ``run_untyped_passes``
+    (wrapped by ``_inline_copy``). All are numba internals; pyproject.toml pins numba below the
+    first minor version they were not tested with."""
+    from numba.core import cpu, dispatcher, inline_closurecall
 
     dispatcher_class = dispatcher_class or dispatcher.Dispatcher
     options_class = options_class or cpu.CPUTargetOptions
+    inliner_class = inliner_class or inline_closurecall.InlineWorker
     missing = []
     if not callable(getattr(dispatcher_class, "get_call_template", None)):
         missing.append("numba.core.dispatcher.Dispatcher.get_call_template")
     if not hasattr(options_class, "_nrt"):
         missing.append("the _nrt target option (numba.core.cpu.CPUTargetOptions._nrt)")
+    if not all(callable(getattr(inliner_class, name, None)) for name in ("inline_ir", "run_untyped_passes")) \
+            or not hasattr(inline_closurecall, "copy"):
+        missing.append("numba.core.inline_closurecall.InlineWorker's inline_ir and run_untyped_passes")
     if missing:
         raise ImportError(
             f"rummysim's kernels need numba internals that numba {numba.__version__} no longer has: "
@@ -98,6 +108,7 @@ def check_numba_hooks(dispatcher_class: type | None = None, options_class: type 
 
 
 check_numba_hooks()
+_inline_copy.install()
 
 if "NUMBA_LOOP_VECTORIZE" not in os.environ:
     numba.config.LOOP_VECTORIZE = 0
