@@ -9,6 +9,7 @@ Its pile-take test plays the hand out greedily before and after the take: the ga
 points it could put down now, minus ``deadwood_weight`` times the value of taken cards it could
 not use (they would sit in hand and count against it). It takes the best option whose gain
 exceeds ``min_gain``, else draws from the stock (or, on an empty stock, declines: R500-STOCK-1).
+The play-outs are made only for options that may gain (see :func:`cannot_gain`).
 """
 
 from __future__ import annotations
@@ -132,6 +133,14 @@ def take_gain(params, view, k, must_play, scratch):
 
 
 @njit_noalloc
+def cannot_gain(weight, best_gain):
+    """A take that adds only cards fitting no meld cannot beat ``best_gain``: its gain
+    ``(base - weight * dead) - base`` is at most 0 in floating point for any base when the weight
+    is not negative (or NaN: no gain at all), so with ``best_gain`` >= 0 it needs no play-out."""
+    return not weight < 0 and best_gain >= 0
+
+
+@njit_noalloc
 def greedy_draw(params, view, opts, nopt, scratch):
     obs = view.obs
     mine = view.mine
@@ -139,17 +148,29 @@ def greedy_draw(params, view, opts, nopt, scratch):
     vals = table.vals
     jok = obs[OB_MY_JOKERS]
     top = obs[OB_PILE_LEN] - 1
-    targets, joker_ok = layoff_targets(table.melds, table.n_melds, table.rules[R_MAX_POS])  # the table is fixed here
-    base, _, _ = playout_on(mine[0], jok, -1, table, scratch, targets, joker_ok)
+    weight = params[GREEDY_DEADWOOD_WEIGHT]
+    # the table's lay-off targets and the play-out before any take, computed on first use: most
+    # draws offer only the stock and a top card that fits nothing, which need neither
+    played_out = False
+    targets = np.uint64(0)
+    joker_ok = False
+    base = 0
     best = 0  # opts[0]: the stock, or declining on an empty stock
     best_gain = params[GREEDY_MIN_GAIN]
     for i in range(1, nopt):
         k = opts[i]
         c = np.int64(view.pile[k])
-        if k == top and c != JOKER and not card_playable(c, mine[0] | bit(c), jok, table, PLAY_ALL, scratch):
+        top_fits_nothing = k == top and c != JOKER and not card_playable(c, mine[0] | bit(c), jok, table, PLAY_ALL, scratch)
+        if top_fits_nothing and cannot_gain(weight, best_gain):
+            continue
+        if not played_out:
+            targets, joker_ok = layoff_targets(table.melds, table.n_melds, table.rules[R_MAX_POS])  # the table is fixed here
+            base, _, _ = playout_on(mine[0], jok, -1, table, scratch, targets, joker_ok)
+            played_out = True
+        if top_fits_nothing:
             # a card that fits no meld leaves the play-out as it was: take_gain without replaying it
             dead = 0 if has_card(mine[0], c) else vals[c]
-            gain = (base - params[GREEDY_DEADWOOD_WEIGHT] * dead) - base
+            gain = (base - weight * dead) - base
         else:
             gain = take_gain_on(params, view, k, k < top, scratch, targets, joker_ok) - base
         if gain > best_gain:
