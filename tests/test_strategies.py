@@ -138,13 +138,13 @@ def test_later_chance_is_the_chance_of_drawing_an_out():
     observe(k.st, k.hands, k.rules, 0, obs, mine)
     unseen = np.zeros(2, dtype=np.uint64)
     jokers = unseen_cards(k.view(obs, mine), unseen)
-    n = unseen_count(unseen, jokers)
+    n = unseen_count(unseen[0], unseen[1], jokers)
     assert n == 54 - 4 and jokers == 2
-    p = later_chance(cid("7H"), mask("7H 7C 2S"), k.melds, 0, k.rules, unseen, jokers, n, 5.0)
+    p = later_chance(cid("7H"), mask("7H 7C 2S"), k.melds, 0, k.rules, unseen[0], unseen[1], jokers, n, 5.0)
     assert p == pytest.approx(1 - (1 - 4 / n) ** 5)
-    p = later_chance(cid("7H"), mask("7H 7C 8H 2S"), k.melds, 0, k.rules, unseen, jokers, n, 5.0)
+    p = later_chance(cid("7H"), mask("7H 7C 8H 2S"), k.melds, 0, k.rules, unseen[0], unseen[1], jokers, n, 5.0)
     assert p == pytest.approx(1 - (1 - 6 / n) ** 5)
-    assert later_chance(cid("2S"), mask("7H 7C 2S"), k.melds, 0, k.rules, unseen, jokers, n, 5.0) == 0.0
+    assert later_chance(cid("2S"), mask("7H 7C 2S"), k.melds, 0, k.rules, unseen[0], unseen[1], jokers, n, 5.0) == 0.0
 
 
 def test_digger_refuses_a_deep_take_whose_net_value_is_negative():

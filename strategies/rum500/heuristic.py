@@ -37,11 +37,10 @@ from collections import namedtuple
 
 import numpy as np
 
-from rummysim.kernels.common._jit import njit
+from rummysim.kernels.common._jit import njit_noalloc
 from rummysim.kernels.common.planes import (
     U0,
     U1,
-    add_card,
     bit,
     card_id,
     has_card,
@@ -49,7 +48,6 @@ from rummysim.kernels.common.planes import (
     n_cards,
     popcount,
     rank_of,
-    remove_mask,
     suit_of,
 )
 from rummysim.kernels.rum500.cards import holding_value
@@ -100,16 +98,18 @@ from rummysim.strategies.ids import (
     H_USEFUL_WEIGHT,
     H_VALUE_WEIGHT,
 )
-from rummysim.strategies.rum500.knowledge import unseen_cards, unseen_count
+from rummysim.strategies.rum500.knowledge import unseen_count, unseen_planes
 
-Outlook = namedtuple("Outlook", "unseen jokers count draws")
-"""What the seat may still draw (future = 1): the natural cards it has not seen (count planes),
-the unseen jokers, how many unseen cards in all, and the draws it has left (``draws_left``)."""
+Outlook = namedtuple("Outlook", "unseen0 unseen1 jokers count draws")
+"""What the seat may still draw (future = 1): the natural cards it has not seen (count planes 0
+and 1), the unseen jokers, how many unseen cards in all, and the draws it has left
+(``draws_left``). Scalars only: every function here is compiled without reference counting
+(``njit_noalloc``), which allocates nothing (issue 19: the counts were 26-61% of the time)."""
 
 # ----------------------------------------------------------------------------- chances to meld later
 
 
-@njit
+@njit_noalloc
 def add_position(outs, suit, pos, max_pos):
     """Add the card at run position pos of suit to the outs mask, if the position exists."""
     if 1 <= pos <= max_pos:
@@ -117,7 +117,7 @@ def add_position(outs, suit, pos, max_pos):
     return outs
 
 
-@njit
+@njit_noalloc
 def card_outs(c, hand, melds, n_melds, rules):
     """(natural outs mask, has structure) for a natural card c that cannot meld now with ``hand``.
 
@@ -172,8 +172,8 @@ def card_outs(c, hand, melds, n_melds, rules):
     return outs & ~bit(c), structure
 
 
-@njit
-def later_chance(c, hand, melds, n_melds, rules, unseen, unseen_jokers, n_unseen, draws):
+@njit_noalloc
+def later_chance(c, hand, melds, n_melds, rules, unseen0, unseen1, unseen_jokers, n_unseen, draws):
     """Chance that leftover card c melds later: at least one of its outs among ``draws`` cards
     drawn from the unseen ones."""
     if n_unseen <= 0 or draws <= 0.0:
@@ -181,7 +181,7 @@ def later_chance(c, hand, melds, n_melds, rules, unseen, unseen_jokers, n_unseen
     if c == JOKER:
         return 1.0 if hand != U0 else 0.0  # a joker joins any pair or neighbours the hand will hold
     outs, structure = card_outs(c, hand, melds, n_melds, rules)
-    count = popcount(outs & unseen[0]) + popcount(outs & unseen[1])
+    count = popcount(outs & unseen0) + popcount(outs & unseen1)
     if structure:
         count += unseen_jokers
     if count <= 0:
@@ -193,7 +193,19 @@ def later_chance(c, hand, melds, n_melds, rules, unseen, unseen_jokers, n_unseen
 # ----------------------------------------------------------------------------- draws and calls
 
 
-@njit
+@njit_noalloc
+def add_mask(p1, p2, m):
+    """Count planes (p1, p2) with one more copy of every card in mask m (``add_card`` on scalars)."""
+    return p1 | m, p2 | (p1 & m)
+
+
+@njit_noalloc
+def drop_mask(p1, p2, m):
+    """Count planes (p1, p2) less one copy of every card in mask m, each held (``remove_mask``)."""
+    return p1 & ~(m & ~p2), p2 & ~m
+
+
+@njit_noalloc
 def taken_cards(pile, k, top):
     """(natural mask, jokers) of pile[k..top]."""
     taken = U0
@@ -207,36 +219,31 @@ def taken_cards(pile, k, top):
     return taken, jokers
 
 
-@njit
-def card_worth(params, c, hand, melds, n_melds, rules, vals, unseen, unseen_jokers, n_unseen, draws):
+@njit_noalloc
+def card_worth(params, c, hand, table, outlook):
     """Expected points of holding card c: with the chance p that it melds later it scores
-    (later_weight), otherwise it is deadwood when the hand ends (deadwood_weight).
-
-    Called for every card held and every unseen card, so it takes the arrays of the ``Table``
-    and the ``Outlook`` one by one: reading them from the records in each call cost the
-    heuristic lineups about 10% (reference counts of the arrays taken out of a tuple)."""
-    p = later_chance(c, hand, melds, n_melds, rules, unseen, unseen_jokers, n_unseen, draws)
-    return (params[H_LATER_WEIGHT] * p - params[H_DEADWOOD_WEIGHT] * (1.0 - p)) * vals[c]
+    (later_weight), otherwise it is deadwood when the hand ends (deadwood_weight)."""
+    p = later_chance(c, hand, table.melds, table.n_melds, table.rules, outlook.unseen0, outlook.unseen1,
+                     outlook.jokers, outlook.count, outlook.draws)
+    return (params[H_LATER_WEIGHT] * p - params[H_DEADWOOD_WEIGHT] * (1.0 - p)) * table.vals[c]
 
 
-@njit
+@njit_noalloc
 def hand_worth(params, p1, p2, jok, forbid, forbid_joker, table, outlook):
     """(Summed card worths of a hand after discarding its least worthy card it may discard, that
     least worth) -- the least worth is 0 when nothing may be discarded."""
-    melds, n_melds, vals, _, rules, _, _ = table
-    unseen, unseen_jokers, n_unseen, draws = outlook
     total = 0.0
     worst = 1e300
     x = p1
     while x:
         c = lowest_bit_index(x)
         x &= x - U1
-        w = card_worth(params, c, p1, melds, n_melds, rules, vals, unseen, unseen_jokers, n_unseen, draws)
+        w = card_worth(params, c, p1, table, outlook)
         total += 2 * w if has_card(p2, c) else w
         if w < worst and not has_card(forbid, c):
             worst = w
     if jok > 0:
-        w = card_worth(params, JOKER, p1, melds, n_melds, rules, vals, unseen, unseen_jokers, n_unseen, draws)
+        w = card_worth(params, JOKER, p1, table, outlook)
         total += jok * w
         if w < worst and not forbid_joker:
             worst = w
@@ -245,21 +252,17 @@ def hand_worth(params, p1, p2, jok, forbid, forbid_joker, table, outlook):
     return total - worst, worst
 
 
-@njit
+@njit_noalloc
 def future_take_value(params, obs, mine, pile, table, k, must_play, scratch, outlook):
     """Expected points after taking the pile from k to the top (future = 1): what the seat puts
     down at once plus the worth of the hand left after this turn's discard."""
     top = obs[OB_PILE_LEN] - 1
     taken, taken_jok = taken_cards(pile, k, top)
-    hand = mine.copy()
-    x = taken
-    while x:
-        add_card(hand, lowest_bit_index(x))
-        x &= x - U1
+    p1, p2 = add_mask(mine[0], mine[1], taken)
     jok = obs[OB_MY_JOKERS] + taken_jok
     must = np.int64(pile[k]) if must_play else -1
-    pts, used, used_jok = playout(hand[0], jok, must, table, scratch)
-    remove_mask(hand, used)
+    pts, used, used_jok = playout(p1, jok, must, table, scratch)
+    p1, p2 = drop_mask(p1, p2, used)
     forbid = U0
     forbid_joker = False
     restriction = table.rules[R_DISC_RESTRICT]
@@ -270,22 +273,20 @@ def future_take_value(params, obs, mine, pile, table, k, must_play, scratch, out
     # The hand is valued after the discard this seat will really make (heuristic_discard's
     # choice), not after its least worthy card: valuing a take by a card it then throws away let
     # two seats swap aces through the top discard until the turn cap (issue 18 point 5).
-    discard = planned_discard(params, obs, hand[0], jok, forbid, forbid_joker, pile, k, table, scratch)
-    return pts + worth_after_discard(params, hand[0], hand[1], jok, discard, table, outlook)
+    discard = planned_discard(params, obs, p1, jok, forbid, forbid_joker, pile, k, table, scratch)
+    return pts + worth_after_discard(params, p1, p2, jok, discard, table, outlook)
 
 
-@njit
+@njit_noalloc
 def worth_after_discard(params, p1, p2, jok, discard, table, outlook):
     """Summed card worths of the hand (p1, p2, jok) less one copy of ``discard`` (-1: none)."""
     total, _ = hand_worth(params, p1, p2, jok, ~U0, True, table, outlook)
     if discard < 0:
         return total
-    melds, n_melds, vals, _, rules, _, _ = table
-    unseen, unseen_jokers, n_unseen, draws = outlook
-    return total - card_worth(params, discard, p1, melds, n_melds, rules, vals, unseen, unseen_jokers, n_unseen, draws)
+    return total - card_worth(params, discard, p1, table, outlook)
 
 
-@njit
+@njit_noalloc
 def stock_value(params, obs, mine, table, scratch, outlook):
     """Expected points after a stock draw and this turn's discard (future = 1), averaged over the
     unseen cards it may draw (``draw_gain``). An empty stock (declining ends the hand,
@@ -294,39 +295,37 @@ def stock_value(params, obs, mine, table, scratch, outlook):
     if obs[OB_STOCK] == 0:
         return -params[H_DEADWOOD_WEIGHT] * holding_value(table.vals, mine[0], mine[1], jok)
     pts, used, used_jok = playout(mine[0], jok, -1, table, scratch)
-    hand = mine.copy()
-    remove_mask(hand, used)
+    p1, p2 = drop_mask(mine[0], mine[1], used)
     jok -= used_jok
-    worth, worst = hand_worth(params, hand[0], hand[1], jok, U0, False, table, outlook)
+    worth, worst = hand_worth(params, p1, p2, jok, U0, False, table, outlook)
     kept = worth + worst  # the hand before its discard
     if outlook.count <= 0:
         return pts + kept
-    return pts + kept + draw_gain(params, hand[0], jok, worst, table, scratch, outlook) / outlook.count
+    return pts + kept + draw_gain(params, p1, jok, worst, table, scratch, outlook) / outlook.count
 
 
-@njit
+@njit_noalloc
 def draw_gain(params, p1, jok, worst, table, scratch, outlook):
     """What drawing each unseen card would add to the holding (p1, jok), summed: one that melds
     at once scores its value, another replaces the least worthy card (worth ``worst``) when it is
     worth more."""
-    melds, n_melds, vals, _, rules, _, _ = table
-    unseen, unseen_jokers, n_unseen, draws = outlook
+    vals = table.vals
     gain = 0.0
     for plane in range(2):
-        x = unseen[plane]
+        x = outlook.unseen0 if plane == 0 else outlook.unseen1
         while x:
             u = lowest_bit_index(x)
             x &= x - U1
             if card_playable(u, p1 | bit(u), jok, table, PLAY_ALL, scratch):
                 gain += vals[u] - worst
             else:
-                w = card_worth(params, u, p1 | bit(u), melds, n_melds, rules, vals, unseen, unseen_jokers, n_unseen, draws)
+                w = card_worth(params, u, p1 | bit(u), table, outlook)
                 gain += max(0.0, w - worst)
-    w = card_worth(params, JOKER, p1, melds, n_melds, rules, vals, unseen, unseen_jokers, n_unseen, draws)
-    return gain + unseen_jokers * max(0.0, w - worst)
+    w = card_worth(params, JOKER, p1, table, outlook)
+    return gain + outlook.jokers * max(0.0, w - worst)
 
 
-@njit
+@njit_noalloc
 def draws_left(params, obs):
     """Cards the seat may still draw this hand: its share of the stock, and no more than
     ``horizon`` turns per card of the opponent closest to going out."""
@@ -339,18 +338,17 @@ def draws_left(params, obs):
     return min(share, params[H_HORIZON] * closest)
 
 
-@njit
+@njit_noalloc
 def seat_outlook(params, view, future):
     """The seat's ``Outlook``; without ``future`` only its draws left are counted (nothing unseen)."""
-    unseen = np.zeros(2, dtype=np.uint64)
     draws = draws_left(params, view.obs)
     if not future:
-        return Outlook(unseen, 0, 0, draws)
-    jokers = unseen_cards(view, unseen)
-    return Outlook(unseen, jokers, unseen_count(unseen, jokers), draws)
+        return Outlook(U0, U0, 0, 0, draws)
+    unseen0, unseen1, jokers = unseen_planes(view)
+    return Outlook(unseen0, unseen1, jokers, unseen_count(unseen0, unseen1, jokers), draws)
 
 
-@njit
+@njit_noalloc
 def best_take(params, view, opts, nopt, scratch, must_play_all):
     """Index of the best option in opts[1:nopt] (pile indexes) if it gains more than min_gain
     over option 0 (stock, decline or pass), else 0."""
@@ -385,7 +383,7 @@ def best_take(params, view, opts, nopt, scratch, must_play_all):
     return best
 
 
-@njit
+@njit_noalloc
 def takes_back_own_discard(obs, mine, c, table, scratch):
     """The top card is one this seat discarded earlier this hand and it cannot play it now. Taking
     it back for its worth later is refused: the worth of a card shifts with what is seen, so two
@@ -397,12 +395,12 @@ def takes_back_own_discard(obs, mine, c, table, scratch):
     return not card_playable(c, mine[0] | bit(c), obs[OB_MY_JOKERS], table, PLAY_ALL, scratch)
 
 
-@njit
+@njit_noalloc
 def heuristic_draw(params, view, opts, nopt, scratch):
     return best_take(params, view, opts, nopt, scratch, False)
 
 
-@njit
+@njit_noalloc
 def heuristic_call(params, view, opts, nopt, scratch):
     return best_take(params, view, opts, nopt, scratch, True)
 
@@ -410,7 +408,7 @@ def heuristic_call(params, view, opts, nopt, scratch):
 # ----------------------------------------------------------------------------- plays
 
 
-@njit
+@njit_noalloc
 def opponent_close(obs, limit):
     """Some other seat holds at most ``limit`` cards (0 when it has gone out or floats); a partner
     counts too, since any player going out ends the hand (V500-PARTNER-2)."""
@@ -421,7 +419,7 @@ def opponent_close(obs, limit):
     return False
 
 
-@njit
+@njit_noalloc
 def can_go_out(obs, mine, table, scratch):
     """A greedy play-out of the hand leaves at most one card (to discard)."""
     jok = obs[OB_MY_JOKERS]
@@ -429,7 +427,7 @@ def can_go_out(obs, mine, table, scratch):
     return n_cards(mine[0], mine[1], jok) - popcount(used) - used_jok <= 1
 
 
-@njit
+@njit_noalloc
 def time_to_lay(params, obs, mine, table, scratch):
     """Held melds go down once the risk of being caught with them grows, or to go out."""
     if obs[OB_STOCK] <= params[H_RISK_STOCK]:
@@ -439,7 +437,7 @@ def time_to_lay(params, obs, mine, table, scratch):
     return can_go_out(obs, mine, table, scratch)
 
 
-@njit
+@njit_noalloc
 def heuristic_play(params, view, cand, ncand, scratch):
     if view.obs[OB_EFFECT] != 0:  # Dealer's gambit: doubling and blocking (strategies.rum500.gambit)
         i = gambit_best(cand, ncand, view.obs, params[H_DOUBLE_MIN], params[H_BLOCK])
@@ -456,13 +454,13 @@ def heuristic_play(params, view, cand, ncand, scratch):
 # ----------------------------------------------------------------------------- discards
 
 
-@njit
+@njit_noalloc
 def layoff_fits(c, table, scratch):
     """The card could be laid off on a table meld (what a lay-off or a top-card call needs)."""
     return card_playable(c, bit(c), 0, table, PLAY_LAYOFF_ONLY, scratch)
 
 
-@njit
+@njit_noalloc
 def opens_pile_claim(c, pile, pile_len, table, scratch):
     """With c on top of the pile, some pile card becomes claimable (V500-RUMMY pile) that was not:
     it can be put down with the cards above it, c included."""
@@ -482,7 +480,7 @@ def opens_pile_claim(c, pile, pile_len, table, scratch):
     return False
 
 
-@njit
+@njit_noalloc
 def feeds_opponents(params, obs, c, pile, pile_len, table, scratch):
     """The card on the pile would help the next seat: it fits a meld that seat may lay off on
     (with ``team_play`` in partnership play, the opponents' lay-off rights, V500-PARTNER-1), or
@@ -496,7 +494,7 @@ def feeds_opponents(params, obs, c, pile, pile_len, table, scratch):
     return False
 
 
-@njit
+@njit_noalloc
 def discard_score(params, obs, p1, c, pile, pile_len, table, scratch):
     """How much the seat wants to keep card c of hand p1 (the lowest score is discarded): its
     partners in hand, less its value, plus the feed penalty; a joker is always kept."""
@@ -508,7 +506,7 @@ def discard_score(params, obs, p1, c, pile, pile_len, table, scratch):
     return score
 
 
-@njit
+@njit_noalloc
 def planned_discard(params, obs, p1, jok, forbid, forbid_joker, pile, pile_len, table, scratch):
     """The card heuristic_discard would throw from hand (p1, jok) over pile[:pile_len], leaving
     out the forbidden ones; -1 when none may go."""
@@ -527,7 +525,7 @@ def planned_discard(params, obs, p1, jok, forbid, forbid_joker, pile, pile_len, 
     return best
 
 
-@njit
+@njit_noalloc
 def heuristic_discard(params, view, opts, nopt, scratch):
     obs, mine, pile, table = view
     held = U0
