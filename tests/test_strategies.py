@@ -14,7 +14,7 @@ from rummysim.kernels.rum500.turn import discard_options, draw_options, play_can
 from rummysim.kernels.rum500.view import observe
 from rummysim.rules import Rules
 from rummysim.strategies.rum500.dispatch import ALL_STRATEGIES, choose_discard, choose_draw, choose_play
-from rummysim.strategies.rum500.heuristic import later_chance
+from rummysim.strategies.rum500.heuristic import later_chance, outlook_of
 from rummysim.strategies.rum500.knowledge import sample_unseen, unseen_cards, unseen_count
 from rummysim.strategies.rum500.playout import W_N_MELDS, W_PILE_LEN, W_STOCK_LEN, W_STOCK_POS, deal_world, new_world, play_rest
 from rummysim.strategies.registry import STRATEGIES
@@ -140,11 +140,12 @@ def test_later_chance_is_the_chance_of_drawing_an_out():
     jokers = unseen_cards(k.view(obs, mine), unseen)
     n = unseen_count(unseen[0], unseen[1], jokers)
     assert n == 54 - 4 and jokers == 2
-    p = later_chance(cid("7H"), mask("7H 7C 2S"), k.melds, 0, k.rules, unseen[0], unseen[1], jokers, n, 5.0)
+    look = outlook_of(unseen[0], unseen[1], jokers, 5.0, k.melds, 0)
+    p = later_chance(cid("7H"), mask("7H 7C 2S"), k.melds, 0, k.rules, look)
     assert p == pytest.approx(1 - (1 - 4 / n) ** 5)
-    p = later_chance(cid("7H"), mask("7H 7C 8H 2S"), k.melds, 0, k.rules, unseen[0], unseen[1], jokers, n, 5.0)
+    p = later_chance(cid("7H"), mask("7H 7C 8H 2S"), k.melds, 0, k.rules, look)
     assert p == pytest.approx(1 - (1 - 6 / n) ** 5)
-    assert later_chance(cid("2S"), mask("7H 7C 2S"), k.melds, 0, k.rules, unseen[0], unseen[1], jokers, n, 5.0) == 0.0
+    assert later_chance(cid("2S"), mask("7H 7C 2S"), k.melds, 0, k.rules, look) == 0.0
 
 
 def test_digger_refuses_a_deep_take_whose_net_value_is_negative():

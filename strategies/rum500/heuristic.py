@@ -39,10 +39,10 @@ import numpy as np
 
 from rummysim.kernels.common._jit import njit_noalloc
 from rummysim.kernels.common.planes import (
+    RANK_IN_EACH_SUIT,
     U0,
     U1,
     bit,
-    card_id,
     has_card,
     lowest_bit_index,
     n_cards,
@@ -68,6 +68,7 @@ from rummysim.kernels.rum500.layout import (
     OB_MY_DISCARDS,
     OB_MY_JOKERS,
     OB_N,
+    OB_N_MELDS,
     OB_PILE_LEN,
     OB_SEAT,
     OB_STOCK,
@@ -77,8 +78,9 @@ from rummysim.kernels.rum500.layout import (
     R_CALL,
     R_DISC_RESTRICT,
     R_MAX_POS,
+    R_PARTNERSHIP,
 )
-from rummysim.kernels.rum500.melds import card_playable, pos_card, run_lane
+from rummysim.kernels.rum500.melds import bit_tests_exact, card_playable, layoff_targets, pos_card, run_lane
 from rummysim.strategies.rum500.gambit import gambit_best
 from rummysim.strategies.rum500.greedy import best_by_value, card_usefulness, opponents_table, playout, take_gain
 from rummysim.strategies.ids import (
@@ -100,11 +102,15 @@ from rummysim.strategies.ids import (
 )
 from rummysim.strategies.rum500.knowledge import unseen_count, unseen_planes
 
-Outlook = namedtuple("Outlook", "unseen0 unseen1 jokers count draws")
+Outlook = namedtuple("Outlook", "unseen0 unseen1 jokers count draws run_ends chances")
 """What the seat may still draw (future = 1): the natural cards it has not seen (count planes 0
-and 1), the unseen jokers, how many unseen cards in all, and the draws it has left
-(``draws_left``). Scalars only: every function here is compiled without reference counting
-(``njit_noalloc``), which allocates nothing (issue 19: the counts were 26-61% of the time)."""
+and 1), the unseen jokers, how many unseen cards in all, the draws it has left (``draws_left``),
+and two things worked out once per decision for the card worths that use them (issue 19): the
+``run_ends`` of the table and the ``chances`` of 1..N_CHANCES outs (``chance_table``). Scalars
+only: every function here is compiled without reference counting (``njit_noalloc``), which
+allocates nothing (issue 19: the counts were 26-61% of the heuristic's time)."""
+
+N_CHANCES = 8  # outs counts whose chance the Outlook holds: more are rare
 
 # ----------------------------------------------------------------------------- chances to meld later
 
@@ -118,30 +124,40 @@ def add_position(outs, suit, pos, max_pos):
 
 
 @njit_noalloc
-def card_outs(c, hand, melds, n_melds, rules):
+def run_ends(melds, n_melds):
+    """Cards at run position hi + 2 or lo - 2 of a table run of their suit (lo..hi): a superset of
+    the cards whose outs ``card_outs`` finds on the table, so that it reads the melds only for them."""
+    ends = U0
+    for m in range(n_melds):
+        if melds[m, MK_KIND] != KIND_RUN:
+            continue
+        suit = np.int64(melds[m, MK_KEY])
+        lo = np.int64(melds[m, MK_LO])
+        hi = lo + melds[m, MK_LEN] - 1
+        if hi + 2 <= 14:
+            ends |= bit(pos_card(suit, hi + 2))
+        if 1 <= lo - 2 <= 14:
+            ends |= bit(pos_card(suit, lo - 2))
+    return ends
+
+
+@njit_noalloc
+def card_outs(c, hand, melds, n_melds, rules, ends):
     """(natural outs mask, has structure) for a natural card c that cannot meld now with ``hand``.
 
     Outs are the cards that would let c meld after one more draw: the missing suits of its rank
     when the hand holds another card of that rank; the run neighbours that would join c to a held
     card one or two positions away; the card between c and a table run ending two positions away.
-    ``has structure`` tells whether a joker would also do.
+    ``has structure`` tells whether a joker would also do. ``ends`` is the table's ``run_ends``.
     """
     suit = suit_of(c)
     rank = rank_of(c)
     max_pos = rules[R_MAX_POS]
     outs = U0
     structure = False
-    same_rank = 0
-    missing = U0
-    for s in range(4):
-        if s == suit:
-            continue
-        if has_card(hand, card_id(s, rank)):
-            same_rank += 1
-        else:
-            missing |= bit(card_id(s, rank))
-    if same_rank >= 1:
-        outs |= missing
+    others = (RANK_IN_EACH_SUIT << np.uint64(rank)) & ~bit(c)  # its rank in the other suits
+    if np.uint64(hand) & others:
+        outs |= others & ~np.uint64(hand)
         structure = True
     lane = run_lane(hand, suit)
     high_ace = rank == 1 and max_pos >= 14
@@ -160,7 +176,7 @@ def card_outs(c, hand, melds, n_melds, rules):
         if p - 2 >= 1 and (lane >> np.uint64(p - 2)) & U1:
             outs = add_position(outs, suit, p - 1, max_pos)
             structure = True
-        for m in range(n_melds):
+        for m in range(n_melds if has_card(ends, c) else 0):
             if melds[m, MK_KIND] != KIND_RUN or melds[m, MK_KEY] != suit:
                 continue
             lo = melds[m, MK_LO]
@@ -173,21 +189,42 @@ def card_outs(c, hand, melds, n_melds, rules):
 
 
 @njit_noalloc
-def later_chance(c, hand, melds, n_melds, rules, unseen0, unseen1, unseen_jokers, n_unseen, draws):
+def draw_chance(count, n_unseen, draws):
+    """Chance that one of ``count`` outs among ``n_unseen`` cards comes in ``draws`` draws."""
+    miss = 1.0 - min(1.0, count / n_unseen)
+    return 1.0 - miss ** draws
+
+
+@njit_noalloc
+def chance_table(n_unseen, draws):
+    """``draw_chance`` of 1..N_CHANCES outs, worked out once per decision: the power was a tenth
+    of the heuristic's time when every card worth computed its own."""
+    if n_unseen <= 0:
+        return (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    return (draw_chance(1, n_unseen, draws), draw_chance(2, n_unseen, draws), draw_chance(3, n_unseen, draws),
+            draw_chance(4, n_unseen, draws), draw_chance(5, n_unseen, draws), draw_chance(6, n_unseen, draws),
+            draw_chance(7, n_unseen, draws), draw_chance(8, n_unseen, draws))
+
+
+@njit_noalloc
+def later_chance(c, hand, melds, n_melds, rules, outlook):
     """Chance that leftover card c melds later: at least one of its outs among ``draws`` cards
     drawn from the unseen ones."""
+    n_unseen = outlook.count
+    draws = outlook.draws
     if n_unseen <= 0 or draws <= 0.0:
         return 0.0
     if c == JOKER:
         return 1.0 if hand != U0 else 0.0  # a joker joins any pair or neighbours the hand will hold
-    outs, structure = card_outs(c, hand, melds, n_melds, rules)
-    count = popcount(outs & unseen0) + popcount(outs & unseen1)
+    outs, structure = card_outs(c, hand, melds, n_melds, rules, outlook.run_ends)
+    count = popcount(outs & outlook.unseen0) + popcount(outs & outlook.unseen1)
     if structure:
-        count += unseen_jokers
+        count += outlook.jokers
     if count <= 0:
         return 0.0
-    miss = 1.0 - min(1.0, count / n_unseen)
-    return 1.0 - miss ** draws
+    if count <= N_CHANCES:
+        return outlook.chances[count - 1]
+    return draw_chance(count, n_unseen, draws)
 
 
 # ----------------------------------------------------------------------------- draws and calls
@@ -223,8 +260,7 @@ def taken_cards(pile, k, top):
 def card_worth(params, c, hand, table, outlook):
     """Expected points of holding card c: with the chance p that it melds later it scores
     (later_weight), otherwise it is deadwood when the hand ends (deadwood_weight)."""
-    p = later_chance(c, hand, table.melds, table.n_melds, table.rules, outlook.unseen0, outlook.unseen1,
-                     outlook.jokers, outlook.count, outlook.draws)
+    p = later_chance(c, hand, table.melds, table.n_melds, table.rules, outlook)
     return (params[H_LATER_WEIGHT] * p - params[H_DEADWOOD_WEIGHT] * (1.0 - p)) * table.vals[c]
 
 
@@ -339,13 +375,20 @@ def draws_left(params, obs):
 
 
 @njit_noalloc
+def outlook_of(unseen0, unseen1, jokers, draws, melds, n_melds):
+    """The ``Outlook`` of these unseen cards, draws left and table."""
+    n_unseen = unseen_count(unseen0, unseen1, jokers)
+    return Outlook(unseen0, unseen1, jokers, n_unseen, draws, run_ends(melds, n_melds), chance_table(n_unseen, draws))
+
+
+@njit_noalloc
 def seat_outlook(params, view, future):
     """The seat's ``Outlook``; without ``future`` only its draws left are counted (nothing unseen)."""
     draws = draws_left(params, view.obs)
     if not future:
-        return Outlook(U0, U0, 0, 0, draws)
+        return Outlook(U0, U0, 0, 0, draws, U0, chance_table(0, draws))
     unseen0, unseen1, jokers = unseen_planes(view)
-    return Outlook(unseen0, unseen1, jokers, unseen_count(unseen0, unseen1, jokers), draws)
+    return outlook_of(unseen0, unseen1, jokers, draws, view.table.melds, view.obs[OB_N_MELDS])
 
 
 @njit_noalloc
@@ -456,7 +499,15 @@ def heuristic_play(params, view, cand, ncand, scratch):
 
 @njit_noalloc
 def layoff_fits(c, table, scratch):
-    """The card could be laid off on a table meld (what a lay-off or a top-card call needs)."""
+    """The card could be laid off on a table meld (what a lay-off or a top-card call needs).
+
+    Where the play-existence bit tests hold (``bit_tests_exact``) a single card fits exactly the
+    table's ``layoff_targets`` (a set of three missing its suit, the position next to a run's
+    end); else the enumeration is asked (tested against it on random tables)."""
+    rules = table.rules
+    if bit_tests_exact(rules[R_MAX_POS], table.team, rules[R_PARTNERSHIP], table.gambit):
+        targets, _ = layoff_targets(table.melds, table.n_melds, rules[R_MAX_POS])
+        return has_card(targets, c)
     return card_playable(c, bit(c), 0, table, PLAY_LAYOFF_ONLY, scratch)
 
 

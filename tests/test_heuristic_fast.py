@@ -1,0 +1,140 @@
+"""The heuristic family's fast paths (issue 19 point 3) against the computations they replaced, on
+random tables and hands: the lay-off test by bit tests against the enumeration, and ``card_outs``
+reading the table only at the ``run_ends`` against the old loop over every meld."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from rummysim.kernels.rum500 import layout as L
+from rummysim.kernels.rum500.melds import enumerate_plays
+from rummysim.rules import Rules
+from rummysim.strategies.rum500.heuristic import card_outs, layoff_fits, run_ends
+from tests.cardtext import JOKER, name
+from tests.kstate import make_state
+
+RULES = {
+    "ace high": Rules(),
+    "ace low (Standard Rummy's 13 positions)": None,  # set below from the 500 rules: max_pos 13
+    "round the corner": Rules(r500_round_the_corner=True),
+    "partnership, team_only": Rules(r500_partnership=True, r500_partner_layoff="team_only"),
+}
+
+
+def card(suit: int, pos: int) -> int:
+    return 16 * suit + (pos - 1) % 13 + 1
+
+
+def random_table(rng: random.Random, rules: Rules, max_pos: int):
+    """A position with up to 8 random sets and runs (some with a joker) on the table; cards may
+    repeat across melds, which these structural tests do not mind."""
+    k = make_state(4, {}, rules=rules)
+    k.rules[L.R_MAX_POS] = max_pos
+    for _ in range(rng.randint(0, 8)):
+        owner = rng.randrange(4)
+        if rng.random() < 0.4:
+            rank = rng.randint(1, 13)
+            suits = rng.sample(range(4), rng.choice((3, 3, 4)))
+            cards = [card(s, rank) for s in suits]
+            if rng.random() < 0.3:
+                cards[rng.randrange(len(cards))] = JOKER
+            if all(c == JOKER for c in cards):
+                continue
+            k.add_meld(owner, "set", " ".join(name(c) for c in cards))
+            if JOKER in cards:  # the joker stands for one of the drawn suits
+                k.melds[int(k.st[L.ST_N_MELDS]) - 1, L.MK_SUITS] |= 1 << suits[cards.index(JOKER)]
+        else:
+            suit = rng.randrange(4)
+            length = rng.randint(3, 7)
+            lo = rng.randint(1, min(max_pos, 26) - length + 1)
+            cards = [card(suit, p) for p in range(lo, lo + length)]
+            if rng.random() < 0.3:
+                cards[rng.randrange(1, length)] = JOKER
+            k.add_meld(owner, "run", " ".join(name(c) for c in cards), lo=lo)
+    return k
+
+
+def old_card_outs(c, hand, melds, n_melds, max_pos):
+    """``card_outs`` as it was before issue 19: the other suits one by one, every meld read."""
+    def add(outs, suit, pos):
+        return outs | (1 << card(suit, pos)) if 1 <= pos <= max_pos else outs
+
+    def held(x):
+        return (hand >> x) & 1 == 1
+
+    suit, rank = c >> 4, c & 15
+    outs, structure, same_rank, missing = 0, False, 0, 0
+    for s in range(4):
+        if s != suit:
+            if held(16 * s + rank):
+                same_rank += 1
+            else:
+                missing |= 1 << (16 * s + rank)
+    if same_rank >= 1:
+        outs |= missing
+        structure = True
+    lane = (hand >> (16 * suit)) & 0x3FFE
+    lane |= lane << 13
+    for p in (rank, 14):
+        if p == 14 and not (rank == 1 and max_pos >= 14):
+            break
+        for d, ends in ((1, (-1, 2)), (-1, (-2, 1)), (2, (1,)), (-2, (-1,))):
+            if 1 <= p + d <= max_pos and (lane >> (p + d)) & 1:
+                for e in ends:
+                    outs = add(outs, suit, p + e)
+                structure = True
+        for m in range(n_melds):
+            if melds[m, L.MK_KIND] != L.KIND_RUN or melds[m, L.MK_KEY] != suit:
+                continue
+            lo = int(melds[m, L.MK_LO])
+            hi = lo + int(melds[m, L.MK_LEN]) - 1
+            if hi == p - 2:
+                outs = add(outs, suit, p - 1)
+            elif lo == p + 2:
+                outs = add(outs, suit, p + 1)
+    return outs & ~(1 << c), structure
+
+
+def case_rules(label: str) -> tuple[Rules, int]:
+    rules = RULES[label] or Rules()
+    max_pos = 13 if RULES[label] is None else (26 if rules.r500_round_the_corner else 14)
+    return rules, max_pos
+
+
+@pytest.mark.parametrize("label", list(RULES))
+def test_layoff_fits_is_the_enumerations_single_card_layoff(label):
+    rules, max_pos = case_rules(label)
+    rng = random.Random(19)
+    scratch = np.zeros((L.MAX_CAND, L.A_SIZE), dtype=np.int64)
+    checked = fits = 0
+    for _ in range(300):
+        k = random_table(rng, rules, max_pos)
+        for seat in (-1, 0, 1):
+            table = k.table(seat)
+            for s in range(4):
+                for r in range(1, 14):
+                    c = 16 * s + r
+                    want = enumerate_plays(np.uint64(1 << c), 0, c, table, L.PLAY_LAYOFF_ONLY, scratch, 0, 1) > 0
+                    assert layoff_fits(c, table, scratch) == want, (label, seat, name(c))
+                    checked += 1
+                    fits += want
+    assert fits > checked // 20  # the tables leave cards that fit and cards that do not
+
+
+@pytest.mark.parametrize("label", list(RULES))
+def test_card_outs_reads_the_table_where_the_old_loop_found_outs(label):
+    rules, max_pos = case_rules(label)
+    rng = random.Random(20)
+    for _ in range(300):
+        k = random_table(rng, rules, max_pos)
+        n_melds = int(k.st[L.ST_N_MELDS])
+        ends = run_ends(k.melds, n_melds)
+        naturals = [16 * s + r for s in range(4) for r in range(1, 14)]
+        hand = sum(1 << c for c in rng.sample(naturals, rng.randint(1, 14)))
+        for c in naturals:
+            with_c = hand | (1 << c)
+            outs, structure = card_outs(c, np.uint64(with_c), k.melds, n_melds, k.rules, ends)
+            assert (int(outs), bool(structure)) == old_card_outs(c, with_c, k.melds, n_melds, max_pos), (label, name(c))
