@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from rummysim.kernels.rum500 import layout as L
-from rummysim.kernels.rum500.melds import enumerate_plays
+from rummysim.kernels.rum500.melds import enumerate_plays, layoff_targets
 from rummysim.rules import Rules
 from rummysim.strategies.rum500.heuristic import card_outs, layoff_fits, run_ends
 from tests.cardtext import JOKER, name
@@ -114,11 +114,12 @@ def test_layoff_fits_is_the_enumerations_single_card_layoff(label):
         k = random_table(rng, rules, max_pos)
         for seat in (-1, 0, 1):
             table = k.table(seat)
+            targets, _ = layoff_targets(table.melds, table.n_melds, max_pos)
             for s in range(4):
                 for r in range(1, 14):
                     c = 16 * s + r
                     want = enumerate_plays(np.uint64(1 << c), 0, c, table, L.PLAY_LAYOFF_ONLY, scratch, 0, 1) > 0
-                    assert layoff_fits(c, table, scratch) == want, (label, seat, name(c))
+                    assert layoff_fits(c, table, scratch, targets) == want, (label, seat, name(c))
                     checked += 1
                     fits += want
     assert fits > checked // 20  # the tables leave cards that fit and cards that do not

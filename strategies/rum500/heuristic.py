@@ -418,12 +418,25 @@ def best_take(params, view, opts, nopt, scratch, must_play_all):
         if future:
             value = future_take_value(params, obs, mine, pile, table, k, must_play, scratch, outlook)
         else:  # greedy's take test (H_DEADWOOD_WEIGHT is greedy's deadwood_weight index)
-            value = take_gain(params, view, k, must_play, scratch)
+            value = greedy_take_value(params, obs, mine, pile, view, k, must_play, base, scratch)
         gain = value - base
         if gain > best_gain:
             best = i
             best_gain = gain
     return best
+
+
+@njit_noalloc
+def greedy_take_value(params, obs, mine, pile, view, k, must_play, base, scratch):
+    """``take_gain`` of the take from k: a top card that fits no meld leaves the play-out as it
+    was (``base``), so only its value counts, as in ``greedy_draw``; other takes are played out."""
+    c = np.int64(pile[k])
+    top = obs[OB_PILE_LEN] - 1
+    if k == top and not must_play and c != JOKER and not card_playable(
+            c, mine[0] | bit(c), obs[OB_MY_JOKERS], view.table, PLAY_ALL, scratch):
+        dead = 0 if has_card(mine[0], c) else view.table.vals[c]
+        return base - params[H_DEADWOOD_WEIGHT] * dead
+    return take_gain(params, view, k, must_play, scratch)
 
 
 @njit_noalloc
@@ -498,17 +511,26 @@ def heuristic_play(params, view, cand, ncand, scratch):
 
 
 @njit_noalloc
-def layoff_fits(c, table, scratch):
+def layoff_fits(c, table, scratch, targets):
     """The card could be laid off on a table meld (what a lay-off or a top-card call needs).
 
     Where the play-existence bit tests hold (``bit_tests_exact``) a single card fits exactly the
-    table's ``layoff_targets`` (a set of three missing its suit, the position next to a run's
-    end); else the enumeration is asked (tested against it on random tables)."""
+    table's ``targets`` (``feed_targets``: a set of three missing its suit, the position next to a
+    run's end); else the enumeration is asked (tested against it on random tables)."""
     rules = table.rules
     if bit_tests_exact(rules[R_MAX_POS], table.team, rules[R_PARTNERSHIP], table.gambit):
-        targets, _ = layoff_targets(table.melds, table.n_melds, rules[R_MAX_POS])
         return has_card(targets, c)
     return card_playable(c, bit(c), 0, table, PLAY_LAYOFF_ONLY, scratch)
+
+
+@njit_noalloc
+def feed_targets(params, table):
+    """The table's ``layoff_targets`` for ``layoff_fits``, once per discard choice (0 without a
+    feed penalty, which never asks)."""
+    if params[H_FEED_WEIGHT] == 0:
+        return U0
+    targets, _ = layoff_targets(table.melds, table.n_melds, table.rules[R_MAX_POS])
+    return targets
 
 
 @njit_noalloc
@@ -532,13 +554,13 @@ def opens_pile_claim(c, pile, pile_len, table, scratch):
 
 
 @njit_noalloc
-def feeds_opponents(params, obs, c, pile, pile_len, table, scratch):
+def feeds_opponents(params, obs, c, pile, pile_len, table, scratch, targets):
     """The card on the pile would help the next seat: it fits a meld that seat may lay off on
     (with ``team_play`` in partnership play, the opponents' lay-off rights, V500-PARTNER-1), or
     opens a rummy claim."""
     if obs[OB_TEAMS] != 0 and params[H_TEAM_PLAY] > 0:
         table = opponents_table(table, obs[OB_SEAT])
-    if layoff_fits(c, table, scratch):
+    if layoff_fits(c, table, scratch, targets):
         return True
     if table.rules[R_CALL] == CALL_PILE:
         return opens_pile_claim(c, pile, pile_len, table, scratch)
@@ -546,13 +568,13 @@ def feeds_opponents(params, obs, c, pile, pile_len, table, scratch):
 
 
 @njit_noalloc
-def discard_score(params, obs, p1, c, pile, pile_len, table, scratch):
+def discard_score(params, obs, p1, c, pile, pile_len, table, scratch, targets):
     """How much the seat wants to keep card c of hand p1 (the lowest score is discarded): its
     partners in hand, less its value, plus the feed penalty; a joker is always kept."""
     if c == JOKER:
         return 1e200
     score = params[H_USEFUL_WEIGHT] * card_usefulness(p1, c) - params[H_VALUE_WEIGHT] * table.vals[c]
-    if params[H_FEED_WEIGHT] != 0 and feeds_opponents(params, obs, c, pile, pile_len, table, scratch):
+    if params[H_FEED_WEIGHT] != 0 and feeds_opponents(params, obs, c, pile, pile_len, table, scratch, targets):
         score += params[H_FEED_WEIGHT]
     return score
 
@@ -561,13 +583,14 @@ def discard_score(params, obs, p1, c, pile, pile_len, table, scratch):
 def planned_discard(params, obs, p1, jok, forbid, forbid_joker, pile, pile_len, table, scratch):
     """The card heuristic_discard would throw from hand (p1, jok) over pile[:pile_len], leaving
     out the forbidden ones; -1 when none may go."""
+    targets = feed_targets(params, table)
     best = -1
     best_score = 1e300
     x = p1 & ~forbid
     while x:
         c = lowest_bit_index(x)
         x &= x - U1
-        score = discard_score(params, obs, p1, c, pile, pile_len, table, scratch)
+        score = discard_score(params, obs, p1, c, pile, pile_len, table, scratch, targets)
         if score < best_score:
             best = c
             best_score = score
@@ -585,11 +608,12 @@ def heuristic_discard(params, view, opts, nopt, scratch):
         # meld it completes, and breaking that meld again let seats swap a card through the top
         # discard until the turn cap (issue 18 point 5).
         _, held, _ = playout(mine[0], obs[OB_MY_JOKERS], -1, table, scratch)
+    targets = feed_targets(params, table)
     best = 0
     best_score = 1e300
     for i in range(nopt):
         c = np.int64(opts[i])
-        score = discard_score(params, obs, mine[0], c, pile, obs[OB_PILE_LEN], table, scratch)
+        score = discard_score(params, obs, mine[0], c, pile, obs[OB_PILE_LEN], table, scratch, targets)
         if c != JOKER and has_card(held, c):
             score += 1e100
         if score < best_score:

@@ -19,7 +19,10 @@ hand with the engine's meld primitives (kernels/rum500/melds.py) and card bitset
   who went out instead), Standard Rummy deadwood to the player who went out (RSTD-SCORE-1).
   Bonuses (7-card straight, four aces) are left out.
 
-A *world* is the tuple of arrays returned by ``new_world``; ``W_*`` index its scalar row.
+A *world* is the tuple of arrays returned by ``new_world``; ``W_*`` index its scalar row. It is
+allocated once per search; everything that plays on it is compiled without reference counting
+(``njit_noalloc``): with it, every call passing the world's seven arrays updated seven counts
+twice (issue 19).
 """
 
 from __future__ import annotations
@@ -97,7 +100,7 @@ def new_world():
             np.zeros(W_SIZE, dtype=np.int64))
 
 
-@njit
+@njit_noalloc
 def deal_world(w, obs, mine, pile, melds, sample, n_sample):
     """Set the world to the observed position with the hidden cards taken from ``sample`` (a
     shuffled list of the unseen cards): each other seat gets its observed hand size in order, the
@@ -120,18 +123,22 @@ def deal_world(w, obs, mine, pile, melds, sample, n_sample):
             take_card(hands, jok, s, np.int64(sample[pos]))
             pos += 1
     n_stock = min(n_sample - pos, obs[OB_STOCK])  # equal in a real game
-    stock[:n_stock] = sample[pos : pos + n_stock]
+    for i in range(n_stock):
+        stock[i] = sample[pos + i]
     ints[W_STOCK_POS] = 0
     ints[W_STOCK_LEN] = n_stock
     pile_len = obs[OB_PILE_LEN]
-    wpile[:pile_len] = pile[:pile_len]
+    for i in range(pile_len):
+        wpile[i] = pile[i]
     ints[W_PILE_LEN] = pile_len
     n_melds = obs[OB_N_MELDS]
-    wmelds[:n_melds] = melds[:n_melds]
+    for m in range(n_melds):
+        for j in range(MK_SIZE):
+            wmelds[m, j] = melds[m, j]
     ints[W_N_MELDS] = n_melds
 
 
-@njit
+@njit_noalloc
 def take_card(hands, jok, seat, c):
     if c == JOKER:
         jok[seat] += 1
@@ -139,7 +146,7 @@ def take_card(hands, jok, seat, c):
         add_card(hands[seat], c)
 
 
-@njit
+@njit_noalloc
 def drop_card(hands, jok, seat, c):
     if c == JOKER:
         jok[seat] -= 1
@@ -147,7 +154,7 @@ def drop_card(hands, jok, seat, c):
         remove_card(hands[seat], c)
 
 
-@njit
+@njit_noalloc
 def suit_bits(mask, rank):
     bits = 0
     for s in range(4):
@@ -156,7 +163,7 @@ def suit_bits(mask, rank):
     return bits
 
 
-@njit
+@njit_noalloc
 def put_on_table(wmelds, ints, act):
     """Update the table copy with a meld or lay-off (only the columns the enumeration reads)."""
     mask = np.uint64(act[A_MASK])
@@ -183,7 +190,7 @@ def put_on_table(wmelds, ints, act):
         wmelds[m, MK_KIND] = KIND_RUN
 
 
-@njit
+@njit_noalloc
 def best_fitting_play(cand, n, table_full, hand_count, keep_one):
     """Highest-valued action that fits the table buffer and, with ``keep_one``, leaves a card."""
     best = -1
@@ -212,7 +219,7 @@ def next_play(p1, p2, jok, must, table, keep_one, scratch):
     return best_fitting_play(scratch, n, table.n_melds >= MAX_MELDS, n_cards(p1, p2, jok), keep_one)
 
 
-@njit
+@njit_noalloc
 def meld_greedily(w, seat, must, rules, vals, ace_low, scratch):
     """Put down all the seat can, highest value first (the first play contains ``must`` when it is
     a card). Returns True if the hand emptied."""
@@ -233,7 +240,7 @@ def meld_greedily(w, seat, must, rules, vals, ace_low, scratch):
             return True
 
 
-@njit
+@njit_noalloc
 def draw_stock(w, seat, rules):
     """Stock draw (``R_STOCK_DRAW`` cards, fewer if it runs short); NO_STOCK if it is empty."""
     hands, jok, pts, stock, wpile, wmelds, ints = w
@@ -247,7 +254,7 @@ def draw_stock(w, seat, rules):
     return FROM_STOCK
 
 
-@njit
+@njit_noalloc
 def take_pile(w, seat, k):
     """Take pile[k..top] into the hand; returns the selected card."""
     hands, jok, pts, stock, wpile, wmelds, ints = w
@@ -257,7 +264,7 @@ def take_pile(w, seat, k):
     return np.int64(wpile[k])
 
 
-@njit
+@njit_noalloc
 def policy_draw(w, seat, rules, vals, ace_low, scratch):
     """The model's draw: the top discard if it can be put down at once, else the stock. Returns
     the card taken from the pile, FROM_STOCK or NO_STOCK."""
@@ -273,7 +280,7 @@ def policy_draw(w, seat, rules, vals, ace_low, scratch):
     return draw_stock(w, seat, rules)
 
 
-@njit
+@njit_noalloc
 def policy_discard(w, seat, vals, forbidden):
     """Greedy's discard: fewest partners, then highest value; jokers last; the card just taken
     from the top only if nothing else is left. Returns True if the hand emptied (went out)."""
@@ -296,7 +303,7 @@ def policy_discard(w, seat, vals, forbidden):
     return discard_card(w, seat, best)
 
 
-@njit
+@njit_noalloc
 def discard_card(w, seat, c):
     """Move card c from the seat's hand to the pile; returns True if the hand emptied (out)."""
     hands, jok, pts, stock, wpile, wmelds, ints = w
@@ -306,7 +313,7 @@ def discard_card(w, seat, c):
     return hands[seat, 0] == U0 and jok[seat] == 0
 
 
-@njit
+@njit_noalloc
 def finish_turn(w, seat, taken, must, rules, vals, ace_low, scratch):
     """The rest of a turn after its draw: melds, then the discard. Returns True if the seat went out."""
     if meld_greedily(w, seat, must, rules, vals, ace_low, scratch):
@@ -314,7 +321,7 @@ def finish_turn(w, seat, taken, must, rules, vals, ace_low, scratch):
     return policy_discard(w, seat, vals, taken)
 
 
-@njit
+@njit_noalloc
 def play_rest(w, seat, n, rules, vals, ace_low, scratch):
     """Whole turns from ``seat`` on until the hand ends; returns (end reason, seat out or -1)."""
     for _ in range(MAX_TURNS):
@@ -327,16 +334,14 @@ def play_rest(w, seat, n, rules, vals, ace_low, scratch):
     return END_TURN_CAP, -1
 
 
-@njit
+@njit_noalloc
 def hand_result(w, me, n, reason, out_seat, rules, vals):
     """Seat ``me``'s score for the rest of the hand minus the mean of the others' (module docstring)."""
     hands, jok, pts, stock, wpile, wmelds, ints = w
-    held = np.zeros(MAX_SEATS, dtype=np.int64)
     others_held = 0
     for s in range(n):
-        held[s] = holding_value(vals, hands[s, 0], hands[s, 1], jok[s])
         if s != out_seat:
-            others_held += held[s]
+            others_held += holding_value(vals, hands[s, 0], hands[s, 1], jok[s])
     standard = rules[R_GAME] == GAME_STANDARD
     addopp = rules[R_ADDOPP] != 0
     count_held = reason == END_OUT or rules[R_STOCK_PENALTY] != 0
@@ -348,7 +353,7 @@ def hand_result(w, me, n, reason, out_seat, rules, vals):
         elif addopp:
             score = pts[s] + (others_held if s == out_seat else 0)
         else:
-            score = pts[s] - (held[s] if count_held else 0)
+            score = pts[s] - (holding_value(vals, hands[s, 0], hands[s, 1], jok[s]) if count_held else 0)
         if s == me:
             mine = float(score)
         else:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rummysim.kernels.common._jit import njit
+from rummysim.kernels.common._jit import njit, njit_noalloc
 from rummysim.kernels.rum500.layout import (
     DISC_TOP_SINGLE,
     DRAW_NONE,
@@ -81,7 +81,7 @@ def keep_best(scores, n, limit, always_first):
     return keep[:m]
 
 
-@njit
+@njit_noalloc
 def draw_outcome(w, view, opt, scratch):
     """Apply draw option ``opt`` for the seat on a dealt world and play the hand out; returns the
     seat's score difference."""
@@ -110,7 +110,7 @@ def draw_outcome(w, view, opt, scratch):
     return hand_result(w, me, n, reason, out_seat, rules, vals)
 
 
-@njit
+@njit_noalloc
 def discard_outcome(w, view, card, scratch):
     """Discard ``card`` on a dealt world and play the hand out; returns the seat's score difference."""
     rules = view.table.rules
