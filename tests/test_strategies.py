@@ -15,7 +15,7 @@ from rummysim.kernels.rum500.view import observe
 from rummysim.rules import Rules
 from rummysim.strategies.rum500.dispatch import ALL_STRATEGIES, choose_discard, choose_draw, choose_play
 from rummysim.strategies.rum500.heuristic import later_chance, outlook_of
-from rummysim.strategies.rum500.knowledge import sample_unseen, unseen_cards, unseen_count
+from rummysim.strategies.rum500.knowledge import sample_unseen, unseen_count, unseen_planes
 from rummysim.strategies.rum500.playout import W_N_MELDS, W_PILE_LEN, W_STOCK_LEN, W_STOCK_POS, deal_world, new_world, play_rest
 from rummysim.strategies.registry import STRATEGIES
 from rummysim.strategies.rum500.rollout import draw_outcome
@@ -136,11 +136,10 @@ def test_later_chance_is_the_chance_of_drawing_an_out():
     k = position("7H 7C 2S", "KD", opp=13, stock=20)
     obs, mine, *_ = buffers()
     observe(k.st, k.hands, k.rules, 0, obs, mine)
-    unseen = np.zeros(2, dtype=np.uint64)
-    jokers = unseen_cards(k.view(obs, mine), unseen)
-    n = unseen_count(unseen[0], unseen[1], jokers)
+    unseen0, unseen1, jokers = unseen_planes(k.view(obs, mine))
+    n = unseen_count(unseen0, unseen1, jokers)
     assert n == 54 - 4 and jokers == 2
-    look = outlook_of(unseen[0], unseen[1], jokers, 5.0, k.melds, 0)
+    look = outlook_of(unseen0, unseen1, jokers, 5.0, k.melds, 0)
     p = later_chance(cid("7H"), mask("7H 7C 2S"), k.melds, 0, k.rules, look)
     assert p == pytest.approx(1 - (1 - 4 / n) ** 5)
     p = later_chance(cid("7H"), mask("7H 7C 8H 2S"), k.melds, 0, k.rules, look)

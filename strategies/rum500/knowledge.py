@@ -73,16 +73,6 @@ def unseen_planes(view):
 
 
 @njit_noalloc
-def unseen_cards(view, unseen):
-    """Fill ``unseen`` (uint64[2], count planes) with the natural cards the seat has not seen;
-    returns the number of unseen jokers."""
-    unseen0, unseen1, jokers = unseen_planes(view)
-    unseen[0] = unseen0
-    unseen[1] = unseen1
-    return jokers
-
-
-@njit_noalloc
 def unseen_count(unseen0, unseen1, unseen_jokers):
     return popcount(unseen0) + popcount(unseen1) + unseen_jokers
 
