@@ -68,6 +68,24 @@ def test_heuristic_at_greedy_point_plays_greedy_games(monkeypatch, game, players
     assert_frame_equal(runs[0].games, runs[1].games)
 
 
+
+@pytest.mark.parametrize("game,players,flags", [
+    ("500-rum", 2, ""), ("500-rum", 4, "r500_call_rummy=pile"), ("500-rum", 5, "r500_num_decks=2"),
+])
+def test_heuristic_without_future_draws_and_calls_by_greedys_own_code(game, players, flags):
+    """With future=0 and max_take=0 the heuristic's draw and rummy call go to greedy's own
+    functions (issue 19 point 3: greedy's draw plays the hand out only when some option can gain);
+    a take limit no pile reaches (max_take=500) keeps the heuristic's own loop, which must choose
+    the same, for other weights than greedy's too."""
+    point = "heuristic:future=0:min_gain=3:deadwood_weight=0.6:hold_melds=0"
+    runs = []
+    for limit in (0, 500):
+        lineup = ",".join(f"{point}:max_take={limit}" if s % 2 == 0 else "greedy" for s in range(players))
+        runs.append(simulate(game=game, players=players, lineup=lineup, games=150, seed=33, rule=flags.split(),
+                             hands=True))
+    assert_frame_equal(runs[0].hands, runs[1].hands)
+    assert_frame_equal(runs[0].games, runs[1].games)
+
 # The evidence for issue 5 (500 Rum, 2 players, duplicate deals, seed 100; run with
 # `python -m rummysim compare S greedy --games N --seed 100`): per hand, digger - greedy
 # +5.46 ± 0.57 (2,000 deals), cautious +4.17 ± 0.76 (2,000), heuristic +8.24 ± 0.75 (2,000),

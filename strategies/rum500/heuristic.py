@@ -82,7 +82,9 @@ from rummysim.kernels.rum500.layout import (
 )
 from rummysim.kernels.rum500.melds import bit_tests_exact, card_playable, layoff_targets, pos_card, run_lane
 from rummysim.strategies.rum500.gambit import gambit_best
-from rummysim.strategies.rum500.greedy import best_by_value, card_usefulness, opponents_table, playout, take_gain
+from rummysim.strategies.rum500.greedy import (
+    best_by_value, card_usefulness, greedy_call, greedy_draw, opponents_table, playout, take_gain,
+)
 from rummysim.strategies.ids import (
     H_BLOCK,
     H_DEADWOOD_WEIGHT,
@@ -395,11 +397,17 @@ def seat_outlook(params, view, future):
 def best_take(params, view, opts, nopt, scratch, must_play_all):
     """Index of the best option in opts[1:nopt] (pile indexes) if it gains more than min_gain
     over option 0 (stock, decline or pass), else 0."""
+    future = params[H_FUTURE] > 0
+    if not future and params[H_MAX_TAKE] <= 0:
+        # Greedy's own test (H_DEADWOOD_WEIGHT and H_MIN_GAIN are greedy's indexes), with greedy's
+        # shortcuts: its draw plays the hand out only when some option can gain (issue 19 point 3)
+        if must_play_all:
+            return greedy_call(params, view, opts, nopt, scratch)
+        return greedy_draw(params, view, opts, nopt, scratch)
     # the View's arrays are taken out once: each array read out of a record in an njit function
     # may cost a reference-count update, so the helpers called per option get them one by one
     obs, mine, pile, table = view
     top = obs[OB_PILE_LEN] - 1
-    future = params[H_FUTURE] > 0
     outlook = seat_outlook(params, view, future)
     if future:
         base = stock_value(params, obs, mine, table, scratch, outlook)
