@@ -13,7 +13,7 @@ One run measures, in this order:
   temporary ``NUMBA_CACHE_DIR``) and warm (the normal cache);
 - **end to end**: ``rummysim simulate`` writing Parquet at two sizes in fresh processes: wall time,
   peak RSS, and 10^6 games (measured with ``full`` sizes, otherwise extrapolated and labelled so);
-- **targets** of issues 8 and 17, each with its measured value and met/missed.
+- **targets** of issues 8, 17 and 19 (the heuristic's cost at greedy's point), each with its measured value and met/missed.
 
 Every in-process figure is the median of several timed runs after a warm-up; the games per run are
 calibrated so that each run lasts about ``Sizes.seconds_per_run``. The result is a JSON-ready dict
@@ -47,7 +47,7 @@ from rummysim.checks import TRACE_ROWS, traced_game
 from rummysim.errors import RummysimError
 from rummysim.rules import Rules
 from rummysim.simulation import RunConfig, prepare
-from rummysim.strategies.registry import STRATEGIES
+from rummysim.strategies.registry import GREEDY_POINT, STRATEGIES
 
 MILLION = 1_000_000
 MAX_GAMES_PER_RUN = 200_000  # bounds the row buffer (16 int64 a game) of a calibrated run
@@ -94,6 +94,9 @@ GAME_PLAYERS = (("500-rum", (2, 4, 8)), ("5000-rummy", (2, 4)), ("partnership-50
 THROUGHPUT_CASES = tuple(Case(g, n, lineup) for g, counts in GAME_PLAYERS for n in counts for lineup in LINEUPS)
 STRATEGY_GAME, STRATEGY_PLAYERS = "500-rum", 4
 REFERENCE = Case("500-rum", 4, "greedy")  # the validator reference and the per-core and scaling targets
+# The heuristic at the point of its parameters that plays exactly as greedy: its cost over greedy's is
+# the family's own overhead (issue 19 point 3: within 1.2x)
+GREEDY_POINT_LINEUP = "heuristic:" + ":".join(f"{k}={v:g}" for k, v in GREEDY_POINT.items())
 E2E_ARGS = ("--game", "500-rum", "--players", "4", "--lineup", "greedy", "--seed", "0", "--no-progress")
 
 
@@ -112,6 +115,8 @@ TARGETS = (
     Target("thread_scaling", "thread scaling 1 -> all threads, 500 Rum 4 players greedy", 1.8, "x", True),
     Target("cold_simulate_s", "cold start of a 1-game simulate (empty numba cache)", 30, "s", False),
     Target("warm_simulate_s", "cached start of a 1-game simulate", 2, "s", False),
+    Target("heuristic_greedy_point_cost", "heuristic at greedy's point: cost per hand over greedy's, 500 Rum 4 players",
+           1.2, "x", False),
     Target("rkub_games_per_s_per_core", "Rummikub 4-player greedy games/s per core", 100, "games/s", True),
     Target("rkub_solves_no_jokers", "Rummikub solves/s per core, positions without jokers", 10_000, "solves/s", True),
     Target("rkub_solves_jokers", "Rummikub solves/s per core, positions with jokers", 2_000, "solves/s", True),
@@ -403,6 +408,7 @@ def _target_values(result: dict) -> dict[str, tuple[float | None, str | None]]:
     groups = {g["positions"]: g for g in result["rummikub_solver"].get("groups", [])}
     no_j, with_j = groups.get("no jokers"), groups.get("jokers")
     return {
+        "heuristic_greedy_point_cost": (greedy_point_cost(result["strategies"]), None),
         "rkub_games_per_s_per_core": (rk and rk["one_thread"]["games_per_s"], None),
         "rkub_solves_no_jokers": (no_j and no_j["solver_solves_per_s"], None),
         "rkub_solves_jokers": (with_j and with_j["solver_solves_per_s"], None),
@@ -416,6 +422,14 @@ def _target_values(result: dict) -> dict[str, tuple[float | None, str | None]]:
         "cold_simulate_s": (sim1["cold_s"], sim1["note"]),
         "warm_simulate_s": (sim1["warm_s"], None),
     }
+
+
+def greedy_point_cost(strategies: list[dict]) -> float | None:
+    """Greedy's hands/s per core over the heuristic's at greedy's point (both rows of one run)."""
+    rate = {r["lineup"]: r["one_thread"]["hands_per_s"] for r in strategies if r["available"]}
+    if "greedy" not in rate or GREEDY_POINT_LINEUP not in rate:
+        return None
+    return rate["greedy"] / rate[GREEDY_POINT_LINEUP]
 
 
 def evaluate_targets(values: dict[str, tuple[float | None, str | None]]) -> list[dict]:
@@ -459,6 +473,8 @@ def run_suite(sizes: Sizes, log: Log | None = None, cases: Sequence[Case] = THRO
     rates = Rates(sizes, log)
     throughput = [rates.row(c) for c in cases]
     strategies = [rates.row(Case(STRATEGY_GAME, STRATEGY_PLAYERS, name)) for name in STRATEGIES]
+    strategies.append({**rates.row(Case(STRATEGY_GAME, STRATEGY_PLAYERS, GREEDY_POINT_LINEUP)),
+                       "label": "heuristic at greedy's point"})
     log(f"validator reference: {sizes.validator_games} games")
     reference = validator_reference(REFERENCE, sizes.validator_games, sizes.repetitions)
     rummikub = solver_reference(sizes.rummikub_games, sizes.milp_positions, sizes.repetitions, log)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from rummysim.bench import (MILLION, SIZES, TARGETS, THROUGHPUT_CASES, Case, Rates, evaluate_targets, million_games_rss,
+from rummysim.bench import (GREEDY_POINT_LINEUP, MILLION, SIZES, TARGETS, THROUGHPUT_CASES, Case, Rates, evaluate_targets, million_games_rss,
                        million_games_seconds)
 from rummysim.cli.bench import print_results
 from rummysim.strategies.registry import STRATEGIES
@@ -77,7 +77,7 @@ def test_every_throughput_case_is_a_row(quick):
 
 def test_every_registered_strategy_has_a_row(quick):
     rows = quick[0]["strategies"]
-    assert [r["lineup"] for r in rows] == list(STRATEGIES)
+    assert [r["lineup"] for r in rows] == [*STRATEGIES, GREEDY_POINT_LINEUP]
     for row in rows:
         assert (row["game"], row["players"]) == ("500-rum", 4)
         _check_rate_row(row)

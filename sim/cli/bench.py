@@ -47,7 +47,7 @@ def _rate_table(console: Console, title: str, rows: list[dict], first: str) -> N
         table.add_column(col, justify="left" if col in ("game", "lineup", "strategy") else "right")
     reasons: dict[str, str] = {}
     for row in rows:
-        lead = [row["lineup"]] if first == "strategy" else [row["game"], str(row["players"]), row["lineup"]]
+        lead = [row.get("label", row["lineup"])] if first == "strategy" else [row["game"], str(row["players"]), row["lineup"]]
         if not row["available"]:
             reasons.setdefault(row["reason"], " ".join(lead))
             table.add_row(*lead, "not available in this build", "", "", "", "", "")
