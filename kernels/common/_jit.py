@@ -29,7 +29,9 @@ cache. A resumed sweep checks the same fingerprint.
 Three numba internals are used, all checked at import (``check_numba_hooks``): the dispatcher's
 ``get_call_template``, the ``_nrt`` target option and the IR inliner's ``inline_ir`` and
 ``run_untyped_passes``, wrapped to copy an inlined function's IR once and build it once
-(``_inline_copy``: compile time only, the same machine code);
+(``_inline_copy``: compile time only, the same machine code), and the final-module optimisation
+and the cache write of libraries finalized during a nested compile (``_nested_opt``: the caller
+optimises their IR with its own);
 numba is pinned below the first minor version not tested with them.
 """
 
@@ -43,7 +45,7 @@ from pathlib import Path
 import numba
 from numba.core import types
 
-from rummysim.kernels.common import _inline_copy
+from rummysim.kernels.common import _inline_copy, _nested_opt
 
 # What decides the compiled code and the rows it writes: every kernel and strategy source, and the
 # rules encoding. Named as modules so that the same files are found in a checkout, an editable
@@ -100,6 +102,11 @@ def check_numba_hooks(dispatcher_class: type | None = None, options_class: type 
     if not all(callable(getattr(inliner_class, name, None)) for name in ("inline_ir", "run_untyped_passes")) \
             or not hasattr(inline_closurecall, "copy"):
         missing.append("numba.core.inline_closurecall.InlineWorker's inline_ir and run_untyped_passes")
+    from numba.core import caching, codegen
+    if not callable(getattr(codegen.CPUCodeLibrary, "_optimize_final_module", None)) \
+            or not callable(getattr(caching.FunctionCache, "save_overload", None)):
+        missing.append("numba.core.codegen.CPUCodeLibrary._optimize_final_module and "
+                       "numba.core.caching.FunctionCache.save_overload (_nested_opt)")
     if missing:
         raise ImportError(
             f"rummysim's kernels need numba internals that numba {numba.__version__} no longer has: "
@@ -109,6 +116,7 @@ def check_numba_hooks(dispatcher_class: type | None = None, options_class: type 
 
 check_numba_hooks()
 _inline_copy.install()
+_nested_opt.install()
 
 if "NUMBA_LOOP_VECTORIZE" not in os.environ:
     numba.config.LOOP_VECTORIZE = 0
