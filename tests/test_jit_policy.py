@@ -203,6 +203,35 @@ def test_an_inlined_helper_is_built_once_for_all_its_call_sites():
     assert len(built) == 1  # two call sites, one untyped IR
 
 
+def test_nested_libraries_skip_the_module_optimisation_and_the_cache():
+    """Issue 19 point 4: a kernel compiled because another kernel's compile calls it skips numba's
+    final-module optimisation and is not written to the disk cache; the kernel called from Python
+    is optimised as before, and both compute the same (``_nested_opt``; the cache write is skipped
+by the same flag)."""
+    from numba.core import caching, codegen
+
+    from rummysim.kernels.common import _nested_opt
+
+    assert getattr(codegen.CPUCodeLibrary._optimize_final_module, "_rummysim_nested", False)
+    assert getattr(caching.FunctionCache.save_overload, "__name__", "") == "save_overload"
+
+    def leaf(x):
+        return x * 3 + 1
+
+    leaf_jit = njit(leaf)
+
+    @njit
+    def top(x):
+        return leaf_jit(x) - 2
+
+    assert top(5) == leaf(5) - 2
+    assert leaf_jit(5) == leaf(5)  # the nested compile's own code runs correctly from Python
+    (top_cres,) = top.overloads.values()
+    (leaf_cres,) = leaf_jit.overloads.values()
+    assert getattr(leaf_cres.library, _nested_opt.UNOPTIMIZED, False)
+    assert not getattr(top_cres.library, _nested_opt.UNOPTIMIZED, False)
+
+
 def test_numba_is_pinned_below_the_first_untested_minor():
     import re
     from importlib.metadata import requires
