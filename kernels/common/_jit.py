@@ -26,7 +26,7 @@ lives in a folder named after ``source_fingerprint()``, a hash of every source f
 kernels, the strategies and the rules encoding, in every subpackage: any edit selects a fresh
 cache. A resumed sweep checks the same fingerprint.
 
-Three numba internals are used, all checked at import (``check_numba_hooks``): the dispatcher's
+Four groups of numba internals are used, all checked at import (``check_numba_hooks``): the dispatcher's
 ``get_call_template``, the ``_nrt`` target option and the IR inliner's ``inline_ir`` and
 ``run_untyped_passes``, wrapped to copy an inlined function's IR once and build it once
 (``_inline_copy``: compile time only, the same machine code), and the final-module optimisation
