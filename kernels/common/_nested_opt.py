@@ -13,9 +13,9 @@ links in the callee's IR (``_get_module_for_linking``) and optimises it with its
 So a library finalized while another compile is under way (``numba:compile`` events nested two
 deep or more) keeps its per-function optimisation (``add_llvm_module``) and skips the module pass
 pipeline; the top-level library is optimised as before, over the same IR, so the code of the kernel
-called from Python is optimised in full (``tests/test_digests.py`` pins the rows; the steady speed and
-the compile times are in benchmarks/README.md, issue 19, session 12). Such a library is not written to the on-disk cache, so a
-later process that calls the function directly from Python compiles it at the top level, optimised.
+called from Python is optimised in full (``tests/test_digests.py`` pins the rows; the steady
+speed and the compile times are in benchmarks/README.md, issue 19, session 12). Such a library is
+not written to the on-disk cache, so a later process that calls the function directly from Python compiles it at the top level, optimised.
 Within one process, a function first compiled nested and then called directly from Python runs
 its unoptimised code (correct, slower: tests do this, production entry points are top-level).
 
