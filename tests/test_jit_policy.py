@@ -203,11 +203,11 @@ def test_an_inlined_helper_is_built_once_for_all_its_call_sites():
     assert len(built) == 1  # two call sites, one untyped IR
 
 
-def test_nested_libraries_skip_the_module_optimisation_and_the_cache():
+def test_nested_libraries_skip_the_module_optimisation_the_machine_code_and_the_cache():
     """Issue 19 point 4: a kernel compiled because another kernel's compile calls it skips numba's
-    final-module optimisation and is not written to the disk cache; the kernel called from Python
-    is optimised as before, and both compute the same (``_nested_opt``; the cache write is skipped
-by the same flag)."""
+    final-module optimisation, gets its machine code only when it is called from Python, and is not
+    written to the disk cache; the kernel called from Python is optimised as before, and both
+    compute the same (``_nested_opt``)."""
     from numba.core import caching, codegen
 
     from rummysim.kernels.common import _nested_opt
@@ -225,11 +225,40 @@ by the same flag)."""
         return leaf_jit(x) - 2
 
     assert top(5) == leaf(5) - 2
-    assert leaf_jit(5) == leaf(5)  # the nested compile's own code runs correctly from Python
     (top_cres,) = top.overloads.values()
     (leaf_cres,) = leaf_jit.overloads.values()
+    assert isinstance(leaf_cres.entry_point, _nested_opt._DeferredEntry)
+    assert getattr(leaf_cres.library, _nested_opt.DEFERRED, False)  # no machine code of its own
+    assert leaf_jit(5) == leaf(5)  # the nested compile's own code, emitted now, runs from Python
+    assert not getattr(leaf_cres.library, _nested_opt.DEFERRED, False)
+    assert leaf_jit(np.int64(7)) == leaf(7)  # through the dispatcher's fast path from now on
     assert getattr(leaf_cres.library, _nested_opt.UNOPTIMIZED, False)
     assert not getattr(top_cres.library, _nested_opt.UNOPTIMIZED, False)
+    assert not isinstance(top_cres.entry_point, _nested_opt._DeferredEntry)
+
+
+def test_a_nested_kernel_with_an_object_mode_block_finds_its_environment():
+    """The object-mode bridge (``kernels/common/external.py``) runs inside nested kernels: their
+    environment pointer is set although their own machine code is deferred (``_nested_opt``)."""
+    seen = []
+
+    def remember(x):
+        seen.append(x)
+        return x + 100
+
+    @njit
+    def asks(x):
+        with numba.objmode(y="int64"):
+            y = remember(x)
+        return y
+
+    @njit
+    def top(x):
+        return asks(x) * 2
+
+    assert top(np.int64(1)) == 202
+    assert asks(np.int64(3)) == 103
+    assert seen == [1, 3]
 
 
 def test_numba_is_pinned_below_the_first_untested_minor():

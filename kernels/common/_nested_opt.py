@@ -1,23 +1,32 @@
 """Compile-time cut: a library finalized during a nested compile skips numba's final-module
-optimisation (issue 19 point 4).
+optimisation and its machine code until it is called from Python (issue 19 point 4).
 
 When a kernel is compiled because another kernel being compiled calls it, numba finalizes the
-callee's library on its own: it links in every library the callee calls and runs the whole module
+callee's library on its own: it links in every library the callee calls, runs the whole module
 pass pipeline (``CPUCodeLibrary._optimize_final_module``, the O3 pipeline twice) over the linked
-subtree. The caller then links those libraries in again and optimises the whole once more, at every
-call level up to the kernel called from Python. In a cold 500 Rum greedy compile that was about
-11 s of CPU for the nested libraries against 1.5 s for the top one (``simulate``'s ``play_games``).
+subtree and emits machine code for all of it (``get_executable``, for the callee's Python entry
+point). The caller then links those libraries in again, optimises the whole and emits it once
+more, at every call level up to the kernel called from Python. In a cold 500 Rum greedy compile the
+nested libraries took about 11 s of CPU of module optimisation and 10 s of machine code, against
+1.5 s and 0.8 s for the top one (``simulate``'s ``play_games``).
 
-The callee's own machine code is only run when it is called directly from Python; a caller always
-links in the callee's IR (``_get_module_for_linking``) and optimises it with its own final module.
-So a library finalized while another compile is under way (``numba:compile`` events nested two
-deep or more) keeps its per-function optimisation (``add_llvm_module``) and skips the module pass
-pipeline; the top-level library is optimised as before, over the same IR, so the code of the kernel
-called from Python is optimised in full (``tests/test_digests.py`` pins the rows; the steady
-speed and the compile times are in benchmarks/README.md, issue 19, session 12). Such a library is
-not written to the on-disk cache, so a later process that calls the function directly from Python compiles it at the top level, optimised.
-Within one process, a function first compiled nested and then called directly from Python runs
-its unoptimised code (correct, slower: tests do this, production entry points are top-level).
+The callee's own machine code only runs when it is called directly from Python; a caller always
+links in the callee's IR (``_get_module_for_linking``) and optimises and emits it with its own
+final module. So a library finalized while another compile is under way (``numba:compile`` events
+nested two deep or more), or belonging to a function compiled then, keeps its per-function
+optimisation (``add_llvm_module``) and skips the module pass pipeline, and such a function's entry
+point is a ``_DeferredEntry``: its machine code is emitted on its first call from Python, if any.
+The top-level library is optimised and emitted as before, over the same IR, so the code of the
+kernel called from Python is the same (``tests/test_digests.py`` pins the rows; the steady speed
+and the compile times are in benchmarks/README.md, issue 19, sessions 12 and 13). Such a library
+is not written to the on-disk cache, so a later process that calls the function directly from
+Python compiles it at the top level, optimised. Within one process, a function first compiled
+nested and then called directly from Python runs its unoptimised code (correct, slower: tests do
+this, production entry points are top-level).
+
+A function's environment pointer (a ``common`` global its code reads, e.g. in object-mode
+blocks) is set by numba when the function's own code is emitted; for a deferred one it is set
+once the first emitted module that holds the global is in the engine (``_set_pending_envs``).
 
 numba compiles under its global compiler lock, so the depth counter below is only changed by one
 compile at a time. The hooks are checked at import (``check_numba_hooks`` in ``_jit.py``).
@@ -25,10 +34,22 @@ compile at a time. The hooks are checked at import (``check_numba_hooks`` in ``_
 
 from __future__ import annotations
 
-from numba.core import caching, codegen, event
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+from numba.core import caching, codegen, cpu, dispatcher, event
+from numba.core.compiler_lock import global_compiler_lock
 
 # libraries whose module optimisation was skipped (a flag on the library object)
 UNOPTIMIZED = "_rummysim_unoptimized"
+# libraries of functions compiled inside another compile (set before they are finalized)
+NESTED = "_rummysim_nested"
+# finalized libraries whose machine code is not emitted yet
+DEFERRED = "_rummysim_deferred"
+
+# (codegen, environment global's name, environment) of deferred functions not yet set
+_PENDING_ENVS: list[tuple[Any, str, Any]] = []
 
 
 class _CompileDepth(event.Listener):
@@ -43,27 +64,148 @@ class _CompileDepth(event.Listener):
         _CompileDepth.depth -= 1
 
 
+def _nested(library) -> bool:
+    return getattr(library, NESTED, False) or _CompileDepth.depth >= 2
+
+
+class _DeferredEntry:
+    """The Python entry point of a function compiled nested: its machine code is emitted, and the
+    dispatcher's fast path given the real entry, on the first call from Python."""
+
+    def __init__(self, make_entry: Callable[[], Any]) -> None:
+        self._make_entry = make_entry
+        self._entry = None
+        self._dispatcher = None
+        self._cres = None
+
+    def bind(self, owner, cres) -> None:
+        self._dispatcher, self._cres = owner, cres
+
+    def __call__(self, *args, **kwargs):
+        return self.entry()(*args, **kwargs)
+
+    def entry(self):
+        if self._entry is None:
+            with global_compiler_lock:
+                if self._entry is None:
+                    entry = self._make_entry()
+                    if self._dispatcher is not None:
+                        codes = [a._code for a in self._cres.signature.args]
+                        self._dispatcher._insert(codes, entry, self._cres.objectmode)
+                    self._entry = entry
+        return self._entry
+
+
+def _set_pending_envs(module) -> None:
+    """Point the environment globals that ``module`` (just in the engine) holds at their
+    environments; a later module holding one shares the first definition (``common`` linkage)."""
+    if not _PENDING_ENVS:
+        return
+    names = {gv.name for gv in module.global_variables}
+    still = []
+    for generator, name, env in _PENDING_ENVS:
+        if name in names:
+            generator.set_env(name, env)
+        else:
+            still.append((generator, name, env))
+    _PENDING_ENVS[:] = still
+
+
+def _emit_deferred(library) -> None:
+    with global_compiler_lock:
+        library._ensure_finalized()
+        if getattr(library, DEFERRED, False):
+            setattr(library, DEFERRED, False)
+            library._codegen._add_module(library._final_module)
+            library._finalize_specific()
+            _set_pending_envs(library._final_module)
+
+
 def install() -> None:
-    """Wrap ``_optimize_final_module`` and ``FunctionCache.save_overload`` once per process."""
+    """Wrap numba's final-module optimisation and emission, ``get_executable``, the dispatcher's
+    ``add_overload`` and ``FunctionCache.save_overload``, once per process."""
     library = codegen.CPUCodeLibrary
-    original = library._optimize_final_module
-    if getattr(original, "_rummysim_nested", False):
+    optimize = library._optimize_final_module
+    if getattr(optimize, "_rummysim_nested", False):
         return
     event.register("numba:compile", _CompileDepth())
 
     def _optimize_final_module(self):
-        if _CompileDepth.depth >= 2:
+        if _nested(self):
             setattr(self, UNOPTIMIZED, True)
             return
-        original(self)
+        optimize(self)
 
     _optimize_final_module._rummysim_nested = True
     library._optimize_final_module = _optimize_final_module
 
+    finalize_final = library._finalize_final_module
+
+    def _finalize_final_module(self):
+        if not getattr(self, NESTED, False):
+            finalize_final(self)
+            _set_pending_envs(self._final_module)
+            return
+        # numba's own steps but the engine's: add_module and finalize_object wait for a call
+        self._finalize_dynamic_globals()
+        self._verify_declare_only_symbols()
+        self._final_module._CPUCodeLibrary__library = weakref.proxy(self)
+        setattr(self, DEFERRED, True)
+        self._finalized = True
+
+    library._finalize_final_module = _finalize_final_module
+
+    jit_library = codegen.JITCodeLibrary
+    pointer_to = jit_library.get_pointer_to_function
+
+    def get_pointer_to_function(self, name):
+        _emit_deferred(self)
+        return pointer_to(self, name)
+
+    jit_library.get_pointer_to_function = get_pointer_to_function
+
+    serialize = library.serialize_using_object_code
+
+    def serialize_using_object_code(self):
+        _emit_deferred(self)
+        return serialize(self)
+
+    library.serialize_using_object_code = serialize_using_object_code
+
+    executable = cpu.CPUContext.get_executable
+
+    def get_executable(self, code_library, fndesc, env):
+        if _CompileDepth.depth < 2 or code_library._finalized:
+            return executable(self, code_library, fndesc, env)
+        setattr(code_library, NESTED, True)
+        _PENDING_ENVS.append((code_library.codegen, self.get_env_name(fndesc), env))
+        return _DeferredEntry(lambda: executable(self, code_library, fndesc, env))
+
+    cpu.CPUContext.get_executable = get_executable
+
+    add_overload = dispatcher._DispatcherBase.add_overload
+
+    def add_overload_deferred(self, cres):
+        entry = cres.entry_point
+        if isinstance(entry, _DeferredEntry):
+            if cres.objectmode or not isinstance(self, dispatcher.Dispatcher):
+                # lifted code (object-mode blocks, loops) is called through Python objects
+                cres = cres._replace(entry_point=entry.entry())
+            else:
+                # the C fast path takes only real entry points: the first call goes through
+                # compile(), which returns this one, and installs the real one
+                entry.bind(self, cres)
+                self.overloads[tuple(cres.signature.args)] = cres
+                return
+        add_overload(self, cres)
+
+    dispatcher._DispatcherBase.add_overload = add_overload_deferred
+
     save = caching.FunctionCache.save_overload
 
     def save_overload(self, sig, data):
-        if getattr(getattr(data, "library", None), UNOPTIMIZED, False):
+        library_of = getattr(data, "library", None)
+        if getattr(library_of, UNOPTIMIZED, False) or getattr(library_of, NESTED, False):
             return
         save(self, sig, data)
 
