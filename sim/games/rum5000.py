@@ -106,8 +106,8 @@ SPECS = (
         hand_columns=hand_columns_5000,
         variant_at=f"{_ENTRY}:engine_variant5",
         warmup_runs=(("5000-rummy", "greedy"), ("5000-rummy", "py:rummysim:Strategy")),
-        # measured idle at session 9's start (106 s); the step API's engine: estimated, loaded-machine ratio
-        compile_seconds={"": 105.0, "step-api": 150.0},
+        # measured idle at session 13 (55 s); the step API's engine: estimated, loaded-machine ratio
+        compile_seconds={"": 55.0, "step-api": 100.0},
         step_game_at="rummysim.stepenv.engines:RUM5000",
     ),
 )
