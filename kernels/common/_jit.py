@@ -87,7 +87,8 @@ def check_numba_hooks(dispatcher_class: type | None = None, options_class: type 
     """Fail at import, with a clear message, if numba no longer has the private hooks this policy
     relies on: the dispatcher's ``get_call_template`` (wrapped by ``_plain_typed``), the ``_nrt``
     target option (``njit_noalloc``) and the IR inliner's ``inline_ir`` and ``run_untyped_passes``
-    (wrapped by ``_inline_copy``). All are numba internals; pyproject.toml pins numba below the
+    (wrapped by ``_inline_copy``), and the code library, context, dispatcher and cache methods that
+    ``_nested_opt`` wraps or calls. All are numba internals; pyproject.toml pins numba below the
     first minor version they were not tested with."""
     from numba.core import cpu, dispatcher, inline_closurecall
 
@@ -103,10 +104,17 @@ def check_numba_hooks(dispatcher_class: type | None = None, options_class: type 
             or not hasattr(inline_closurecall, "copy"):
         missing.append("numba.core.inline_closurecall.InlineWorker's inline_ir and run_untyped_passes")
     from numba.core import caching, codegen
-    if not callable(getattr(codegen.CPUCodeLibrary, "_optimize_final_module", None)) \
-            or not callable(getattr(caching.FunctionCache, "save_overload", None)):
-        missing.append("numba.core.codegen.CPUCodeLibrary._optimize_final_module and "
-                       "numba.core.caching.FunctionCache.save_overload (_nested_opt)")
+    nested_hooks = ((codegen.CPUCodeLibrary, ("_optimize_final_module", "_optimize_functions",
+                                              "_finalize_final_module", "serialize_using_object_code",
+                                              "_finalize_dynamic_globals", "_verify_declare_only_symbols")),
+                    (codegen.JITCodeLibrary, ("get_pointer_to_function", "_finalize_specific")),
+                    (cpu.CPUContext, ("get_executable", "get_env_name")),
+                    (dispatcher._DispatcherBase, ("add_overload", "_insert")),
+                    (caching.FunctionCache, ("save_overload",)))
+    absent = [f"{owner.__name__}.{name}" for owner, names in nested_hooks for name in names
+              if not callable(getattr(owner, name, None))]
+    if absent:
+        missing.append(f"numba internals used by _nested_opt: {', '.join(absent)}")
     if missing:
         raise ImportError(
             f"rummysim's kernels need numba internals that numba {numba.__version__} no longer has: "
