@@ -16,14 +16,13 @@ final module. So a library filled or finalized while another compile is under wa
 nested two deep or more), or belonging to a function compiled then, skips numba's per-function
 passes (``_optimize_functions``, about 4 s of a cold greedy compile) and the module pass pipeline,
 which the caller's module pipeline runs over the same functions, and such a function's entry
-point is a ``_DeferredEntry``: its machine code is emitted on its first call from Python, if any.
-The top-level library is optimised and emitted as before, over the same IR, so the code of the
-kernel called from Python is the same (``tests/test_digests.py`` pins the rows; the steady speed
-and the compile times are in benchmarks/README.md, issue 19, sessions 12 and 13). Such a library
-is not written to the on-disk cache, so a later process that calls the function directly from
-Python compiles it at the top level, optimised. Within one process, a function first compiled
-nested and then called directly from Python runs its unoptimised code (correct, slower: tests do
-this, production entry points are top-level).
+point is a ``_DeferredEntry``. The top-level library is optimised and emitted as before, over
+the same IR, so the code of the kernel called from Python is the same (``tests/test_digests.py``
+pins the rows; the steady speed and the compile times are in benchmarks/README.md, issue 19,
+sessions 12 and 13). Such a library is not written to the on-disk cache. A function first
+compiled nested and later called directly from Python (tests do this) is compiled again then,
+at the top level: its unoptimised nested code never runs on its own, because without the
+per-function passes (no ``mem2reg``) it is many times slower, enough to stall a test run.
 
 A function's environment pointer (a ``common`` global its code reads, e.g. in object-mode
 blocks) is set by numba when the function's own code is emitted; for a deferred one it is set
@@ -70,30 +69,29 @@ def _nested(library) -> bool:
 
 
 class _DeferredEntry:
-    """The Python entry point of a function compiled nested: its machine code is emitted, and the
-    dispatcher's fast path given the real entry, on the first call from Python."""
+    """The Python entry point of a function compiled nested. Its nested code skipped the
+    optimisations (its callers optimise it with their own modules), so the first call from Python
+    compiles the function again at the top level, optimised and cached like any kernel called
+    from Python, and gives the dispatcher's fast path that entry."""
 
-    def __init__(self, make_entry: Callable[[], Any]) -> None:
-        self._make_entry = make_entry
+    def __init__(self, emit: Callable[[], Any]) -> None:
+        self.emit = emit
         self._entry = None
         self._dispatcher = None
-        self._cres = None
+        self._signature: tuple = ()
 
-    def bind(self, owner, cres) -> None:
-        self._dispatcher, self._cres = owner, cres
+    def bind(self, owner, signature: tuple) -> None:
+        self._dispatcher, self._signature = owner, signature
 
     def __call__(self, *args, **kwargs):
-        return self.entry()(*args, **kwargs)
+        return self._optimised_entry()(*args, **kwargs)
 
-    def entry(self):
+    def _optimised_entry(self):
         if self._entry is None:
             with global_compiler_lock:
                 if self._entry is None:
-                    entry = self._make_entry()
-                    if self._dispatcher is not None:
-                        codes = [a._code for a in self._cres.signature.args]
-                        self._dispatcher._insert(codes, entry, self._cres.objectmode)
-                    self._entry = entry
+                    self._dispatcher.overloads.pop(self._signature, None)
+                    self._entry = self._dispatcher.compile(self._signature)
         return self._entry
 
 
@@ -202,12 +200,13 @@ def install() -> None:
         if isinstance(entry, _DeferredEntry):
             if cres.objectmode or not isinstance(self, dispatcher.Dispatcher):
                 # lifted code (object-mode blocks, loops) is called through Python objects
-                cres = cres._replace(entry_point=entry.entry())
+                cres = cres._replace(entry_point=entry.emit())
             else:
                 # the C fast path takes only real entry points: the first call goes through
-                # compile(), which returns this one, and installs the real one
-                entry.bind(self, cres)
-                self.overloads[tuple(cres.signature.args)] = cres
+                # compile(), which returns this one, which compiles the function optimised
+                signature = tuple(cres.signature.args)
+                entry.bind(self, signature)
+                self.overloads[signature] = cres
                 return
         add_overload(self, cres)
 
