@@ -274,3 +274,22 @@ def test_numba_is_pinned_below_the_first_untested_minor():
     assert pins and re.search(r"<0\.(\d+)", pins[0]), pins
     untested = int(re.search(r"<0\.(\d+)", pins[0]).group(1))
     assert int(numba.__version__.split(".")[1]) < untested
+
+
+def test_compile_flags_compare_and_hash_as_numba_does():
+    """Issue 19 point 4: ``_fast_flags`` replaced ``TargetConfig.values`` and ``__hash__`` with
+    equivalents that skip the per-option properties; they give numba's own answers, and flags that
+    differ in one option still differ."""
+    from numba.core import compiler, targetconfig
+
+    from rummysim.kernels.common import _fast_flags
+
+    assert getattr(targetconfig.TargetConfig.values, "_rummysim_original", None) is not None
+    one, other = compiler.Flags(), compiler.Flags()
+    other.boundscheck = True
+    assert _fast_flags.matches_numba([one, other])
+    assert one != other and hash(one) == hash(other)
+    other.boundscheck = one.boundscheck
+    assert one == other and _fast_flags.matches_numba([other])  # equal values, as in numba
+    assert compiler.Flags() == compiler.Flags()
+    assert {(1, one): "cached"}[(1, compiler.Flags())] == "cached"

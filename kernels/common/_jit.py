@@ -26,12 +26,13 @@ lives in a folder named after ``source_fingerprint()``, a hash of every source f
 kernels, the strategies and the rules encoding, in every subpackage: any edit selects a fresh
 cache. A resumed sweep checks the same fingerprint.
 
-Four groups of numba internals are used, all checked at import (``check_numba_hooks``): the dispatcher's
+Five groups of numba internals are used, checked at import (``check_numba_hooks``): the dispatcher's
 ``get_call_template``, the ``_nrt`` target option and the IR inliner's ``inline_ir`` and
 ``run_untyped_passes``, wrapped to copy an inlined function's IR once and build it once
 (``_inline_copy``: compile time only, the same machine code), and the final-module optimisation
 and the cache write of libraries finalized during a nested compile (``_nested_opt``: the caller
-optimises their IR with its own);
+optimises their IR with its own); and the compile flags' ``values`` and ``__hash__``
+(``_fast_flags``, installed only if they give numba's own answers);
 numba is pinned below the first minor version not tested with them.
 """
 
@@ -45,7 +46,7 @@ from pathlib import Path
 import numba
 from numba.core import types
 
-from rummysim.kernels.common import _inline_copy, _nested_opt
+from rummysim.kernels.common import _fast_flags, _inline_copy, _nested_opt
 
 # What decides the compiled code and the rows it writes: every kernel and strategy source, and the
 # rules encoding. Named as modules so that the same files are found in a checkout, an editable
@@ -125,6 +126,7 @@ def check_numba_hooks(dispatcher_class: type | None = None, options_class: type 
 check_numba_hooks()
 _inline_copy.install()
 _nested_opt.install()
+_fast_flags.install()
 
 if "NUMBA_LOOP_VECTORIZE" not in os.environ:
     numba.config.LOOP_VECTORIZE = 0
