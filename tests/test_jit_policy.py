@@ -277,14 +277,15 @@ def test_numba_is_pinned_below_the_first_untested_minor():
 
 
 def test_compile_flags_compare_and_hash_as_numba_does():
-    """Issue 19 point 4: ``_fast_flags`` replaced ``TargetConfig.values`` and ``__hash__`` with
+    """Issue 19 point 4: ``_fast_flags`` replaced ``TargetConfig.values``, ``__hash__`` and ``__eq__`` with
     equivalents that skip the per-option properties; they give numba's own answers, and flags that
     differ in one option still differ."""
     from numba.core import compiler, targetconfig
 
     from rummysim.kernels.common import _fast_flags
 
-    assert getattr(targetconfig.TargetConfig.values, "_rummysim_original", None) is not None
+    for name in ("values", "__hash__", "__eq__"):
+        assert getattr(getattr(targetconfig.TargetConfig, name), "_rummysim_original", None) is not None
     one, other = compiler.Flags(), compiler.Flags()
     other.boundscheck = True
     assert _fast_flags.matches_numba([one, other])
