@@ -294,3 +294,36 @@ def test_compile_flags_compare_and_hash_as_numba_does():
     assert one == other and _fast_flags.matches_numba([other])  # equal values, as in numba
     assert compiler.Flags() == compiler.Flags()
     assert {(1, one): "cached"}[(1, compiler.Flags())] == "cached"
+
+
+def test_a_nested_library_links_nothing_and_its_caller_links_its_callees():
+    """Issue 19 point 4: a library finalized in a nested compile keeps only its own code (``FLAT``);
+    the kernel called from Python links every library below it once, and a flat library whose own
+    machine code is wanted gets its callees' code first (``_nested_opt``)."""
+    from rummysim.kernels.common import _nested_opt
+
+    @njit
+    def leaf(x):
+        return x * 5 - 1
+
+    @njit
+    def middle(x):
+        return leaf(x) + leaf(x + 1)
+
+    @njit
+    def top(x):
+        return middle(x) * 2
+
+    assert top(3) == ((3 * 5 - 1) + (4 * 5 - 1)) * 2
+    (leaf_cres,), (middle_cres,), (top_cres,) = (d.overloads.values() for d in (leaf, middle, top))
+
+    def defined(library):
+        return {fn.name for fn in library._final_module.functions if not fn.is_declaration}
+
+    leaf_name = leaf_cres.fndesc.llvm_func_name
+    assert getattr(middle_cres.library, _nested_opt.FLAT, False)
+    assert leaf_name not in defined(middle_cres.library)  # only declared there
+    # the top links both (its optimised module has inlined them: the value above shows they linked)
+    assert {leaf_cres.library, middle_cres.library} <= set(_nested_opt.linked_closure(top_cres.library._linking_libraries))
+    entry = middle_cres.entry_point.emit()  # the flat library's own machine code
+    assert leaf_name in defined(middle_cres.library) and entry(3) == 33

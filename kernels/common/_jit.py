@@ -105,9 +105,11 @@ def check_numba_hooks(dispatcher_class: type | None = None, options_class: type 
             or not hasattr(inline_closurecall, "copy"):
         missing.append("numba.core.inline_closurecall.InlineWorker's inline_ir and run_untyped_passes")
     from numba.core import caching, codegen
-    nested_hooks = ((codegen.CPUCodeLibrary, ("_optimize_final_module", "_optimize_functions",
+    nested_hooks = ((codegen.CPUCodeLibrary, ("finalize", "_optimize_final_module", "_optimize_functions",
                                               "_finalize_final_module", "serialize_using_object_code",
-                                              "_finalize_dynamic_globals", "_verify_declare_only_symbols")),
+                                              "_finalize_dynamic_globals", "_verify_declare_only_symbols",
+                                              "_raise_if_finalized", "_get_module_for_linking")),
+                    (codegen.CPUCodegen, ("_check_llvm_bugs",)),
                     (codegen.JITCodeLibrary, ("get_pointer_to_function", "_finalize_specific")),
                     (cpu.CPUContext, ("get_executable", "get_env_name")),
                     (dispatcher._DispatcherBase, ("add_overload", "_insert")),
