@@ -31,7 +31,7 @@ Five groups of numba internals are used, checked at import (``check_numba_hooks`
 ``run_untyped_passes``, wrapped to copy an inlined function's IR once and build it once
 (``_inline_copy``: compile time only, the same machine code), and the final-module optimisation
 and the cache write of libraries finalized during a nested compile (``_nested_opt``: the caller
-optimises their IR with its own); and the compile flags' ``values`` and ``__hash__``
+optimises their IR with its own); and the compile flags' ``values``, ``__hash__`` and ``__eq__``
 (``_fast_flags``, installed only if they give numba's own answers);
 numba is pinned below the first minor version not tested with them.
 """

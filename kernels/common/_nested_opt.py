@@ -58,8 +58,6 @@ NESTED = "_rummysim_nested"
 DEFERRED = "_rummysim_deferred"
 # nested libraries whose final module holds their own code only, not the libraries they call
 FLAT = "_rummysim_flat"
-# flat libraries given their callees' code since (their own machine code was wanted)
-COMPLETED = "_rummysim_completed"
 
 # (codegen, environment global's name, environment) of deferred functions not yet set
 _PENDING_ENVS: list[tuple[Any, str, Any]] = []
@@ -140,17 +138,16 @@ def linked_closure(libraries) -> list:
     return order
 
 
-def _link_closure(library) -> None:
-    for callee in linked_closure(library._linking_libraries):
+def _link_in(library, callees) -> None:
+    for callee in callees:
         library._final_module.link_in(callee._get_module_for_linking(), preserve=True)
 
 
 def _complete(library) -> None:
     """Link into a flat library the code it calls, before its own machine code is made (object-mode
-    and lifted code, a pointer asked for, a cache write)."""
-    if getattr(library, FLAT, False) and not getattr(library, COMPLETED, False):
-        setattr(library, COMPLETED, True)
-        _link_closure(library)
+    and lifted code, a pointer asked for, a cache write: once, as its deferred emission is)."""
+    if getattr(library, FLAT, False):
+        _link_in(library, linked_closure(library._linking_libraries))
         library._dynamic_globals = []
         library._finalize_dynamic_globals()
         library._verify_declare_only_symbols()
@@ -220,12 +217,13 @@ def install() -> None:
         codegen.require_global_compiler_lock()
         self._codegen._check_llvm_bugs()
         self._raise_if_finalized()
-        for callee in linked_closure(self._linking_libraries):
+        callees = linked_closure(self._linking_libraries)
+        for callee in callees:
             self._reload_init.update(callee._reload_init)
         if getattr(self, NESTED, False):
             setattr(self, FLAT, True)
         else:
-            _link_closure(self)
+            _link_in(self, callees)
         self._optimize_final_module()
         self._final_module.verify()
         self._finalize_final_module()
