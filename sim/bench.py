@@ -13,7 +13,8 @@ One run measures, in this order:
   temporary ``NUMBA_CACHE_DIR``) and warm (the normal cache);
 - **end to end**: ``rummysim simulate`` writing Parquet at two sizes in fresh processes: wall time,
   peak RSS, and 10^6 games (measured with ``full`` sizes, otherwise extrapolated and labelled so);
-- **targets** of issues 8, 17 and 19 (the heuristic's cost at greedy's point), each with its measured value and met/missed.
+- **targets** of issues 8, 17 and 19, each with its measured value and met/missed (issue 19's cold
+  compiles of a heuristic lineup and of 5000 Rummy are measured beside 500 Rum greedy's).
 
 Every in-process figure is the median of several timed runs after a warm-up; the games per run are
 calibrated so that each run lasts about ``Sizes.seconds_per_run``. The result is a JSON-ready dict
@@ -98,10 +99,16 @@ REFERENCE = Case("500-rum", 4, "greedy")  # the validator reference and the per-
 # the family's own overhead (issue 19 point 3: within 1.2x)
 GREEDY_POINT_LINEUP = "heuristic:" + ":".join(f"{k}={v:g}" for k, v in GREEDY_POINT.items())
 E2E_ARGS = ("--game", "500-rum", "--players", "4", "--lineup", "greedy", "--seed", "0", "--no-progress")
+# The other first compiles issue 19 point 4 names (a heuristic-family lineup, 5000 Rummy), measured cold only
+COLD_EXTRA = {
+    "heuristic": ("--game", "500-rum", "--players", "4", "--lineup", "heuristic", "--seed", "0", "--no-progress"),
+    "5000-rummy": ("--game", "5000-rummy", "--players", "3", "--lineup", "greedy", "--seed", "0", "--no-progress"),
+}
 
 
 @dataclass(frozen=True)
 class Target:
+    issue: int
     key: str
     what: str
     goal: float
@@ -110,20 +117,31 @@ class Target:
 
 
 TARGETS = (
-    Target("hands_per_s_per_core", "hands/s per core, 500 Rum 4 players greedy", 100_000, "hands/s", True),
-    Target("million_games_s", "10^6 games 4 players greedy via simulate incl. Parquet, 2 cores", 60, "s", False),
-    Target("thread_scaling", "thread scaling 1 -> all threads, 500 Rum 4 players greedy", 1.8, "x", True),
-    Target("cold_simulate_s", "cold start of a 1-game simulate (empty numba cache)", 30, "s", False),
-    Target("warm_simulate_s", "cached start of a 1-game simulate", 2, "s", False),
-    Target("heuristic_greedy_point_cost", "heuristic at greedy's point: cost per hand over greedy's, 500 Rum 4 players",
+    Target(8, "hands_per_s_per_core", "hands/s per core, 500 Rum 4 players greedy", 100_000, "hands/s", True),
+    Target(8, "million_games_s", "10^6 games 4 players greedy via simulate incl. Parquet, 2 cores", 60, "s", False),
+    Target(8, "thread_scaling", "thread scaling 1 -> all threads, 500 Rum 4 players greedy", 1.8, "x", True),
+    Target(8, "cold_simulate_s", "cold start of a 1-game simulate (empty numba cache)", 30, "s", False),
+    Target(8, "warm_simulate_s", "cached start of a 1-game simulate", 2, "s", False),
+    Target(17, "rkub_games_per_s_per_core", "Rummikub 4-player greedy games/s per core", 100, "games/s", True),
+    Target(17, "rkub_solves_no_jokers", "Rummikub solves/s per core, positions without jokers", 10_000, "solves/s", True),
+    Target(17, "rkub_solves_jokers", "Rummikub solves/s per core, positions with jokers", 2_000, "solves/s", True),
+    Target(17, "rkub_ratio_no_jokers", "Rummikub solver / integer program, no jokers", 1000, "x", True),
+    Target(17, "rkub_ratio_jokers", "Rummikub solver / integer program, with jokers", 100, "x", True),
+    Target(17, "rkub_package_ratio_no_jokers", "Rummikub solver / the rummikub-solver package, no jokers", 1000, "x", True),
+    Target(17, "rkub_package_ratio_jokers", "Rummikub solver / the rummikub-solver package, with jokers", 100, "x", True),
+    Target(19, "hands_per_s_per_core_19", "hands/s per core, 500 Rum 4 players greedy", 150_000, "hands/s", True),
+    Target(19, "million_games_s_19", "10^6 games 4 players greedy via simulate incl. Parquet, 2 cores", 35, "s", False),
+    Target(19, "rum5000_2p_hands_per_s", "hands/s per core, 5000 Rummy 2 players greedy", 15_000, "hands/s", True),
+    Target(19, "rum5000_4p_hands_per_s", "hands/s per core, 5000 Rummy 4 players greedy", 10_000, "hands/s", True),
+    Target(19, "heuristic_hands_per_s", "hands/s per core, 500 Rum 4 players heuristic", 30_000, "hands/s", True),
+    Target(19, "digger_hands_per_s", "hands/s per core, 500 Rum 4 players digger", 30_000, "hands/s", True),
+    Target(19, "cautious_hands_per_s", "hands/s per core, 500 Rum 4 players cautious", 60_000, "hands/s", True),
+    Target(19, "rollout_hands_per_s", "hands/s per core, 500 Rum 4 players rollout", 300, "hands/s", True),
+    Target(19, "heuristic_greedy_point_cost", "heuristic at greedy's point: cost per hand over greedy's, 500 Rum 4 players",
            1.2, "x", False),
-    Target("rkub_games_per_s_per_core", "Rummikub 4-player greedy games/s per core", 100, "games/s", True),
-    Target("rkub_solves_no_jokers", "Rummikub solves/s per core, positions without jokers", 10_000, "solves/s", True),
-    Target("rkub_solves_jokers", "Rummikub solves/s per core, positions with jokers", 2_000, "solves/s", True),
-    Target("rkub_ratio_no_jokers", "Rummikub solver / integer program, no jokers", 1000, "x", True),
-    Target("rkub_ratio_jokers", "Rummikub solver / integer program, with jokers", 100, "x", True),
-    Target("rkub_package_ratio_no_jokers", "Rummikub solver / the rummikub-solver package, no jokers", 1000, "x", True),
-    Target("rkub_package_ratio_jokers", "Rummikub solver / the rummikub-solver package, with jokers", 100, "x", True),
+    Target(19, "cold_simulate_s_19", "cold start of a 1-game simulate, 500 Rum greedy", 20, "s", False),
+    Target(19, "cold_heuristic_s", "cold start of a 1-game simulate, 500 Rum heuristic lineup", 35, "s", False),
+    Target(19, "cold_5000_s", "cold start of a 1-game simulate, 5000 Rummy 3 players greedy", 35, "s", False),
 )
 RUMMIKUB_REFERENCE = Case("rummikub", 4, "greedy")  # the games target
 
@@ -317,14 +335,30 @@ def startup(sizes: Sizes, workdir: Path, log: Log) -> dict:
     log(f"start-up: 1-game simulate, cold ({sizes.cold_simulate_runs} runs of a full compile) and warm")
     sim_cold, sim_warm = _cold(one_game, workdir, sizes.cold_simulate_runs), _warm(one_game, workdir, sizes.start_runs)
     one = _start_row(sim_cold, sim_warm)
-    runs = "1 run" if len(sim_cold) == 1 else f"median of {len(sim_cold)} runs"
     return {
         "help": _start_row(help_cold, help_warm),
         "simulate_1_game": {
             **one, "compile_s": None if one["cold_s"] is None else one["cold_s"] - one["warm_s"],
-            "note": runs if sim_cold else f"cold compile not measured in {sizes.mode} mode (it takes about half a minute)",
+            "note": _cold_note(sizes, sim_cold),
         },
+        "cold_other": {name: _cold_only(sizes, workdir, args, log) for name, args in COLD_EXTRA.items()},
     }
+
+
+def _cold_note(sizes: Sizes, cold: list[ProcessRun]) -> str:
+    if not cold:
+        return f"cold compile not measured in {sizes.mode} mode (it takes about half a minute)"
+    return "1 run" if len(cold) == 1 else f"median of {len(cold)} runs"
+
+
+def _cold_only(sizes: Sizes, workdir: Path, args: tuple[str, ...], log: Log) -> dict:
+    """A cold 1-game simulate of another engine (issue 19 point 4): wall and CPU, median of the runs."""
+    if sizes.cold_simulate_runs:
+        log(f"start-up: 1-game simulate {' '.join(args[:6])}, cold ({sizes.cold_simulate_runs} runs)")
+    one_game = ("simulate", "--games", "1", *args, "--out", str(workdir / "one-other.parquet"))
+    cold = _cold(one_game, workdir, sizes.cold_simulate_runs)
+    return {"cold_s": _median_wall(cold), "cold_cpu_s": _median_cpu(cold), "cold_runs": len(cold),
+            "args": " ".join(args), "note": _cold_note(sizes, cold)}
 
 
 # --- end to end ----------------------------------------------------------------------------------
@@ -407,7 +441,20 @@ def _target_values(result: dict) -> dict[str, tuple[float | None, str | None]]:
                (r["game"], r["players"], r["lineup"]) == astuple(RUMMIKUB_REFERENCE)), None)
     groups = {g["positions"]: g for g in result["rummikub_solver"].get("groups", [])}
     no_j, with_j = groups.get("no jokers"), groups.get("jokers")
+    cold_other = result["startup"]["cold_other"]
+    per_core = _one_thread_hands(result)
     return {
+        "hands_per_s_per_core_19": (ref and ref["one_thread"]["hands_per_s"], None),
+        "million_games_s_19": (e2e["million_games_s"], how),
+        "rum5000_2p_hands_per_s": (per_core.get(("5000-rummy", 2, "greedy")), None),
+        "rum5000_4p_hands_per_s": (per_core.get(("5000-rummy", 4, "greedy")), None),
+        "heuristic_hands_per_s": (per_core.get((STRATEGY_GAME, STRATEGY_PLAYERS, "heuristic")), None),
+        "digger_hands_per_s": (per_core.get((STRATEGY_GAME, STRATEGY_PLAYERS, "digger")), None),
+        "cautious_hands_per_s": (per_core.get((STRATEGY_GAME, STRATEGY_PLAYERS, "cautious")), None),
+        "rollout_hands_per_s": (per_core.get((STRATEGY_GAME, STRATEGY_PLAYERS, "rollout")), None),
+        "cold_simulate_s_19": (sim1["cold_s"], sim1["note"]),
+        "cold_heuristic_s": (cold_other["heuristic"]["cold_s"], cold_other["heuristic"]["note"]),
+        "cold_5000_s": (cold_other["5000-rummy"]["cold_s"], cold_other["5000-rummy"]["note"]),
         "heuristic_greedy_point_cost": (greedy_point_cost(result["strategies"]), None),
         "rkub_games_per_s_per_core": (rk and rk["one_thread"]["games_per_s"], None),
         "rkub_solves_no_jokers": (no_j and no_j["solver_solves_per_s"], None),
@@ -422,6 +469,12 @@ def _target_values(result: dict) -> dict[str, tuple[float | None, str | None]]:
         "cold_simulate_s": (sim1["cold_s"], sim1["note"]),
         "warm_simulate_s": (sim1["warm_s"], None),
     }
+
+
+def _one_thread_hands(result: dict) -> dict[tuple[str, int, str], float]:
+    """Hands/s on one thread of every measured row, by (game, players, lineup)."""
+    rows = [*result["throughput"], *result["strategies"]]
+    return {(r["game"], r["players"], r["lineup"]): r["one_thread"]["hands_per_s"] for r in rows if r["available"]}
 
 
 def greedy_point_cost(strategies: list[dict]) -> float | None:

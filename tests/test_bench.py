@@ -109,6 +109,8 @@ def test_startup_figures(quick):
     one = s["simulate_1_game"]
     # quick mode skips the cold compile (minutes) and says so
     assert one["cold_s"] is None and one["cold_runs"] == 0 and "not measured" in one["note"]
+    assert set(s["cold_other"]) == {"heuristic", "5000-rummy"}
+    assert all(row["cold_s"] is None and row["cold_runs"] == 0 for row in s["cold_other"].values())
 
 
 def test_end_to_end_sizes_and_memory(quick):
@@ -127,8 +129,15 @@ def test_every_target_is_reported(quick):
     for t in targets:
         assert (t["met"] is None) == (t["value"] is None)
     by_key = {t["key"]: t for t in targets}
-    assert by_key["cold_simulate_s"]["met"] is None and "not measured" in by_key["cold_simulate_s"]["note"]
+    for key in ("cold_simulate_s", "cold_simulate_s_19", "cold_heuristic_s", "cold_5000_s"):
+        assert by_key[key]["met"] is None and "not measured" in by_key[key]["note"]
     assert "--full measures it" in by_key["million_games_s"]["note"]
+    # issue 19's per-core targets read the rows of the same run
+    rates = {(r["game"], r["players"], r["lineup"]): r["one_thread"]["hands_per_s"]
+             for r in quick[0]["throughput"] + quick[0]["strategies"] if r["available"]}
+    assert by_key["digger_hands_per_s"]["value"] == rates[("500-rum", 4, "digger")]
+    assert by_key["rum5000_4p_hands_per_s"]["value"] == rates[("5000-rummy", 4, "greedy")]
+    assert by_key["hands_per_s_per_core_19"]["value"] == by_key["hands_per_s_per_core"]["value"]
 
 
 def test_tables_show_every_section_and_unavailable_cases(quick):
@@ -137,7 +146,7 @@ def test_tables_show_every_section_and_unavailable_cases(quick):
     print_results(console, result)
     text = console.file.getvalue()
     for needle in ("throughput", "strategies", "validator reference", "Rummikub solver", "start-up", "end to end",
-                   "targets of issues 8 and 17",
+                   "targets of issues 8, 17 and 19",
                    "MISSED" if any(t["met"] is False for t in result["targets"]) else "met"):
         assert needle in text
     for row in result["throughput"]:
@@ -180,7 +189,10 @@ def test_targets_met_missed_and_not_measured():
     values["million_games_s"] = (60.5, "extrapolated")
     values["thread_scaling"] = (1.79, None)
     values["warm_simulate_s"] = (1.5, None)
+    values["heuristic_greedy_point_cost"] = (1.21, None)
+    values["cold_5000_s"] = (35.0, "median of 3 runs")
     met = {t["key"]: t["met"] for t in evaluate_targets(values)}
+    assert met["heuristic_greedy_point_cost"] is False and met["cold_5000_s"] is True
     assert {k: met[k] for k in ("hands_per_s_per_core", "million_games_s", "thread_scaling", "warm_simulate_s")} == {
         "hands_per_s_per_core": True, "million_games_s": False, "thread_scaling": False, "warm_simulate_s": True}
     assert all(met[k] is None for k, (value, _) in values.items() if value is None)  # not measured

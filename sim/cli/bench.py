@@ -96,6 +96,9 @@ def _print_startup(console: Console, s: dict) -> None:
     for name, row in (("rummysim --help", s["help"]), ("rummysim simulate, 1 game", s["simulate_1_game"])):
         table.add_row(name, _num(row["cold_s"], 2), _num(row["cold_cpu_s"], 2), str(row["cold_runs"]),
                       _num(row["warm_s"], 2), _num(row["warm_cpu_s"], 2), str(row["warm_runs"]))
+    for name, row in s["cold_other"].items():
+        table.add_row(f"rummysim simulate, 1 game, {name}", _num(row["cold_s"], 2), _num(row["cold_cpu_s"], 2),
+                      str(row["cold_runs"]), "-", "-", "-")
     console.print(table)
     if s["simulate_1_game"]["cold_s"] is None:
         console.print(f"  {s['simulate_1_game']['note']}", markup=False)
@@ -115,14 +118,15 @@ def _print_e2e(console: Console, e: dict) -> None:
 
 
 def _print_targets(console: Console, targets: list[dict]) -> None:
-    table = Table(title="targets of issues 8 and 17")
-    for col in ("target", "goal", "measured", "state", "note"):
-        table.add_column(col, justify="right" if col in ("goal", "measured") else "left")
+    table = Table(title="targets of issues 8, 17 and 19")
+    for col in ("issue", "target", "goal", "measured", "state", "note"):
+        table.add_column(col, justify="right" if col in ("issue", "goal", "measured") else "left")
     for t in targets:
-        digits = 0 if t["unit"] in ("hands/s", "games/s", "solves/s", "x") else 2
+        digits = 0 if t["unit"] in ("hands/s", "games/s", "solves/s") else 2
         sign = ">=" if t["higher_is_better"] else "<="
         state = "not measured" if t["met"] is None else "met" if t["met"] else "MISSED"
-        table.add_row(t["what"], f"{sign} {t['goal']:,g} {t['unit']}", _num(t["value"], digits), state, t["note"] or "")
+        table.add_row(str(t["issue"]), t["what"], f"{sign} {t['goal']:,g} {t['unit']}", _num(t["value"], digits), state,
+                      t["note"] or "")
     console.print(table)
 
 
