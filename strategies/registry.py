@@ -17,6 +17,7 @@ from importlib import resources
 import numpy as np
 
 from rummysim.kernels.rum500.layout import N_PARAMS
+from rummysim.kernels.rummikub.state import MAX_THRESHOLD
 from rummysim.errors import InputError
 from rummysim.strategies import ids
 
@@ -248,7 +249,8 @@ STRATEGIES: dict[str, StrategyInfo] = {
             "plays everything it can.",
             (
                 Param("keep_jokers", 1.0, "1: keep rack jokers unless they empty the rack (or time is short)"),
-                Param("initial_min", 40.0, "least value of its initial meld (30 = as soon as allowed)"),
+                Param("initial_min", 40.0, "least value of its initial meld (30 = as soon as allowed)",
+                      high=MAX_THRESHOLD),  # the solver's states hold the value laid up to this
                 Param("min_tiles", 2.0, "least rack tiles a play must place"),
                 Param("hurry_rack", 4.0, "play everything once an opponent holds this many tiles or fewer"),
                 Param("hurry_pool", 10.0, "play everything once the pool holds this many tiles or fewer"),

@@ -16,6 +16,7 @@ from rummysim.errors import InputError
 from rummysim.kernels.rummikub import layout as L
 from rummysim.kernels.rummikub.state import M_OVERFLOW
 from rummysim.rules import Rules
+from rummysim.kernels.rummikub.table import best_arrangement
 from rummysim.rummikub import JOKER_ID, _table_array, _workspace, best_play, parse_combo, parse_tile, solve_table
 from tests.rummikub_positions import check_arrangement, random_position, upper_bound
 
@@ -148,6 +149,42 @@ def test_objective_value_prefers_points():
     play_count = best_play([], "k1 k2 k3 b11 b12 b13 r11", initial=True)
     play_value = best_play([], "k1 k2 k3 b11 b12 b13 r11", initial=True, objective="value")
     assert play_count.count == 6 and play_value.value == 42
+
+
+# ------------------------------------------------- initial meld minimums above 30 (holder's initial_min)
+
+
+def _initial_objective(rack: list[int], threshold: int) -> tuple[int, int]:
+    """The solver's best initial meld (tile count) of ``rack`` worth at least ``threshold``, and
+    whether the arena overflowed."""
+    counts = np.zeros(L.TILE_IDS, dtype=np.int64)
+    for t in rack:
+        counts[t] += 1
+    ws = _workspace(widest=True)
+    empty = np.zeros((L.MAX_COMBOS, L.CB_SIZE), dtype=np.int64)
+    best, _ = best_arrangement(ws, empty, 0, counts, L.OBJ_COUNT, 30, 2, False, True, L.INIT_TOTAL, threshold)
+    return max(int(best), 0), int(ws.meta[M_OVERFLOW])
+
+
+def test_RKUB_INIT_30_minimums_up_to_63_are_reached_as_the_integer_program_finds():
+    """A seat may ask its initial meld to be worth more than 30 (``holder``'s ``initial_min``, 40 by
+    default): the solver's states held the value laid in 5 bits, so no minimum above 31 was ever
+    reached and the holder melded only once hurried, after holding 40-50 tiles. Minimums 32..63 on
+    random racks (and one rack of 45 tiles from such a game) against the integer program."""
+    rng = random.Random("rummikub-initial-minimum")
+    weights = {16 * c + n: 1 for c in range(4) for n in range(1, 14)}
+    held = [1, 1, 3, 4, 4, 5, 6, 6, 7, 9, 10, 11, 12, 17, 17, 19, 20, 20, 22, 24, 25, 26, 28, 33, 33, 35, 37,
+            38, 39, 42, 44, 51, 52, 52, 53, 53, 55, 55, 56, 57, 58, 59, 59, 60, JOKER_ID]
+    assert _initial_objective(held, 40) == (42, 0)
+    reached = 0
+    for _ in range(150):
+        pos = random_position(rng, "initial", 0, 14)
+        threshold = rng.choice([32, 40, 50, 63])
+        got, overflow = _initial_objective(pos.rack, threshold)
+        assert overflow == 0
+        assert got == reference_best([], pos.rack, weights, 1, initial=True, threshold=threshold), (pos.rack, threshold)
+        reached += got > 0
+    assert reached > 30  # most of these minimums are reachable: the comparison is not all zeros
 
 
 # ----------------------------------------------------------------------------- the API

@@ -54,7 +54,7 @@ from rummysim.kernels.rummikub.layout import (
 from rummysim.kernels.rummikub.state import (
     A_END, ARENA, COLOUR_BITS, DEAD_BIT, FREED_BIT, HASH_BITS, HASH_SIZE, L_FREE, L_JOK, L_NAT, L_NONE, LOCK_GROUP_BIT,
     LOCK_RUN_BIT, M_BEAM, M_BEST, M_FREED, M_HASH_BITS, M_JOKER_WEIGHT, M_LOWER, M_OVERFLOW, M_STAMP, M_STEP_START,
-    M_TOP, MIN_HASH_BITS, N1_BIT, N2_BIT, NO_SOLUTION, SLOT_ACTIONS, STEPS, USED_BIT, VALUE_BIT,
+    M_TOP, MIN_HASH_BITS, N1_BIT, N2_BIT, NO_SOLUTION, SLOT_ACTIONS, STEPS, USED_BIT, VALUE_BIT, VALUE_WIDTH,
     action_tiles, field, item_at, slot_after, sort3, with_field,
 )
 
@@ -570,8 +570,8 @@ def colour_choices(ws, p, value, key, decision, n, c, t, avail, nat, jok, weight
             continue  # the tiles left for groups can no longer all form groups
         placed = nat + g - t
         if threshold > 0:
-            laid = field(gkey, VALUE_BIT, 5) + n * (nat + g + jok)
-            gkey = with_field(gkey, VALUE_BIT, 5, min(laid, threshold))
+            laid = field(gkey, VALUE_BIT, VALUE_WIDTH) + n * (nat + g + jok)
+            gkey = with_field(gkey, VALUE_BIT, VALUE_WIDTH, min(laid, threshold))
         gdec = decision | (g << 9)
         for o0 in range(4 if item0 >= 0 else 1):
             k0 = gkey
@@ -631,8 +631,8 @@ def close_step(ws, step, n, n_locked, joker_cap, max_jokers, both_colours, thres
                 continue
             vkey = base
             if threshold > 0:
-                laid = field(base, VALUE_BIT, 5) + n * jg
-                vkey = with_field(base, VALUE_BIT, 5, min(laid, threshold))
+                laid = field(base, VALUE_BIT, VALUE_WIDTH) + n * jg
+                vkey = with_field(base, VALUE_BIT, VALUE_WIDTH, min(laid, threshold))
             room = joker_cap - used - jg
             for code0 in range(16 if g0 >= 0 else 1):
                 keep0 = code0 & 3
@@ -687,7 +687,7 @@ def final_value(lk, key, value, n_locked, rack_jokers, joker_weight, max_jokers,
     freed = field(key, FREED_BIT, 2)
     if used < freed or used - freed > rack_jokers:
         return NO_SOLUTION
-    if threshold > 0 and field(key, VALUE_BIT, 5) < threshold:
+    if threshold > 0 and field(key, VALUE_BIT, VALUE_WIDTH) < threshold:
         return NO_SOLUTION
     for i in range(n_locked):
         if lk[i, LK_KIND] == KIND_RUN and field(key, LOCK_RUN_BIT + 3 * i + 1, 2) > max_jokers:

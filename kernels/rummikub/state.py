@@ -45,6 +45,8 @@ FREED_BIT = 50  # jokers freed from locked combinations
 N1_BIT = 52  # colours with one tile left for groups at this number
 N2_BIT = 55  # colours with two
 VALUE_BIT = 58  # initial-meld value so far, capped at the minimum
+VALUE_WIDTH = 6  # bits 58-63: a minimum of at most MAX_THRESHOLD; 5 bits held 31 and no minimum above it was reachable
+MAX_THRESHOLD = (1 << VALUE_WIDTH) - 1
 
 # ---- slot actions
 A_EMPTY = 0  # an empty slot stays empty
