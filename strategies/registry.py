@@ -243,10 +243,10 @@ STRATEGIES: dict[str, StrategyInfo] = {
         StrategyInfo(
             "holder",
             ids.HOLDER,
-            "Rummikub: holds tiles back. Keeps its jokers unless they let it empty its rack, makes the "
-            "initial meld only once it is worth initial_min, and plays only when it places at least "
-            "min_tiles tiles; once an opponent is down to hurry_rack tiles or the pool to hurry_pool it "
-            "plays everything it can.",
+            "Rummikub: holds tiles back. Keeps its jokers unless they let it empty its rack, makes no "
+            "initial meld until time is short (wait_initial; with wait_initial=0, once it is worth "
+            "initial_min), and plays only when it places at least min_tiles tiles; once an opponent is "
+            "down to hurry_rack tiles or the pool to hurry_pool it plays everything it can.",
             (
                 Param("keep_jokers", 1.0, "1: keep rack jokers unless they empty the rack (or time is short)"),
                 Param("initial_min", 40.0, "least value of its initial meld (30 = as soon as allowed)",
@@ -254,6 +254,8 @@ STRATEGIES: dict[str, StrategyInfo] = {
                 Param("min_tiles", 2.0, "least rack tiles a play must place"),
                 Param("hurry_rack", 4.0, "play everything once an opponent holds this many tiles or fewer"),
                 Param("hurry_pool", 10.0, "play everything once the pool holds this many tiles or fewer"),
+                Param("wait_initial", 1.0, "1: no initial meld until time is short (hurry_rack, hurry_pool); "
+                      "0: as soon as it is worth initial_min", high=1.0),
             ),
             games=("rummikub",),
         ),

@@ -211,6 +211,30 @@ def test_every_turn_keeps_the_tiles_and_leaves_valid_combinations(lineup):
     assert seen["initial"] > 0 and seen["plays"] > 0 and seen["draws"] > 0
 
 
+def _holder_initial_turns(lineup: str) -> list[int]:
+    """The turn (counted from the round's start) of seat 0's initial meld in a few 2-player games."""
+    cfg = prepare("rummikub", 2, lineup)
+    turns = []
+    for game in range(6):
+        trace, _, _ = traced_game(cfg, 21, game)
+        turn = 0
+        for r in trace:
+            turn += int(r[0] == L.T_TURN_START)
+            if r[0] == L.T_INITIAL and r[1] == 0:
+                turns.append(turn)
+    return turns
+
+
+def test_holder_waits_with_its_initial_meld_unless_told_to_meld_at_initial_min():
+    """``holder`` makes no initial meld until time is short (``wait_initial``, its strength); with
+    ``wait_initial=0`` it melds once the meld is worth ``initial_min`` (40), much earlier (the solver
+    reaches minimums above 31 since session 15)."""
+    waiting = _holder_initial_turns("holder,greedy")
+    eager = _holder_initial_turns("holder:wait_initial=0,greedy")
+    assert eager and waiting
+    assert sum(eager) / len(eager) + 10 < sum(waiting) / len(waiting)
+
+
 def test_RKUB_JOKER_3_random_frees_table_jokers():
     res = simulate("rummikub", players=4, lineup="random", games=60, seed=5, hands=True)
     assert int(res.hands["jokers_freed"].sum()) > 0
