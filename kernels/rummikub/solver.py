@@ -54,7 +54,7 @@ from rummysim.kernels.rummikub.layout import (
 from rummysim.kernels.rummikub.state import (
     A_END, ARENA, COLOUR_BITS, DEAD_BIT, FREED_BIT, HASH_BITS, HASH_SIZE, L_FREE, L_JOK, L_NAT, L_NONE, LOCK_GROUP_BIT,
     LOCK_RUN_BIT, M_BEAM, M_BEST, M_FREED, M_HASH_BITS, M_JOKER_WEIGHT, M_LOWER, M_OVERFLOW, M_STAMP, M_STEP_START,
-    M_TOP, MIN_HASH_BITS, N1_BIT, N2_BIT, NO_SOLUTION, SLOT_ACTIONS, STEPS, USED_BIT, VALUE_BIT,
+    M_TOP, MIN_HASH_BITS, N1_BIT, N2_BIT, NATURAL_MOVES, NO_SOLUTION, SLOT_ACTIONS, STEPS, USED_BIT, VALUE_BIT,
     action_tiles, field, item_at, slot_after, sort3, with_field,
 )
 
@@ -510,6 +510,10 @@ def colour_step(ws, step, n, c, n_locked, joker_cap, max_jokers, threshold):
         if avail == 0 and room == 0 and n_items == 0:
             closed_colour(ws, p, key, value, shift, s0, s1, s2)
             continue
+        if joker_cap == 0:
+            natural_moves(ws, p, key, value, n, c, t, avail, weight, item0, item1, threshold, later1, later2,
+                          max_jokers)
+            continue
         for k0 in range(4):
             a0 = SLOT_ACTIONS[s0, k0]
             if a0 < 0:
@@ -546,6 +550,25 @@ def colour_step(ws, step, n, c, n_locked, joker_cap, max_jokers, threshold):
                     decision = a0 | (a1 << 3) | (a2 << 6)
                     colour_choices(ws, p, value, slots_key, decision, n, c, t, avail, nat, jok, weight,
                                    item0, item1, joker_cap, threshold, later1, later2, max_jokers)
+
+
+@njit_inline
+def natural_moves(ws, p, key, value, n, c, t, avail, weight, item0, item1, threshold, later1, later2, max_jokers):
+    """``colour_step``'s loop over run actions for one state when no joker can be placed: the moves
+    open to its slots come from ``NATURAL_MOVES``, in the loop's order, with the same decisions."""
+    shift = COLOUR_BITS * c
+    end = max(0, n - TOP + 2)
+    slots = field(key, shift, COLOUR_BITS)
+    for m in range(1, NATURAL_MOVES[end, slots, 0] + 1):
+        move = NATURAL_MOVES[end, slots, m]
+        nat = (move >> COLOUR_BITS) & 3
+        if nat > avail:
+            continue
+        x = move & ((1 << COLOUR_BITS) - 1)
+        if not runs_can_go_on(ws.free, ws.rack, x & 7, (x >> 3) & 7, x >> 6, n, c, 0):
+            continue
+        colour_choices(ws, p, value, with_field(key, shift, COLOUR_BITS, x), move >> (COLOUR_BITS + 2), n, c, t,
+                       avail, nat, 0, weight, item0, item1, 0, threshold, later1, later2, max_jokers)
 
 
 @njit_inline
