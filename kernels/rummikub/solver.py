@@ -54,7 +54,7 @@ from rummysim.kernels.rummikub.layout import (
 from rummysim.kernels.rummikub.state import (
     A_END, ARENA, COLOUR_BITS, DEAD_BIT, FREED_BIT, HASH_BITS, HASH_SIZE, L_FREE, L_JOK, L_NAT, L_NONE, LOCK_GROUP_BIT,
     LOCK_RUN_BIT, M_BEAM, M_BEST, M_FREED, M_HASH_BITS, M_JOKER_WEIGHT, M_LOWER, M_OVERFLOW, M_STAMP, M_STEP_START,
-    M_TOP, MIN_HASH_BITS, N1_BIT, N2_BIT, NATURAL_MOVES, NO_SOLUTION, SLOT_ACTIONS, STEPS, USED_BIT, VALUE_BIT,
+    M_TOP, MIN_HASH_BITS, MOVE_DECISION, MOVE_JOK, MOVE_NAT, N1_BIT, N2_BIT, NATURAL_MOVES, NO_SOLUTION, SLOT_ACTIONS, STEPS, USED_BIT, VALUE_BIT,
     action_tiles, field, item_at, slot_after, sort3, with_field,
 )
 
@@ -510,65 +510,58 @@ def colour_step(ws, step, n, c, n_locked, joker_cap, max_jokers, threshold):
         if avail == 0 and room == 0 and n_items == 0:
             closed_colour(ws, p, key, value, shift, s0, s1, s2)
             continue
-        if joker_cap == 0:
-            natural_moves(ws, p, key, value, n, c, t, avail, weight, item0, item1, threshold, later1, later2,
-                          max_jokers)
-            continue
-        for k0 in range(4):
-            a0 = SLOT_ACTIONS[s0, k0]
-            if a0 < 0:
-                break
-            c0 = slot_after(s0, a0, n, track)
-            if c0 < 0 or (room == 0 and action_tiles(a0)[1] > 0):
+        end = max(0, n - TOP + 2)
+        slots = field(key, shift, COLOUR_BITS)
+        count = NATURAL_MOVES[end, slots, 0] if joker_cap == 0 else joker_moves(ws.sel, s0, s1, s2, n, room, track)
+        for m in range(count):
+            move = NATURAL_MOVES[end, slots, 1 + m] if joker_cap == 0 else ws.sel[m]
+            nat = (move >> MOVE_NAT) & 3
+            jok = (move >> MOVE_JOK) & 3
+            if nat > avail or used + jok > joker_cap:
                 continue
-            for k1 in range(4):
-                a1 = SLOT_ACTIONS[s1, k1]
-                if a1 < 0 or (s1 == s0 and a1 > a0):
-                    break  # equal slots: one order of their actions is enough (the lists are sorted)
-                c1 = slot_after(s1, a1, n, track)
-                if c1 < 0 or (room == 0 and action_tiles(a1)[1] > 0):
+            x = move & ((1 << COLOUR_BITS) - 1)
+            if not runs_can_go_on(ws.free, ws.rack, x & 7, (x >> 3) & 7, x >> 6, n, c, joker_cap - used - jok):
+                continue
+            slots_key = with_field(with_field(key, shift, COLOUR_BITS, x), USED_BIT, 2, used + jok)
+            colour_choices(ws, p, value, slots_key, move >> MOVE_DECISION, n, c, t, avail, nat, jok, weight,
+                           item0, item1, joker_cap, threshold, later1, later2, max_jokers)
+
+
+@njit_noalloc
+def joker_moves(moves, s0, s1, s2, n, room, track):
+    """The run actions open to a colour's slots ``s0 s1 s2`` at number ``n`` with ``room`` jokers
+    left to place, packed as ``NATURAL_MOVES``' moves into ``moves``; returns their number. Without
+    jokers the program reads the table instead (most of these actions are then closed)."""
+    k = 0
+    for k0 in range(4):
+        a0 = SLOT_ACTIONS[s0, k0]
+        if a0 < 0:
+            break
+        c0 = slot_after(s0, a0, n, track)
+        if c0 < 0 or (room == 0 and action_tiles(a0)[1] > 0):
+            continue
+        for k1 in range(4):
+            a1 = SLOT_ACTIONS[s1, k1]
+            if a1 < 0 or (s1 == s0 and a1 > a0):
+                break  # equal slots: one order of their actions is enough (the lists are sorted)
+            c1 = slot_after(s1, a1, n, track)
+            if c1 < 0 or (room == 0 and action_tiles(a1)[1] > 0):
+                continue
+            for k2 in range(4):
+                a2 = SLOT_ACTIONS[s2, k2]
+                if a2 < 0 or (s2 == s1 and a2 > a1):
+                    break
+                c2 = slot_after(s2, a2, n, track)
+                if c2 < 0:
                     continue
-                for k2 in range(4):
-                    a2 = SLOT_ACTIONS[s2, k2]
-                    if a2 < 0 or (s2 == s1 and a2 > a1):
-                        break
-                    c2 = slot_after(s2, a2, n, track)
-                    if c2 < 0:
-                        continue
-                    nat0, jok0 = action_tiles(a0)
-                    nat1, jok1 = action_tiles(a1)
-                    nat2, jok2 = action_tiles(a2)
-                    nat = nat0 + nat1 + nat2
-                    jok = jok0 + jok1 + jok2
-                    if nat > avail or used + jok > joker_cap:
-                        continue
-                    x0, x1, x2 = sort3(c0, c1, c2)
-                    if not runs_can_go_on(ws.free, ws.rack, x0, x1, x2, n, c, joker_cap - used - jok):
-                        continue
-                    slots_key = with_field(key, shift, COLOUR_BITS, x0 | (x1 << 3) | (x2 << 6))
-                    slots_key = with_field(slots_key, USED_BIT, 2, used + jok)
-                    decision = a0 | (a1 << 3) | (a2 << 6)
-                    colour_choices(ws, p, value, slots_key, decision, n, c, t, avail, nat, jok, weight,
-                                   item0, item1, joker_cap, threshold, later1, later2, max_jokers)
-
-
-@njit_inline
-def natural_moves(ws, p, key, value, n, c, t, avail, weight, item0, item1, threshold, later1, later2, max_jokers):
-    """``colour_step``'s loop over run actions for one state when no joker can be placed: the moves
-    open to its slots come from ``NATURAL_MOVES``, in the loop's order, with the same decisions."""
-    shift = COLOUR_BITS * c
-    end = max(0, n - TOP + 2)
-    slots = field(key, shift, COLOUR_BITS)
-    for m in range(1, NATURAL_MOVES[end, slots, 0] + 1):
-        move = NATURAL_MOVES[end, slots, m]
-        nat = (move >> COLOUR_BITS) & 3
-        if nat > avail:
-            continue
-        x = move & ((1 << COLOUR_BITS) - 1)
-        if not runs_can_go_on(ws.free, ws.rack, x & 7, (x >> 3) & 7, x >> 6, n, c, 0):
-            continue
-        colour_choices(ws, p, value, with_field(key, shift, COLOUR_BITS, x), move >> (COLOUR_BITS + 2), n, c, t,
-                       avail, nat, 0, weight, item0, item1, 0, threshold, later1, later2, max_jokers)
+                nat0, jok0 = action_tiles(a0)
+                nat1, jok1 = action_tiles(a1)
+                nat2, jok2 = action_tiles(a2)
+                x0, x1, x2 = sort3(c0, c1, c2)
+                moves[k] = (x0 | (x1 << 3) | (x2 << 6) | ((nat0 + nat1 + nat2) << MOVE_NAT)
+                            | ((jok0 + jok1 + jok2) << MOVE_JOK) | ((a0 | (a1 << 3) | (a2 << 6)) << MOVE_DECISION))
+                k += 1
+    return k
 
 
 @njit_inline

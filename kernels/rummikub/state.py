@@ -97,7 +97,8 @@ Solver = namedtuple(
 Inputs the caller fills: ``free`` and ``rack`` [colour, number] counts, ``wts`` [colour, number]
 weights, ``lk`` the locked items (``LK_*`` rows). The arena (``keys vals par dec``, ``start`` per
 step), the hash table (``hstamp hidx``) and ``meta`` are the program's; ``path`` to ``gsel`` are
-the replay's; ``out`` receives the final table (``CB_*`` rows); ``sel`` is the beam's scratch;
+the replay's; ``out`` receives the final table (``CB_*`` rows); ``sel`` is the beam's scratch, and
+in a colour step with jokers one state's run moves (``kernels.rummikub.solver.joker_moves``);
 ``aside[r]`` is 1 for a table row that no rack tile can reach, left out of the program and copied
 as it is into the final table (``kernels.rummikub.table.set_aside``); ``quiet[step]`` is 1 for a step
 the program skipped (``kernels.rummikub.solver.quiet_step``), ``order`` the steps it goes through;
@@ -215,14 +216,20 @@ def item_at(lk, i, n, c):
     return lk[i, LK_KEY] == n
 
 
+MOVE_NAT = 9  # a move's fields: the new slots in bits 0-8, then its natural tiles,
+MOVE_JOK = 11  # its jokers
+MOVE_DECISION = 13  # and its decision
+
+
 def _natural_moves() -> np.ndarray:
     """``NATURAL_MOVES[end, slots]``: the run actions open to a colour's three slots (``slots``, the
     key's 9-bit field) when no joker can be placed, in the order the program's loop over
     ``SLOT_ACTIONS`` tries them. ``end`` is 0 for numbers up to ``TOP - 2``, else ``n - TOP + 2``
     (``slot_after`` refuses runs that can no longer reach three tiles). Entry 0 is the number of
-    moves; each move packs the new slots (9 bits), the natural tiles it takes (2 bits) and the
-    slot actions' decision (9 bits). Without jokers a state holds codes 0..3 only, so the program
-    reads its moves here instead of trying every action of every slot and dropping most."""
+    moves; each move packs the new slots (9 bits), the natural tiles and jokers it takes (``MOVE_NAT``,
+    ``MOVE_JOK``) and the slot actions' decision (``MOVE_DECISION``). Without jokers a state holds codes
+    0..3 only, so the program reads its moves here instead of trying every action of every slot and
+    dropping most (``solver.joker_moves`` makes them with jokers)."""
     moves = np.zeros((3, 1 << COLOUR_BITS, 7), dtype=np.int64)  # at most 6 moves
     after = slot_after.py_func
     for end in range(3):
@@ -241,7 +248,7 @@ def _natural_moves() -> np.ndarray:
                                 nat = [a0, a1, a2].count(A_NAT)
                                 decision = a0 | (a1 << 3) | (a2 << 6)
                                 row[0] += 1
-                                row[row[0]] = x0 | (x1 << 3) | (x2 << 6) | (nat << 9) | (decision << 11)
+                                row[row[0]] = x0 | (x1 << 3) | (x2 << 6) | (nat << MOVE_NAT) | (decision << MOVE_DECISION)
     return moves
 
 
