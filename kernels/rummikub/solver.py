@@ -149,7 +149,6 @@ def lookup(keys, hstamp, hidx, meta, key):
     return -1
 
 
-@njit_noalloc
 def lowered(code, k, track):
     """The ``k``-th slot code that ``code`` dominates (-1 when there is no more).
 
@@ -176,30 +175,48 @@ def lowered(code, k, track):
     return -1
 
 
+def _dominated() -> np.ndarray:
+    """``DOMINATED[track, slots]``: the slot fields (9 bits, sorted codes) that a colour's slots
+    ``slots`` dominate, one slot lowered (``lowered``), each once; entry 0 is their number. Equal
+    slots lower to the same field, so the sweep looks each up once."""
+    table = np.zeros((2, 1 << COLOUR_BITS, 19), dtype=np.int64)
+    for track in range(2):
+        for slots in range(1 << COLOUR_BITS):
+            x = [(slots >> (3 * s)) & 7 for s in range(3)]
+            found: list[int] = []
+            for s in range(3):
+                k = 0
+                while lowered(x[s], k, track) >= 0:
+                    y0, y1, y2 = sorted(x[:s] + [lowered(x[s], k, track)] + x[s + 1:], reverse=True)
+                    if y0 | (y1 << 3) | (y2 << 6) not in found:
+                        found.append(y0 | (y1 << 3) | (y2 << 6))
+                    k += 1
+            table[track, slots, 0] = len(found)
+            table[track, slots, 1:len(found) + 1] = found
+    return table
+
+
+DOMINATED = _dominated()
+
+
 @njit_inline
 def sweep_colour(ws, step, c, track):
     """Mark (``DEAD_BIT``) the states of this step that another state of it dominates through colour
-    ``c``'s slots: the same key but for one slot lowered (``lowered``), and no better value. Every
+    ``c``'s slots: the same key but for one slot lowered (``DOMINATED``), and no better value. Every
     step is swept, however few its states: which states survive then depends on the position
     alone, not on how many others the bound let through."""
     shift = COLOUR_BITS * c
+    tracked = 1 if track else 0
     marked = 0
     for i in range(ws.start[step], ws.meta[M_TOP]):
         key = ws.keys[i]
-        x = (field(key, shift, 3), field(key, shift + 3, 3), field(key, shift + 6, 3))
-        for s in range(3):
-            for k in range(6):
-                low = lowered(x[s], k, track)
-                if low < 0:
-                    break
-                y0 = low if s == 0 else x[0]
-                y1 = low if s == 1 else x[1]
-                y2 = low if s == 2 else x[2]
-                y0, y1, y2 = sort3(y0, y1, y2)
-                j = lookup(ws.keys, ws.hstamp, ws.hidx, ws.meta, with_field(key, shift, COLOUR_BITS, y0 | (y1 << 3) | (y2 << 6)))
-                if j >= 0 and ws.vals[j] <= ws.vals[i]:
-                    ws.dec[j] |= DEAD_BIT
-                    marked += 1
+        slots = field(key, shift, COLOUR_BITS)
+        for m in range(1, DOMINATED[tracked, slots, 0] + 1):
+            lower = with_field(key, shift, COLOUR_BITS, DOMINATED[tracked, slots, m])
+            j = lookup(ws.keys, ws.hstamp, ws.hidx, ws.meta, lower)
+            if j >= 0 and ws.vals[j] <= ws.vals[i]:
+                ws.dec[j] |= DEAD_BIT
+                marked += 1
     return marked
 
 
