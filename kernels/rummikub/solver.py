@@ -26,6 +26,10 @@ other field, has at least its value): a run of 3 or more over an empty slot or a
 run of 2 over a run of 1, a run without a joker over the same run with one; and, when no table
 joker can be freed, fewer jokers placed over more.
 
+Per state, two tables built at import stand for branchy loops that cost more than the rest of a
+state's work: the run moves open to a colour's slots when no joker can be placed
+(``state.NATURAL_MOVES``), and the slot fields a colour's slots dominate (``DOMINATED``).
+
 Ties: of two ways of equal value into a state, the one from the parent with the smaller key wins,
 then the smaller decision; of final states of equal value, the smaller key (``preferred``). Keys
 and decisions do not depend on the order states are made in, and every state on a best path
