@@ -58,7 +58,8 @@ from rummysim.kernels.rummikub.layout import (
 from rummysim.kernels.rummikub.state import (
     A_END, ARENA, COLOUR_BITS, DEAD_BIT, FREED_BIT, HASH_BITS, HASH_SIZE, L_FREE, L_JOK, L_NAT, L_NONE, LOCK_GROUP_BIT,
     LOCK_RUN_BIT, M_BEAM, M_BEST, M_FREED, M_HASH_BITS, M_JOKER_WEIGHT, M_LOWER, M_OVERFLOW, M_STAMP, M_STEP_START,
-    M_TOP, MIN_HASH_BITS, MOVE_DECISION, MOVE_JOK, MOVE_NAT, N1_BIT, N2_BIT, NATURAL_MOVES, NO_SOLUTION, SLOT_ACTIONS, STEPS, USED_BIT, VALUE_BIT,
+    M_TOP, MIN_HASH_BITS, MOVE_DECISION, MOVE_JOK, MOVE_NAT, MOVE_SHORT, MOVE_SINGLE, N1_BIT, N2_BIT, NATURAL_MOVES,
+    NO_SOLUTION, SLOT_ACTIONS, STEPS, USED_BIT, VALUE_BIT,
     action_tiles, field, item_at, slot_after, sort3, with_field,
 )
 
@@ -260,8 +261,8 @@ def freeable_jokers(ws, n_locked):
 
 
 @njit_noalloc
-def runs_can_go_on(free, rack, x0, x1, x2, n, c, jokers_left):
-    """Can colour ``c``'s short runs (1 or 2 tiles at ``n``) all get their next tiles?"""
+def short_runs(x0, x1, x2):
+    """(runs of 1 or 2 tiles, runs of 1 tile) among a colour's slot codes."""
     short = 0
     single = 0
     for code in (x0, x1, x2):
@@ -270,11 +271,14 @@ def runs_can_go_on(free, rack, x0, x1, x2, n, c, jokers_left):
             short += 1
         if length == 1:
             single += 1
-    if short == 0:
-        return True
-    if short > free[c, n + 1] + rack[c, n + 1] + jokers_left:
-        return False
-    return single == 0 or single <= free[c, n + 2] + rack[c, n + 2] + jokers_left
+    return short, single
+
+
+@njit_noalloc
+def runs_can_go_on(move, next1, next2, jokers_left):
+    """Can a move's short runs (1 or 2 tiles, ``MOVE_SHORT``; 1 tile, ``MOVE_SINGLE``) all get their
+    next tiles, with ``next1`` and ``next2`` tiles of the colour at the next two numbers?"""
+    return ((move >> MOVE_SHORT) & 3) <= next1 + jokers_left and ((move >> MOVE_SINGLE) & 3) <= next2 + jokers_left
 
 
 @njit_noalloc
@@ -519,6 +523,8 @@ def colour_step(ws, step, n, c, n_locked, joker_cap, max_jokers, threshold):
             else:
                 item1 = i
             n_items += 1
+    next1 = ws.free[c, n + 1] + ws.rack[c, n + 1]
+    next2 = ws.free[c, n + 2] + ws.rack[c, n + 2]
     open_step(ws.meta, ws.start, step)
     for p in range(ws.start[step - 1], ws.start[step]):
         key = ws.keys[p]
@@ -541,7 +547,7 @@ def colour_step(ws, step, n, c, n_locked, joker_cap, max_jokers, threshold):
             if nat > avail or used + jok > joker_cap:
                 continue
             x = move & ((1 << COLOUR_BITS) - 1)
-            if not runs_can_go_on(ws.free, ws.rack, x & 7, (x >> 3) & 7, x >> 6, n, c, joker_cap - used - jok):
+            if not runs_can_go_on(move, next1, next2, joker_cap - used - jok):
                 continue
             slots_key = with_field(with_field(key, shift, COLOUR_BITS, x), USED_BIT, 2, used + jok)
             colour_choices(ws, p, value, slots_key, move >> MOVE_DECISION, n, c, t, avail, nat, jok, weight,
@@ -579,8 +585,10 @@ def joker_moves(moves, s0, s1, s2, n, room, track):
                 nat1, jok1 = action_tiles(a1)
                 nat2, jok2 = action_tiles(a2)
                 x0, x1, x2 = sort3(c0, c1, c2)
+                short, single = short_runs(x0, x1, x2)
                 moves[k] = (x0 | (x1 << 3) | (x2 << 6) | ((nat0 + nat1 + nat2) << MOVE_NAT)
-                            | ((jok0 + jok1 + jok2) << MOVE_JOK) | ((a0 | (a1 << 3) | (a2 << 6)) << MOVE_DECISION))
+                            | ((jok0 + jok1 + jok2) << MOVE_JOK) | (short << MOVE_SHORT) | (single << MOVE_SINGLE)
+                            | ((a0 | (a1 << 3) | (a2 << 6)) << MOVE_DECISION))
                 k += 1
     return k
 

@@ -217,8 +217,10 @@ def item_at(lk, i, n, c):
 
 
 MOVE_NAT = 9  # a move's fields: the new slots in bits 0-8, then its natural tiles,
-MOVE_JOK = 11  # its jokers
-MOVE_DECISION = 13  # and its decision
+MOVE_JOK = 11  # its jokers,
+MOVE_SHORT = 13  # its runs of 1 or 2 tiles after it,
+MOVE_SINGLE = 15  # those of 1 tile
+MOVE_DECISION = 17  # and its decision
 
 
 def _natural_moves() -> np.ndarray:
@@ -227,7 +229,8 @@ def _natural_moves() -> np.ndarray:
     ``SLOT_ACTIONS`` tries them. ``end`` is 0 for numbers up to ``TOP - 2``, else ``n - TOP + 2``
     (``slot_after`` refuses runs that can no longer reach three tiles). Entry 0 is the number of
     moves; each move packs the new slots (9 bits), the natural tiles and jokers it takes (``MOVE_NAT``,
-    ``MOVE_JOK``) and the slot actions' decision (``MOVE_DECISION``). Without jokers a state holds codes
+    ``MOVE_JOK``), its short runs (``MOVE_SHORT``, ``MOVE_SINGLE``: the tiles they need next) and the
+    slot actions' decision (``MOVE_DECISION``). Without jokers a state holds codes
     0..3 only, so the program reads its moves here instead of trying every action of every slot and
     dropping most (``solver.joker_moves`` makes them with jokers)."""
     moves = np.zeros((3, 1 << COLOUR_BITS, 7), dtype=np.int64)  # at most 6 moves
@@ -247,8 +250,11 @@ def _natural_moves() -> np.ndarray:
                                 x0, x1, x2 = sorted(codes, reverse=True)
                                 nat = [a0, a1, a2].count(A_NAT)
                                 decision = a0 | (a1 << 3) | (a2 << 6)
+                                short = sum(1 for x in codes if x & 3 in (1, 2))
+                                single = sum(1 for x in codes if x & 3 == 1)
                                 row[0] += 1
-                                row[row[0]] = x0 | (x1 << 3) | (x2 << 6) | (nat << MOVE_NAT) | (decision << MOVE_DECISION)
+                                row[row[0]] = (x0 | (x1 << 3) | (x2 << 6) | (nat << MOVE_NAT) | (short << MOVE_SHORT)
+                                               | (single << MOVE_SINGLE) | (decision << MOVE_DECISION))
     return moves
 
 
