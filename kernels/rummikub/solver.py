@@ -26,6 +26,10 @@ other field, has at least its value): a run of 3 or more over an empty slot or a
 run of 2 over a run of 1, a run without a joker over the same run with one; and, when no table
 joker can be freed, fewer jokers placed over more.
 
+Per state, two tables built at import stand for branchy loops that cost more than the rest of a
+state's work: the run moves open to a colour's slots when no joker can be placed
+(``state.NATURAL_MOVES``), and the slot fields a colour's slots dominate (``DOMINATED``).
+
 Ties: of two ways of equal value into a state, the one from the parent with the smaller key wins,
 then the smaller decision; of final states of equal value, the smaller key (``preferred``). Keys
 and decisions do not depend on the order states are made in, and every state on a best path
@@ -54,7 +58,8 @@ from rummysim.kernels.rummikub.layout import (
 from rummysim.kernels.rummikub.state import (
     A_END, ARENA, COLOUR_BITS, DEAD_BIT, FREED_BIT, HASH_BITS, HASH_SIZE, L_FREE, L_JOK, L_NAT, L_NONE, LOCK_GROUP_BIT,
     LOCK_RUN_BIT, M_BEAM, M_BEST, M_FREED, M_HASH_BITS, M_JOKER_WEIGHT, M_LOWER, M_OVERFLOW, M_STAMP, M_STEP_START,
-    M_TOP, MIN_HASH_BITS, N1_BIT, N2_BIT, NO_SOLUTION, SLOT_ACTIONS, STEPS, USED_BIT, VALUE_BIT, VALUE_WIDTH,
+    M_TOP, MIN_HASH_BITS, MOVE_DECISION, MOVE_JOK, MOVE_NAT, MOVE_SHORT, MOVE_SINGLE, N1_BIT, N2_BIT, NATURAL_MOVES,
+    NO_SOLUTION, SLOT_ACTIONS, STEPS, USED_BIT, VALUE_BIT, VALUE_WIDTH,
     action_tiles, field, item_at, slot_after, sort3, with_field,
 )
 
@@ -149,7 +154,6 @@ def lookup(keys, hstamp, hidx, meta, key):
     return -1
 
 
-@njit_noalloc
 def lowered(code, k, track):
     """The ``k``-th slot code that ``code`` dominates (-1 when there is no more).
 
@@ -176,30 +180,48 @@ def lowered(code, k, track):
     return -1
 
 
+def _dominated() -> np.ndarray:
+    """``DOMINATED[track, slots]``: the slot fields (9 bits, sorted codes) that a colour's slots
+    ``slots`` dominate, one slot lowered (``lowered``), each once; entry 0 is their number. Equal
+    slots lower to the same field, so the sweep looks each up once."""
+    table = np.zeros((2, 1 << COLOUR_BITS, 19), dtype=np.int64)
+    for track in range(2):
+        for slots in range(1 << COLOUR_BITS):
+            x = [(slots >> (3 * s)) & 7 for s in range(3)]
+            found: list[int] = []
+            for s in range(3):
+                k = 0
+                while lowered(x[s], k, track) >= 0:
+                    y0, y1, y2 = sorted(x[:s] + [lowered(x[s], k, track)] + x[s + 1:], reverse=True)
+                    if y0 | (y1 << 3) | (y2 << 6) not in found:
+                        found.append(y0 | (y1 << 3) | (y2 << 6))
+                    k += 1
+            table[track, slots, 0] = len(found)
+            table[track, slots, 1:len(found) + 1] = found
+    return table
+
+
+DOMINATED = _dominated()
+
+
 @njit_inline
 def sweep_colour(ws, step, c, track):
     """Mark (``DEAD_BIT``) the states of this step that another state of it dominates through colour
-    ``c``'s slots: the same key but for one slot lowered (``lowered``), and no better value. Every
+    ``c``'s slots: the same key but for one slot lowered (``DOMINATED``), and no better value. Every
     step is swept, however few its states: which states survive then depends on the position
     alone, not on how many others the bound let through."""
     shift = COLOUR_BITS * c
+    tracked = 1 if track else 0
     marked = 0
     for i in range(ws.start[step], ws.meta[M_TOP]):
         key = ws.keys[i]
-        x = (field(key, shift, 3), field(key, shift + 3, 3), field(key, shift + 6, 3))
-        for s in range(3):
-            for k in range(6):
-                low = lowered(x[s], k, track)
-                if low < 0:
-                    break
-                y0 = low if s == 0 else x[0]
-                y1 = low if s == 1 else x[1]
-                y2 = low if s == 2 else x[2]
-                y0, y1, y2 = sort3(y0, y1, y2)
-                j = lookup(ws.keys, ws.hstamp, ws.hidx, ws.meta, with_field(key, shift, COLOUR_BITS, y0 | (y1 << 3) | (y2 << 6)))
-                if j >= 0 and ws.vals[j] <= ws.vals[i]:
-                    ws.dec[j] |= DEAD_BIT
-                    marked += 1
+        slots = field(key, shift, COLOUR_BITS)
+        for m in range(1, DOMINATED[tracked, slots, 0] + 1):
+            lower = with_field(key, shift, COLOUR_BITS, DOMINATED[tracked, slots, m])
+            j = lookup(ws.keys, ws.hstamp, ws.hidx, ws.meta, lower)
+            if j >= 0 and ws.vals[j] <= ws.vals[i]:
+                ws.dec[j] |= DEAD_BIT
+                marked += 1
     return marked
 
 
@@ -239,8 +261,8 @@ def freeable_jokers(ws, n_locked):
 
 
 @njit_noalloc
-def runs_can_go_on(free, rack, x0, x1, x2, n, c, jokers_left):
-    """Can colour ``c``'s short runs (1 or 2 tiles at ``n``) all get their next tiles?"""
+def short_runs(x0, x1, x2):
+    """(runs of 1 or 2 tiles, runs of 1 tile) among a colour's slot codes."""
     short = 0
     single = 0
     for code in (x0, x1, x2):
@@ -249,11 +271,14 @@ def runs_can_go_on(free, rack, x0, x1, x2, n, c, jokers_left):
             short += 1
         if length == 1:
             single += 1
-    if short == 0:
-        return True
-    if short > free[c, n + 1] + rack[c, n + 1] + jokers_left:
-        return False
-    return single == 0 or single <= free[c, n + 2] + rack[c, n + 2] + jokers_left
+    return short, single
+
+
+@njit_noalloc
+def runs_can_go_on(move, next1, next2, jokers_left):
+    """Can a move's short runs (1 or 2 tiles, ``MOVE_SHORT``; 1 tile, ``MOVE_SINGLE``) all get their
+    next tiles, with ``next1`` and ``next2`` tiles of the colour at the next two numbers?"""
+    return ((move >> MOVE_SHORT) & 3) <= next1 + jokers_left and ((move >> MOVE_SINGLE) & 3) <= next2 + jokers_left
 
 
 @njit_noalloc
@@ -498,6 +523,8 @@ def colour_step(ws, step, n, c, n_locked, joker_cap, max_jokers, threshold):
             else:
                 item1 = i
             n_items += 1
+    next1 = ws.free[c, n + 1] + ws.rack[c, n + 1]
+    next2 = ws.free[c, n + 2] + ws.rack[c, n + 2]
     open_step(ws.meta, ws.start, step)
     for p in range(ws.start[step - 1], ws.start[step]):
         key = ws.keys[p]
@@ -510,42 +537,60 @@ def colour_step(ws, step, n, c, n_locked, joker_cap, max_jokers, threshold):
         if avail == 0 and room == 0 and n_items == 0:
             closed_colour(ws, p, key, value, shift, s0, s1, s2)
             continue
-        for k0 in range(4):
-            a0 = SLOT_ACTIONS[s0, k0]
-            if a0 < 0:
-                break
-            c0 = slot_after(s0, a0, n, track)
-            if c0 < 0 or (room == 0 and action_tiles(a0)[1] > 0):
+        end = max(0, n - TOP + 2)
+        slots = field(key, shift, COLOUR_BITS)
+        count = NATURAL_MOVES[end, slots, 0] if joker_cap == 0 else joker_moves(ws.sel, s0, s1, s2, n, room, track)
+        for m in range(count):
+            move = NATURAL_MOVES[end, slots, 1 + m] if joker_cap == 0 else ws.sel[m]
+            nat = (move >> MOVE_NAT) & 3
+            jok = (move >> MOVE_JOK) & 3
+            if nat > avail or used + jok > joker_cap:
                 continue
-            for k1 in range(4):
-                a1 = SLOT_ACTIONS[s1, k1]
-                if a1 < 0 or (s1 == s0 and a1 > a0):
-                    break  # equal slots: one order of their actions is enough (the lists are sorted)
-                c1 = slot_after(s1, a1, n, track)
-                if c1 < 0 or (room == 0 and action_tiles(a1)[1] > 0):
+            x = move & ((1 << COLOUR_BITS) - 1)
+            if not runs_can_go_on(move, next1, next2, joker_cap - used - jok):
+                continue
+            slots_key = with_field(with_field(key, shift, COLOUR_BITS, x), USED_BIT, 2, used + jok)
+            colour_choices(ws, p, value, slots_key, move >> MOVE_DECISION, n, c, t, avail, nat, jok, weight,
+                           item0, item1, joker_cap, threshold, later1, later2, max_jokers)
+
+
+@njit_noalloc
+def joker_moves(moves, s0, s1, s2, n, room, track):
+    """The run actions open to a colour's slots ``s0 s1 s2`` at number ``n`` with ``room`` jokers
+    left to place, packed as ``NATURAL_MOVES``' moves into ``moves``; returns their number. Without
+    jokers the program reads the table instead (most of these actions are then closed)."""
+    k = 0
+    for k0 in range(4):
+        a0 = SLOT_ACTIONS[s0, k0]
+        if a0 < 0:
+            break
+        c0 = slot_after(s0, a0, n, track)
+        if c0 < 0 or (room == 0 and action_tiles(a0)[1] > 0):
+            continue
+        for k1 in range(4):
+            a1 = SLOT_ACTIONS[s1, k1]
+            if a1 < 0 or (s1 == s0 and a1 > a0):
+                break  # equal slots: one order of their actions is enough (the lists are sorted)
+            c1 = slot_after(s1, a1, n, track)
+            if c1 < 0 or (room == 0 and action_tiles(a1)[1] > 0):
+                continue
+            for k2 in range(4):
+                a2 = SLOT_ACTIONS[s2, k2]
+                if a2 < 0 or (s2 == s1 and a2 > a1):
+                    break
+                c2 = slot_after(s2, a2, n, track)
+                if c2 < 0:
                     continue
-                for k2 in range(4):
-                    a2 = SLOT_ACTIONS[s2, k2]
-                    if a2 < 0 or (s2 == s1 and a2 > a1):
-                        break
-                    c2 = slot_after(s2, a2, n, track)
-                    if c2 < 0:
-                        continue
-                    nat0, jok0 = action_tiles(a0)
-                    nat1, jok1 = action_tiles(a1)
-                    nat2, jok2 = action_tiles(a2)
-                    nat = nat0 + nat1 + nat2
-                    jok = jok0 + jok1 + jok2
-                    if nat > avail or used + jok > joker_cap:
-                        continue
-                    x0, x1, x2 = sort3(c0, c1, c2)
-                    if not runs_can_go_on(ws.free, ws.rack, x0, x1, x2, n, c, joker_cap - used - jok):
-                        continue
-                    slots_key = with_field(key, shift, COLOUR_BITS, x0 | (x1 << 3) | (x2 << 6))
-                    slots_key = with_field(slots_key, USED_BIT, 2, used + jok)
-                    decision = a0 | (a1 << 3) | (a2 << 6)
-                    colour_choices(ws, p, value, slots_key, decision, n, c, t, avail, nat, jok, weight,
-                                   item0, item1, joker_cap, threshold, later1, later2, max_jokers)
+                nat0, jok0 = action_tiles(a0)
+                nat1, jok1 = action_tiles(a1)
+                nat2, jok2 = action_tiles(a2)
+                x0, x1, x2 = sort3(c0, c1, c2)
+                short, single = short_runs(x0, x1, x2)
+                moves[k] = (x0 | (x1 << 3) | (x2 << 6) | ((nat0 + nat1 + nat2) << MOVE_NAT)
+                            | ((jok0 + jok1 + jok2) << MOVE_JOK) | (short << MOVE_SHORT) | (single << MOVE_SINGLE)
+                            | ((a0 | (a1 << 3) | (a2 << 6)) << MOVE_DECISION))
+                k += 1
+    return k
 
 
 @njit_inline

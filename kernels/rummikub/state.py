@@ -99,7 +99,8 @@ Solver = namedtuple(
 Inputs the caller fills: ``free`` and ``rack`` [colour, number] counts, ``wts`` [colour, number]
 weights, ``lk`` the locked items (``LK_*`` rows). The arena (``keys vals par dec``, ``start`` per
 step), the hash table (``hstamp hidx``) and ``meta`` are the program's; ``path`` to ``gsel`` are
-the replay's; ``out`` receives the final table (``CB_*`` rows); ``sel`` is the beam's scratch;
+the replay's; ``out`` receives the final table (``CB_*`` rows); ``sel`` is the beam's scratch, and
+in a colour step with jokers one state's run moves (``kernels.rummikub.solver.joker_moves``);
 ``aside[r]`` is 1 for a table row that no rack tile can reach, left out of the program and copied
 as it is into the final table (``kernels.rummikub.table.set_aside``); ``quiet[step]`` is 1 for a step
 the program skipped (``kernels.rummikub.solver.quiet_step``), ``order`` the steps it goes through;
@@ -215,3 +216,48 @@ def item_at(lk, i, n, c):
     if lk[i, LK_KIND] == KIND_RUN:
         return lk[i, LK_KEY] == c
     return lk[i, LK_KEY] == n
+
+
+MOVE_NAT = 9  # a move's fields: the new slots in bits 0-8, then its natural tiles,
+MOVE_JOK = 11  # its jokers,
+MOVE_SHORT = 13  # its runs of 1 or 2 tiles after it,
+MOVE_SINGLE = 15  # those of 1 tile
+MOVE_DECISION = 17  # and its decision
+
+
+def _natural_moves() -> np.ndarray:
+    """``NATURAL_MOVES[end, slots]``: the run actions open to a colour's three slots (``slots``, the
+    key's 9-bit field) when no joker can be placed, in the order the program's loop over
+    ``SLOT_ACTIONS`` tries them. ``end`` is 0 for numbers up to ``TOP - 2``, else ``n - TOP + 2``
+    (``slot_after`` refuses runs that can no longer reach three tiles). Entry 0 is the number of
+    moves; each move packs the new slots (9 bits), the natural tiles and jokers it takes (``MOVE_NAT``,
+    ``MOVE_JOK``), its short runs (``MOVE_SHORT``, ``MOVE_SINGLE``: the tiles they need next) and the
+    slot actions' decision (``MOVE_DECISION``). Without jokers a state holds codes
+    0..3 only, so the program reads its moves here instead of trying every action of every slot and
+    dropping most (``solver.joker_moves`` makes them with jokers)."""
+    moves = np.zeros((3, 1 << COLOUR_BITS, 7), dtype=np.int64)  # at most 6 moves
+    after = slot_after.py_func
+    for end in range(3):
+        n = TOP - 2 + end
+        for s0 in range(4):
+            for s1 in range(s0 + 1):
+                for s2 in range(s1 + 1):
+                    row = moves[end, s0 | (s1 << 3) | (s2 << 6)]
+                    for a0 in (a for a in SLOT_ACTIONS[s0] if a >= 0):
+                        for a1 in (a for a in SLOT_ACTIONS[s1] if a >= 0 and not (s1 == s0 and a > a0)):
+                            for a2 in (a for a in SLOT_ACTIONS[s2] if a >= 0 and not (s2 == s1 and a > a1)):
+                                codes = [after(s, a, n, False) for s, a in ((s0, a0), (s1, a1), (s2, a2))]
+                                if min(codes) < 0 or A_JOK in (a0, a1, a2):
+                                    continue
+                                x0, x1, x2 = sorted(codes, reverse=True)
+                                nat = [a0, a1, a2].count(A_NAT)
+                                decision = a0 | (a1 << 3) | (a2 << 6)
+                                short = sum(1 for x in codes if x & 3 in (1, 2))
+                                single = sum(1 for x in codes if x & 3 == 1)
+                                row[0] += 1
+                                row[row[0]] = (x0 | (x1 << 3) | (x2 << 6) | (nat << MOVE_NAT) | (short << MOVE_SHORT)
+                                               | (single << MOVE_SINGLE) | (decision << MOVE_DECISION))
+    return moves
+
+
+NATURAL_MOVES = _natural_moves()
