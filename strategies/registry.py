@@ -249,7 +249,7 @@ STRATEGIES: dict[str, StrategyInfo] = {
             "down to hurry_rack tiles or the pool to hurry_pool it plays everything it can.",
             (
                 Param("keep_jokers", 1.0, "1: keep rack jokers unless they empty the rack (or time is short)"),
-                Param("initial_min", 40.0, "least value of its initial meld (30 = as soon as allowed)",
+                Param("initial_min", 40.0, "with wait_initial=0: least value of its initial meld (30 = as soon as allowed)",
                       high=MAX_THRESHOLD),  # the solver's states hold the value laid up to this
                 Param("min_tiles", 2.0, "least rack tiles a play must place"),
                 Param("hurry_rack", 4.0, "play everything once an opponent holds this many tiles or fewer"),
