@@ -39,6 +39,7 @@ import numpy as np
 
 from rummysim.kernels.common._jit import njit_noalloc
 from rummysim.kernels.common.planes import (
+    LANE_RANKS,
     RANK_IN_EACH_SUIT,
     U0,
     U1,
@@ -59,10 +60,12 @@ from rummysim.kernels.rum500.layout import (
     DISC_TOP_SINGLE,
     JOKER,
     KIND_RUN,
+    KIND_SET,
     MK_KEY,
     MK_KIND,
     MK_LEN,
     MK_LO,
+    MK_SUITS,
     OB_EFFECT,
     OB_HAND_SIZE,
     OB_MY_DISCARDS,
@@ -78,9 +81,12 @@ from rummysim.kernels.rum500.layout import (
     R_CALL,
     R_DISC_RESTRICT,
     R_MAX_POS,
+    R_MIN_RUN,
     R_PARTNERSHIP,
 )
-from rummysim.kernels.rum500.melds import bit_tests_exact, card_playable, layoff_targets, pos_card, run_lane
+from rummysim.kernels.rum500.melds import (
+    bit_tests_exact, card_playable, layoff_targets, pos_card, run_lane, set_ranks,
+)
 from rummysim.strategies.rum500.gambit import gambit_best
 from rummysim.strategies.rum500.greedy import (
     best_by_value, card_usefulness, greedy_call, greedy_draw, opponents_table, playout, take_gain,
@@ -118,14 +124,6 @@ N_CHANCES = 8  # outs counts whose chance the Outlook holds: more are rare
 
 
 @njit_noalloc
-def add_position(outs, suit, pos, max_pos):
-    """Add the card at run position pos of suit to the outs mask, if the position exists."""
-    if 1 <= pos <= max_pos:
-        outs |= bit(pos_card(suit, pos))
-    return outs
-
-
-@njit_noalloc
 def run_ends(melds, n_melds):
     """Cards at run position hi + 2 or lo - 2 of a table run of their suit (lo..hi): a superset of
     the cards whose outs ``card_outs`` finds on the table, so that it reads the melds only for them."""
@@ -144,6 +142,33 @@ def run_ends(melds, n_melds):
 
 
 @njit_noalloc
+def near_outs(lane, p):
+    """(Run positions that would join position p to a held card one or two positions away, as
+    bits shifted up by 2 so that positions -1 and 0 stay bits; whether there is such a card):
+    ``card_outs``'s run neighbours, with ``lane`` the held positions 1..max_pos."""
+    up = U1 << np.uint64(p)
+    near = U0
+    if lane & (up << U1):  # held p+1: p-1 or p+2 completes it
+        near |= (up << U1) | (up << np.uint64(4))
+    if lane & (up >> U1):  # held p-1: p-2 or p+1
+        near |= up | (up << np.uint64(3))
+    if lane & (up << np.uint64(2)):  # held p+2: p+1
+        near |= up << np.uint64(3)
+    if lane & (up >> np.uint64(2)):  # held p-2: p-1
+        near |= up << U1
+    return near, near != U0
+
+
+@njit_noalloc
+def lane_cards(positions, suit, max_pos):
+    """The cards of a suit at the run positions 1..max_pos set in ``positions`` (bit p: position
+    p); positions 14..26 are ranks A..K again."""
+    pos = positions & ((U1 << np.uint64(max_pos + 1)) - U1)
+    ranks = (pos & LANE_RANKS) | ((pos >> np.uint64(13)) & LANE_RANKS)
+    return ranks << np.uint64(16 * suit)
+
+
+@njit_noalloc
 def card_outs(c, hand, melds, n_melds, rules, ends):
     """(natural outs mask, has structure) for a natural card c that cannot meld now with ``hand``.
 
@@ -151,6 +176,7 @@ def card_outs(c, hand, melds, n_melds, rules, ends):
     when the hand holds another card of that rank; the run neighbours that would join c to a held
     card one or two positions away; the card between c and a table run ending two positions away.
     ``has structure`` tells whether a joker would also do. ``ends`` is the table's ``run_ends``.
+    The run outs are gathered as positions and turned into cards once (issue 19 point 3).
     """
     suit = suit_of(c)
     rank = rank_of(c)
@@ -161,32 +187,25 @@ def card_outs(c, hand, melds, n_melds, rules, ends):
     if np.uint64(hand) & others:
         outs |= others & ~np.uint64(hand)
         structure = True
-    lane = run_lane(hand, suit)
+    lane = run_lane(hand, suit) & ((U1 << np.uint64(max_pos + 1)) - U1)  # held positions 1..max_pos
     high_ace = rank == 1 and max_pos >= 14
+    near = U0
     for p in (rank, 14):
         if p == 14 and not high_ace:
             break
-        if p + 1 <= max_pos and (lane >> np.uint64(p + 1)) & U1:
-            outs = add_position(add_position(outs, suit, p - 1, max_pos), suit, p + 2, max_pos)
-            structure = True
-        if p - 1 >= 1 and (lane >> np.uint64(p - 1)) & U1:
-            outs = add_position(add_position(outs, suit, p - 2, max_pos), suit, p + 1, max_pos)
-            structure = True
-        if p + 2 <= max_pos and (lane >> np.uint64(p + 2)) & U1:
-            outs = add_position(outs, suit, p + 1, max_pos)
-            structure = True
-        if p - 2 >= 1 and (lane >> np.uint64(p - 2)) & U1:
-            outs = add_position(outs, suit, p - 1, max_pos)
-            structure = True
+        near_p, held_near = near_outs(lane, p)
+        near |= near_p
+        structure = structure or held_near
         for m in range(n_melds if has_card(ends, c) else 0):
             if melds[m, MK_KIND] != KIND_RUN or melds[m, MK_KEY] != suit:
                 continue
             lo = melds[m, MK_LO]
             hi = lo + melds[m, MK_LEN] - 1
             if hi == p - 2:
-                outs = add_position(outs, suit, p - 1, max_pos)
+                near |= U1 << np.uint64(p + 1)  # position p-1
             elif lo == p + 2:
-                outs = add_position(outs, suit, p + 1, max_pos)
+                near |= U1 << np.uint64(p + 3)  # position p+1
+    outs |= lane_cards(near >> np.uint64(2), suit, max_pos)
     return outs & ~bit(c), structure
 
 
@@ -348,19 +367,99 @@ def draw_gain(params, p1, jok, worst, table, scratch, outlook):
     at once scores its value, another replaces the least worthy card (worth ``worst``) when it is
     worth more."""
     vals = table.vals
+    rules = table.rules
+    max_pos = rules[R_MAX_POS]
+    exact = bit_tests_exact(max_pos, table.team, rules[R_PARTNERSHIP], table.gambit)
+    playable = playable_cards(p1, jok, table.melds, table.n_melds, max_pos, rules[R_MIN_RUN]) if exact else U0
     gain = 0.0
     for plane in range(2):
         x = outlook.unseen0 if plane == 0 else outlook.unseen1
         while x:
             u = lowest_bit_index(x)
             x &= x - U1
-            if card_playable(u, p1 | bit(u), jok, table, PLAY_ALL, scratch):
+            if has_card(playable, u) if exact else card_playable(u, p1 | bit(u), jok, table, PLAY_ALL, scratch):
                 gain += vals[u] - worst
             else:
                 w = card_worth(params, u, p1 | bit(u), table, outlook)
                 gain += max(0.0, w - worst)
     w = card_worth(params, JOKER, p1, table, outlook)
     return gain + outlook.jokers * max(0.0, w - worst)
+
+
+@njit_noalloc
+def playable_cards(p1, jok, melds, n_melds, max_pos, min_run):
+    """The natural cards c for which ``card_playable(c, p1 | bit(c), jok, ...)`` holds, all at once
+    (no round-the-corner runs, as ``natural_playable``; ``bit_tests_exact``): a new set of the
+    card's rank, a new run through it, a lay-off on the table. The stock draw asks it of every
+    unseen card, and a seat holding its melds of every held card (issue 19 point 3)."""
+    return (new_set_cards(p1, jok) | new_run_cards(p1, jok, max_pos, min_run)
+            | table_fits(p1, jok, melds, n_melds, max_pos))
+
+
+@njit_noalloc
+def new_set_cards(p1, jok):
+    """Cards that make a new set with the holding (p1, jok) and themselves: their rank held in
+    ``3 - jok`` suits counting the card, which adds a suit unless it is held already."""
+    added = set_ranks(p1, jok + 1) * RANK_IN_EACH_SUIT  # ranks spread over the four suit lanes
+    held = set_ranks(p1, jok) * RANK_IN_EACH_SUIT
+    return (added & ~np.uint64(p1)) | (held & np.uint64(p1))
+
+
+@njit_noalloc
+def new_run_cards(p1, jok, max_pos, min_run):
+    """Cards that make a new run with the holding (p1, jok) and themselves: a window of
+    ``min_run`` positions (``run_starts``) holding the card whose other gaps the jokers fill."""
+    last = min(13, max_pos - min_run + 1)
+    window = np.uint64((1 << min_run) - 1)
+    cards = U0
+    for suit in range(4):
+        lane = run_lane(p1, suit)
+        positions = U0
+        for lo in range(1, last + 1):
+            w = window << np.uint64(lo)
+            gaps = min_run - popcount(lane & w)
+            if gaps <= jok:
+                positions |= w
+            elif gaps - 1 <= jok:
+                positions |= w & ~lane  # only a card not held fills one more gap
+        cards |= lane_cards(positions, suit, max_pos)
+    return cards
+
+
+@njit_noalloc
+def table_fits(p1, jok, melds, n_melds, max_pos):
+    """The natural cards that the holding (p1, jok) with the card itself may put on a table meld,
+    as ``natural_playable`` finds them meld by meld (no round-the-corner runs): a missing suit of
+    a set of three, and the positions beyond a run's ends whose gap the held cards and jokers
+    fill, the run staying 13 long at most. A card's own positions never lie in such a gap, so the
+    same mask serves every card drawn."""
+    fits = U0
+    for m in range(n_melds):
+        if melds[m, MK_KIND] == KIND_SET:
+            if melds[m, MK_LEN] < 4:
+                rank = np.int64(melds[m, MK_KEY])
+                missing = ~np.int64(melds[m, MK_SUITS]) & 15
+                for s in range(4):
+                    if (missing >> s) & 1:
+                        fits |= bit(16 * s + rank)
+            continue
+        suit = np.int64(melds[m, MK_KEY])
+        lane = run_lane(p1, suit)
+        lo = np.int64(melds[m, MK_LO])
+        hi = lo + melds[m, MK_LEN] - 1
+        gaps = 0  # positions between the run and p that no held card fills
+        for p in range(hi + 1, min(max_pos, lo + 12) + 1):
+            if gaps > jok:
+                break
+            fits |= bit(pos_card(suit, p))
+            gaps += 1 - np.int64((lane >> np.uint64(p)) & U1)
+        gaps = 0
+        for p in range(lo - 1, max(1, hi - 12) - 1, -1):
+            if gaps > jok:
+                break
+            fits |= bit(pos_card(suit, p))
+            gaps += 1 - np.int64((lane >> np.uint64(p)) & U1)
+    return fits
 
 
 @njit_noalloc
@@ -485,10 +584,26 @@ def opponent_close(obs, limit):
 
 @njit_noalloc
 def can_go_out(obs, mine, table, scratch):
-    """A greedy play-out of the hand leaves at most one card (to discard)."""
+    """A greedy play-out of the hand leaves at most one card (to discard). The play-out puts down
+    only held cards that fit some play of the whole hand, so with two others left it is not run
+    (issue 19 point 3: a seat holding its melds asks this every turn)."""
     jok = obs[OB_MY_JOKERS]
+    held = n_cards(mine[0], mine[1], jok)
+    if held - popcount(playable_in_hand(mine[0], jok, table)) - jok > 1:
+        return False
     _, used, used_jok = playout(mine[0], jok, -1, table, scratch)
-    return n_cards(mine[0], mine[1], jok) - popcount(used) - used_jok <= 1
+    return held - popcount(used) - used_jok <= 1
+
+
+@njit_noalloc
+def playable_in_hand(p1, jok, table):
+    """The cards of p1 that fit some play of the holding (p1, jok) and the table (``card_playable``),
+    by bit tests; all of p1 where those do not hold."""
+    rules = table.rules
+    max_pos = rules[R_MAX_POS]
+    if not bit_tests_exact(max_pos, table.team, rules[R_PARTNERSHIP], table.gambit):
+        return p1
+    return p1 & playable_cards(p1, jok, table.melds, table.n_melds, max_pos, rules[R_MIN_RUN])
 
 
 @njit_noalloc
