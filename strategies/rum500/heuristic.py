@@ -85,7 +85,8 @@ from rummysim.kernels.rum500.layout import (
     R_PARTNERSHIP,
 )
 from rummysim.kernels.rum500.melds import (
-    bit_tests_exact, card_playable, layoff_targets, pos_card, run_lane, set_ranks,
+    bit_tests_exact, card_playable, layoff_targets, natural_playable, pos_card, rank_lanes, run_lane,
+    set_ranks,
 )
 from rummysim.strategies.rum500.gambit import gambit_best
 from rummysim.strategies.rum500.greedy import (
@@ -210,6 +211,24 @@ def card_outs(c, hand, melds, n_melds, rules, ends):
 
 
 @njit_noalloc
+def linked_cards(hand, max_pos, ends):
+    """The natural cards that may have outs beside ``hand`` (whether held or not), a superset of
+    those whose ``card_outs`` is not (nothing, no structure): a card of their rank held in another
+    suit, a card held one or two run positions away, or a table run end (``ends``). The others
+    are most cards, and their chance to meld later is 0 without a look (issue 19 point 3)."""
+    a, b, c, d = rank_lanes(hand)
+    ranks_held = (a | b | c | d) * RANK_IN_EACH_SUIT  # spread over the four suit lanes
+    ranks_twice = ((a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)) * RANK_IN_EACH_SUIT
+    linked = (ranks_held & ~np.uint64(hand)) | (ranks_twice & np.uint64(hand)) | ends
+    valid = (U1 << np.uint64(max_pos + 1)) - U1
+    for suit in range(4):
+        lane = run_lane(hand, suit) & valid
+        near = (lane << U1) | (lane >> U1) | (lane << np.uint64(2)) | (lane >> np.uint64(2))
+        linked |= lane_cards(near, suit, max_pos)
+    return linked
+
+
+@njit_noalloc
 def draw_chance(count, n_unseen, draws):
     """Chance that one of ``count`` outs among ``n_unseen`` cards comes in ``draws`` draws."""
     miss = 1.0 - min(1.0, count / n_unseen)
@@ -278,10 +297,11 @@ def taken_cards(pile, k, top):
 
 
 @njit_noalloc
-def card_worth(params, c, hand, table, outlook):
+def card_worth(params, c, hand, table, outlook, linked):
     """Expected points of holding card c: with the chance p that it melds later it scores
-    (later_weight), otherwise it is deadwood when the hand ends (deadwood_weight)."""
-    p = later_chance(c, hand, table.melds, table.n_melds, table.rules, outlook)
+    (later_weight), otherwise it is deadwood when the hand ends (deadwood_weight). A natural card
+    outside ``linked`` (``linked_cards``) has no outs: its chance is 0 without asking."""
+    p = later_chance(c, hand, table.melds, table.n_melds, table.rules, outlook) if c == JOKER or has_card(linked, c) else 0.0
     return (params[H_LATER_WEIGHT] * p - params[H_DEADWOOD_WEIGHT] * (1.0 - p)) * table.vals[c]
 
 
@@ -289,18 +309,19 @@ def card_worth(params, c, hand, table, outlook):
 def hand_worth(params, p1, p2, jok, forbid, forbid_joker, table, outlook):
     """(Summed card worths of a hand after discarding its least worthy card it may discard, that
     least worth) -- the least worth is 0 when nothing may be discarded."""
+    linked = linked_cards(p1, table.rules[R_MAX_POS], outlook.run_ends)
     total = 0.0
     worst = 1e300
     x = p1
     while x:
         c = lowest_bit_index(x)
         x &= x - U1
-        w = card_worth(params, c, p1, table, outlook)
+        w = card_worth(params, c, p1, table, outlook, linked)
         total += 2 * w if has_card(p2, c) else w
         if w < worst and not has_card(forbid, c):
             worst = w
     if jok > 0:
-        w = card_worth(params, JOKER, p1, table, outlook)
+        w = card_worth(params, JOKER, p1, table, outlook, linked)
         total += jok * w
         if w < worst and not forbid_joker:
             worst = w
@@ -340,7 +361,7 @@ def worth_after_discard(params, p1, p2, jok, discard, table, outlook):
     total, _ = hand_worth(params, p1, p2, jok, ~U0, True, table, outlook)
     if discard < 0:
         return total
-    return total - card_worth(params, discard, p1, table, outlook)
+    return total - card_worth(params, discard, p1, table, outlook, ~U0)
 
 
 @njit_noalloc
@@ -371,6 +392,7 @@ def draw_gain(params, p1, jok, worst, table, scratch, outlook):
     max_pos = rules[R_MAX_POS]
     exact = bit_tests_exact(max_pos, table.team, rules[R_PARTNERSHIP], table.gambit)
     playable = playable_cards(p1, jok, table.melds, table.n_melds, max_pos, rules[R_MIN_RUN]) if exact else U0
+    linked = linked_cards(p1, max_pos, outlook.run_ends)  # a card drawn has the outs it has beside p1
     gain = 0.0
     for plane in range(2):
         x = outlook.unseen0 if plane == 0 else outlook.unseen1
@@ -380,9 +402,9 @@ def draw_gain(params, p1, jok, worst, table, scratch, outlook):
             if has_card(playable, u) if exact else card_playable(u, p1 | bit(u), jok, table, PLAY_ALL, scratch):
                 gain += vals[u] - worst
             else:
-                w = card_worth(params, u, p1 | bit(u), table, outlook)
+                w = card_worth(params, u, p1 | bit(u), table, outlook, linked)
                 gain += max(0.0, w - worst)
-    w = card_worth(params, JOKER, p1, table, outlook)
+    w = card_worth(params, JOKER, p1, table, outlook, linked)
     return gain + outlook.jokers * max(0.0, w - worst)
 
 
@@ -391,7 +413,7 @@ def playable_cards(p1, jok, melds, n_melds, max_pos, min_run):
     """The natural cards c for which ``card_playable(c, p1 | bit(c), jok, ...)`` holds, all at once
     (no round-the-corner runs, as ``natural_playable``; ``bit_tests_exact``): a new set of the
     card's rank, a new run through it, a lay-off on the table. The stock draw asks it of every
-    unseen card, and a seat holding its melds of every held card (issue 19 point 3)."""
+    unseen card (issue 19 point 3)."""
     return (new_set_cards(p1, jok) | new_run_cards(p1, jok, max_pos, min_run)
             | table_fits(p1, jok, melds, n_melds, max_pos))
 
@@ -584,26 +606,10 @@ def opponent_close(obs, limit):
 
 @njit_noalloc
 def can_go_out(obs, mine, table, scratch):
-    """A greedy play-out of the hand leaves at most one card (to discard). The play-out puts down
-    only held cards that fit some play of the whole hand, so with two others left it is not run
-    (issue 19 point 3: a seat holding its melds asks this every turn)."""
+    """A greedy play-out of the hand leaves at most one card (to discard)."""
     jok = obs[OB_MY_JOKERS]
-    held = n_cards(mine[0], mine[1], jok)
-    if held - popcount(playable_in_hand(mine[0], jok, table)) - jok > 1:
-        return False
     _, used, used_jok = playout(mine[0], jok, -1, table, scratch)
-    return held - popcount(used) - used_jok <= 1
-
-
-@njit_noalloc
-def playable_in_hand(p1, jok, table):
-    """The cards of p1 that fit some play of the holding (p1, jok) and the table (``card_playable``),
-    by bit tests; all of p1 where those do not hold."""
-    rules = table.rules
-    max_pos = rules[R_MAX_POS]
-    if not bit_tests_exact(max_pos, table.team, rules[R_PARTNERSHIP], table.gambit):
-        return p1
-    return p1 & playable_cards(p1, jok, table.melds, table.n_melds, max_pos, rules[R_MIN_RUN])
+    return n_cards(mine[0], mine[1], jok) - popcount(used) - used_jok <= 1
 
 
 @njit_noalloc
@@ -725,18 +731,40 @@ def planned_discard(params, obs, p1, jok, forbid, forbid_joker, pile, pile_len, 
 @njit_noalloc
 def heuristic_discard(params, view, opts, nopt, scratch):
     obs, mine, pile, table = view
-    held = U0
+    targets = feed_targets(params, table)
+    best = best_discard(params, obs, mine[0], opts, nopt, pile, table, scratch, targets, U0)
     if params[H_HOLD_MELDS] > 0:
         # A seat holding its melds back keeps them whole: the take test valued a pile card by the
         # meld it completes, and breaking that meld again let seats swap a card through the top
-        # discard until the turn cap (issue 18 point 5).
-        _, held, _ = playout(mine[0], obs[OB_MY_JOKERS], -1, table, scratch)
-    targets = feed_targets(params, table)
+        # discard until the turn cap (issue 18 point 5). The play-out only holds cards that fit
+        # some play, so a best card that fits none stays best without it (issue 19 point 3).
+        if may_be_held(np.int64(opts[best]), mine[0], obs[OB_MY_JOKERS], table):
+            _, held, _ = playout(mine[0], obs[OB_MY_JOKERS], -1, table, scratch)
+            best = best_discard(params, obs, mine[0], opts, nopt, pile, table, scratch, targets, held)
+    return best
+
+
+@njit_noalloc
+def may_be_held(c, p1, jok, table):
+    """Card c may be among the cards a play-out of the holding (p1, jok) puts down: it is a natural
+    card that fits some play of the whole holding (``natural_playable``; a play-out of fewer cards
+    fits no more). Where the bit tests do not hold, any card may be."""
+    rules = table.rules
+    max_pos = rules[R_MAX_POS]
+    if c == JOKER or not bit_tests_exact(max_pos, table.team, rules[R_PARTNERSHIP], table.gambit):
+        return True
+    return natural_playable(c, p1, jok, table.melds, table.n_melds, max_pos, rules[R_MIN_RUN])
+
+
+@njit_noalloc
+def best_discard(params, obs, p1, opts, nopt, pile, table, scratch, targets, held):
+    """Index of the option with the lowest ``discard_score`` (the first of equals), the natural
+    cards of ``held`` put after every other."""
     best = 0
     best_score = 1e300
     for i in range(nopt):
         c = np.int64(opts[i])
-        score = discard_score(params, obs, mine[0], c, pile, obs[OB_PILE_LEN], table, scratch, targets)
+        score = discard_score(params, obs, p1, c, pile, obs[OB_PILE_LEN], table, scratch, targets)
         if c != JOKER and has_card(held, c):
             score += 1e100
         if score < best_score:
