@@ -39,6 +39,8 @@ import numpy as np
 
 from rummysim.kernels.common._jit import njit_noalloc
 from rummysim.kernels.common.planes import (
+    ACES_LOW,
+    ALL_NATURALS,
     LANE_RANKS,
     RANK_IN_EACH_SUIT,
     U0,
@@ -430,8 +432,11 @@ def new_set_cards(p1, jok):
 @njit_noalloc
 def new_run_cards(p1, jok, max_pos, min_run):
     """Cards that make a new run with the holding (p1, jok) and themselves: a window of
-    ``min_run`` positions (``run_starts``) holding the card whose other gaps the jokers fill."""
+    ``min_run`` positions (``run_starts``) through the card whose other positions the held cards
+    and jokers fill (the card's own position is filled whether it was held or not)."""
     last = min(13, max_pos - min_run + 1)
+    if min_run == 3 and last >= 1:
+        return new_runs_of_three(p1, jok, last)
     window = np.uint64((1 << min_run) - 1)
     cards = U0
     for suit in range(4):
@@ -446,6 +451,26 @@ def new_run_cards(p1, jok, max_pos, min_run):
                 positions |= w & ~lane  # only a card not held fills one more gap
         cards |= lane_cards(positions, suit, max_pos)
     return cards
+
+
+@njit_noalloc
+def new_runs_of_three(p1, jok, last):
+    """``new_run_cards`` for runs of three, every suit at once as ``_runs_possible`` does: the
+    windows start at positions 1..last of each suit lane, position 14 is the ace played high, and
+    a card at a window's first, middle or last position needs the other two held, less the
+    jokers."""
+    held = (np.uint64(p1) & ALL_NATURALS) | ((np.uint64(p1) & ACES_LOW) << np.uint64(13))
+    starts = ((U1 << np.uint64(last + 1)) - np.uint64(2)) * RANK_IN_EACH_SUIT  # bits 1..last of each lane
+    next1 = held >> U1
+    next2 = held >> np.uint64(2)
+    if jok == 0:
+        first, middle, third = starts & next1 & next2, starts & held & next2, starts & held & next1
+    elif jok == 1:
+        first, middle, third = starts & (next1 | next2), starts & (held | next2), starts & (held | next1)
+    else:
+        first, middle, third = starts, starts, starts
+    positions = first | (middle << U1) | (third << np.uint64(2))
+    return (positions & ALL_NATURALS) | ((positions >> np.uint64(13)) & ACES_LOW)
 
 
 @njit_noalloc
