@@ -92,7 +92,7 @@ from rummysim.kernels.rum500.melds import (
 )
 from rummysim.strategies.rum500.gambit import gambit_best
 from rummysim.strategies.rum500.greedy import (
-    best_by_value, card_usefulness, greedy_call, greedy_draw, opponents_table, playout, take_gain,
+    best_by_value, card_usefulness, greedy_call, greedy_draw, opponents_table, playout, playout_on, take_gain,
 )
 from rummysim.strategies.ids import (
     H_BLOCK,
@@ -303,7 +303,9 @@ def card_worth(params, c, hand, table, outlook, linked):
     """Expected points of holding card c: with the chance p that it melds later it scores
     (later_weight), otherwise it is deadwood when the hand ends (deadwood_weight). A natural card
     outside ``linked`` (``linked_cards``) has no outs: its chance is 0 without asking."""
-    p = later_chance(c, hand, table.melds, table.n_melds, table.rules, outlook) if c == JOKER or has_card(linked, c) else 0.0
+    p = 0.0
+    if c == JOKER or has_card(linked, c):
+        p = later_chance(c, hand, table.melds, table.n_melds, table.rules, outlook)
     return (params[H_LATER_WEIGHT] * p - params[H_DEADWOOD_WEIGHT] * (1.0 - p)) * table.vals[c]
 
 
@@ -333,15 +335,16 @@ def hand_worth(params, p1, p2, jok, forbid, forbid_joker, table, outlook):
 
 
 @njit_noalloc
-def future_take_value(params, obs, mine, pile, table, k, must_play, scratch, outlook):
+def future_take_value(params, obs, mine, pile, table, k, must_play, scratch, outlook, targets, joker_ok):
     """Expected points after taking the pile from k to the top (future = 1): what the seat puts
-    down at once plus the worth of the hand left after this turn's discard."""
+    down at once plus the worth of the hand left after this turn's discard. ``targets`` and
+    ``joker_ok`` are the table's ``layoff_targets``."""
     top = obs[OB_PILE_LEN] - 1
     taken, taken_jok = taken_cards(pile, k, top)
     p1, p2 = add_mask(mine[0], mine[1], taken)
     jok = obs[OB_MY_JOKERS] + taken_jok
     must = np.int64(pile[k]) if must_play else -1
-    pts, used, used_jok = playout(p1, jok, must, table, scratch)
+    pts, used, used_jok = playout_on(p1, jok, must, table, scratch, targets, joker_ok)
     p1, p2 = drop_mask(p1, p2, used)
     forbid = U0
     forbid_joker = False
@@ -367,14 +370,15 @@ def worth_after_discard(params, p1, p2, jok, discard, table, outlook):
 
 
 @njit_noalloc
-def stock_value(params, obs, mine, table, scratch, outlook):
+def stock_value(params, obs, mine, table, scratch, outlook, targets, joker_ok):
     """Expected points after a stock draw and this turn's discard (future = 1), averaged over the
     unseen cards it may draw (``draw_gain``). An empty stock (declining ends the hand,
-    R500-STOCK-1) leaves every held card as deadwood."""
+    R500-STOCK-1) leaves every held card as deadwood. ``targets`` and ``joker_ok`` are the table's
+    ``layoff_targets``."""
     jok = obs[OB_MY_JOKERS]
     if obs[OB_STOCK] == 0:
         return -params[H_DEADWOOD_WEIGHT] * holding_value(table.vals, mine[0], mine[1], jok)
-    pts, used, used_jok = playout(mine[0], jok, -1, table, scratch)
+    pts, used, used_jok = playout_on(mine[0], jok, -1, table, scratch, targets, joker_ok)
     p1, p2 = drop_mask(mine[0], mine[1], used)
     jok -= used_jok
     worth, worst = hand_worth(params, p1, p2, jok, U0, False, table, outlook)
@@ -555,10 +559,12 @@ def best_take(params, view, opts, nopt, scratch, must_play_all):
     obs, mine, pile, table = view
     top = obs[OB_PILE_LEN] - 1
     outlook = seat_outlook(params, view, future)
+    # the table is fixed for the decision: its lay-off targets serve every play-out (issue 19)
+    targets, joker_ok = layoff_targets(table.melds, table.n_melds, table.rules[R_MAX_POS])
     if future:
-        base = stock_value(params, obs, mine, table, scratch, outlook)
+        base = stock_value(params, obs, mine, table, scratch, outlook, targets, joker_ok)
     else:
-        base, _, _ = playout(mine[0], obs[OB_MY_JOKERS], -1, table, scratch)
+        base, _, _ = playout_on(mine[0], obs[OB_MY_JOKERS], -1, table, scratch, targets, joker_ok)
     max_take = params[H_MAX_TAKE]
     best = 0
     best_gain = params[H_MIN_GAIN]
@@ -570,7 +576,7 @@ def best_take(params, view, opts, nopt, scratch, must_play_all):
             continue
         must_play = must_play_all or k < top
         if future:
-            value = future_take_value(params, obs, mine, pile, table, k, must_play, scratch, outlook)
+            value = future_take_value(params, obs, mine, pile, table, k, must_play, scratch, outlook, targets, joker_ok)
         else:  # greedy's take test (H_DEADWOOD_WEIGHT is greedy's deadwood_weight index)
             value = greedy_take_value(params, obs, mine, pile, view, k, must_play, base, scratch)
         gain = value - base
