@@ -87,8 +87,8 @@ from rummysim.kernels.rum500.layout import (
     R_PARTNERSHIP,
 )
 from rummysim.kernels.rum500.melds import (
-    bit_tests_exact, card_playable, layoff_targets, natural_playable, pos_card, rank_lanes, run_lane,
-    set_ranks,
+    bit_tests_exact, card_playable, layoff_targets, natural_playable, play_exists_on, pos_card, rank_lanes,
+    run_lane, set_ranks,
 )
 from rummysim.strategies.rum500.gambit import gambit_best
 from rummysim.strategies.rum500.greedy import (
@@ -419,7 +419,7 @@ def playable_cards(p1, jok, melds, n_melds, max_pos, min_run):
     """The natural cards c for which ``card_playable(c, p1 | bit(c), jok, ...)`` holds, all at once
     (no round-the-corner runs, as ``natural_playable``; ``bit_tests_exact``): a new set of the
     card's rank, a new run through it, a lay-off on the table. The stock draw asks it of every
-    unseen card (issue 19 point 3)."""
+    unseen card, ``can_go_out`` of every held one (issue 19 point 3)."""
     return (new_set_cards(p1, jok) | new_run_cards(p1, jok, max_pos, min_run)
             | table_fits(p1, jok, melds, n_melds, max_pos))
 
@@ -637,10 +637,25 @@ def opponent_close(obs, limit):
 
 @njit_noalloc
 def can_go_out(obs, mine, table, scratch):
-    """A greedy play-out of the hand leaves at most one card (to discard)."""
+    """A greedy play-out of the hand leaves at most one card (to discard). Where the bit tests
+    hold, a hand with some play but two cards that fit none is refused without the play-out,
+    which puts down only cards that fit a play of the whole hand (issue 19 point 3: a seat
+    holding its melds asks this every turn)."""
+    p1 = mine[0]
     jok = obs[OB_MY_JOKERS]
-    _, used, used_jok = playout(mine[0], jok, -1, table, scratch)
-    return n_cards(mine[0], mine[1], jok) - popcount(used) - used_jok <= 1
+    held = n_cards(p1, mine[1], jok)
+    rules = table.rules
+    max_pos = rules[R_MAX_POS]
+    if not bit_tests_exact(max_pos, table.team, rules[R_PARTNERSHIP], table.gambit):
+        _, used, used_jok = playout(p1, jok, -1, table, scratch)
+        return held - popcount(used) - used_jok <= 1
+    targets, joker_ok = layoff_targets(table.melds, table.n_melds, max_pos)
+    if not play_exists_on(p1, jok, targets, joker_ok, max_pos, rules[R_MIN_RUN]):
+        return held <= 1  # the play-out would put nothing down
+    if held - popcount(p1 & playable_cards(p1, jok, table.melds, table.n_melds, max_pos, rules[R_MIN_RUN])) - jok > 1:
+        return False
+    _, used, used_jok = playout_on(p1, jok, -1, table, scratch, targets, joker_ok)
+    return held - popcount(used) - used_jok <= 1
 
 
 @njit_noalloc
