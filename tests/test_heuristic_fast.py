@@ -1,6 +1,9 @@
 """The heuristic family's fast paths (issue 19 point 3) against the computations they replaced, on
-random tables and hands: the lay-off test by bit tests against the enumeration, and ``card_outs``
-reading the table only at the ``run_ends`` against the old loop over every meld."""
+random tables and hands: the lay-off test by bit tests against the enumeration, ``card_outs``
+reading the table only at the ``run_ends`` against the old loop over every meld (and only for the
+``linked_cards``), and the stock
+draw's test of every drawn card at once (``playable_cards``) and the discard's test of a held card
+(``may_be_held``) against the enumeration."""
 
 from __future__ import annotations
 
@@ -10,9 +13,11 @@ import numpy as np
 import pytest
 
 from rummysim.kernels.rum500 import layout as L
-from rummysim.kernels.rum500.melds import enumerate_plays, layoff_targets
+from rummysim.kernels.rum500.melds import bit_tests_exact, enumerate_plays, layoff_targets
 from rummysim.rules import Rules
-from rummysim.strategies.rum500.heuristic import card_outs, layoff_fits, run_ends
+from rummysim.strategies.rum500.heuristic import (
+    card_outs, layoff_fits, linked_cards, may_be_held, playable_cards, run_ends,
+)
 from tests.cardtext import JOKER, name
 from tests.kstate import make_state
 
@@ -21,6 +26,7 @@ RULES = {
     "ace low (Standard Rummy's 13 positions)": None,  # set below from the 500 rules: max_pos 13
     "round the corner": Rules(r500_round_the_corner=True),
     "partnership, team_only": Rules(r500_partnership=True, r500_partner_layoff="team_only"),
+    "four-card runs": Rules(r500_min_new_run=4),
 }
 
 
@@ -139,3 +145,67 @@ def test_card_outs_reads_the_table_where_the_old_loop_found_outs(label):
             with_c = hand | (1 << c)
             outs, structure = card_outs(c, np.uint64(with_c), k.melds, n_melds, k.rules, ends)
             assert (int(outs), bool(structure)) == old_card_outs(c, with_c, k.melds, n_melds, max_pos), (label, name(c))
+
+
+@pytest.mark.parametrize("label", list(RULES))
+def test_cards_with_outs_are_linked(label):
+    rules, max_pos = case_rules(label)
+    rng = random.Random(23)
+    naturals = [16 * s + r for s in range(4) for r in range(1, 14)]
+    left_out = 0
+    for _ in range(300):
+        k = random_table(rng, rules, max_pos)
+        n_melds = int(k.st[L.ST_N_MELDS])
+        ends = run_ends(k.melds, n_melds)
+        hand = np.uint64(sum(1 << c for c in rng.sample(naturals, rng.randint(1, 14))))
+        linked = int(linked_cards(hand, max_pos, ends))
+        left_out += sum(1 for c in naturals if not (linked >> c) & 1)
+        for c in naturals:
+            for with_c in (hand, hand | np.uint64(1 << c)):  # held, or drawn into the hand
+                outs, structure = card_outs(c, with_c, k.melds, n_melds, k.rules, ends)
+                if outs or structure:
+                    assert (linked >> c) & 1, (label, name(c))
+    assert left_out > 300 * len(naturals) // 5  # the shortcut applies often
+
+
+@pytest.mark.parametrize("label", ["ace high", "ace low (Standard Rummy's 13 positions)", "four-card runs"])
+def test_playable_cards_are_the_enumerations_plays_with_the_card(label):
+    rules, max_pos = case_rules(label)
+    rng = random.Random(21)
+    scratch = np.zeros((L.MAX_CAND, L.A_SIZE), dtype=np.int64)
+    naturals = [16 * s + r for s in range(4) for r in range(1, 14)]
+    checked = found = 0
+    for _ in range(300):
+        k = random_table(rng, rules, max_pos)
+        table = k.table(-1)
+        hand = np.uint64(sum(1 << c for c in rng.sample(naturals, rng.randint(0, 12))))
+        jok = rng.choice((0, 0, 0, 1, 1, 2))
+        exact = bit_tests_exact(max_pos, table.team, int(table.rules[L.R_PARTNERSHIP]), table.gambit)
+        assert exact  # elsewhere the callers ask card_playable
+        playable = int(playable_cards(hand, jok, table.melds, table.n_melds, max_pos, int(table.rules[L.R_MIN_RUN])))
+        for c in naturals:
+            with_c = hand | np.uint64(1 << c)
+            want = enumerate_plays(with_c, jok, c, table, L.PLAY_ALL, scratch, 0, 1) > 0
+            assert (playable >> c) & 1 == want, (label, name(c))
+            checked += 1
+            found += want
+    assert checked // 10 < found < checked - checked // 10  # both answers are common
+
+
+@pytest.mark.parametrize("label", list(RULES))
+def test_may_be_held_is_every_held_card_the_enumeration_plays(label):
+    rules, max_pos = case_rules(label)
+    rng = random.Random(22)
+    scratch = np.zeros((L.MAX_CAND, L.A_SIZE), dtype=np.int64)
+    naturals = [16 * s + r for s in range(4) for r in range(1, 14)]
+    for _ in range(300):
+        k = random_table(rng, rules, max_pos)
+        table = k.table(-1)
+        hand = np.uint64(sum(1 << c for c in rng.sample(naturals, rng.randint(1, 12))))
+        jok = rng.choice((0, 0, 0, 1, 1, 2))
+        exact = bit_tests_exact(max_pos, table.team, int(table.rules[L.R_PARTNERSHIP]), table.gambit)
+        for c in naturals:
+            if not (int(hand) >> c) & 1:
+                continue
+            fits = enumerate_plays(hand, jok, c, table, L.PLAY_ALL, scratch, 0, 1) > 0
+            assert may_be_held(c, hand, jok, table) == (fits or not exact), (label, name(c))

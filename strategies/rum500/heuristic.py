@@ -39,6 +39,9 @@ import numpy as np
 
 from rummysim.kernels.common._jit import njit_noalloc
 from rummysim.kernels.common.planes import (
+    ACES_LOW,
+    ALL_NATURALS,
+    LANE_RANKS,
     RANK_IN_EACH_SUIT,
     U0,
     U1,
@@ -59,10 +62,12 @@ from rummysim.kernels.rum500.layout import (
     DISC_TOP_SINGLE,
     JOKER,
     KIND_RUN,
+    KIND_SET,
     MK_KEY,
     MK_KIND,
     MK_LEN,
     MK_LO,
+    MK_SUITS,
     OB_EFFECT,
     OB_HAND_SIZE,
     OB_MY_DISCARDS,
@@ -78,12 +83,16 @@ from rummysim.kernels.rum500.layout import (
     R_CALL,
     R_DISC_RESTRICT,
     R_MAX_POS,
+    R_MIN_RUN,
     R_PARTNERSHIP,
 )
-from rummysim.kernels.rum500.melds import bit_tests_exact, card_playable, layoff_targets, pos_card, run_lane
+from rummysim.kernels.rum500.melds import (
+    bit_tests_exact, card_playable, layoff_targets, natural_playable, play_exists_on, pos_card, rank_lanes,
+    run_lane, set_ranks,
+)
 from rummysim.strategies.rum500.gambit import gambit_best
 from rummysim.strategies.rum500.greedy import (
-    best_by_value, card_usefulness, greedy_call, greedy_draw, opponents_table, playout, take_gain,
+    best_by_value, card_usefulness, greedy_call, greedy_draw, opponents_table, playout, playout_on, take_gain,
 )
 from rummysim.strategies.ids import (
     H_BLOCK,
@@ -118,14 +127,6 @@ N_CHANCES = 8  # outs counts whose chance the Outlook holds: more are rare
 
 
 @njit_noalloc
-def add_position(outs, suit, pos, max_pos):
-    """Add the card at run position pos of suit to the outs mask, if the position exists."""
-    if 1 <= pos <= max_pos:
-        outs |= bit(pos_card(suit, pos))
-    return outs
-
-
-@njit_noalloc
 def run_ends(melds, n_melds):
     """Cards at run position hi + 2 or lo - 2 of a table run of their suit (lo..hi): a superset of
     the cards whose outs ``card_outs`` finds on the table, so that it reads the melds only for them."""
@@ -144,6 +145,33 @@ def run_ends(melds, n_melds):
 
 
 @njit_noalloc
+def near_outs(lane, p):
+    """(Run positions that would join position p to a held card one or two positions away, as
+    bits shifted up by 2 so that positions -1 and 0 stay bits; whether there is such a card):
+    ``card_outs``'s run neighbours, with ``lane`` the held positions 1..max_pos."""
+    up = U1 << np.uint64(p)
+    near = U0
+    if lane & (up << U1):  # held p+1: p-1 or p+2 completes it
+        near |= (up << U1) | (up << np.uint64(4))
+    if lane & (up >> U1):  # held p-1: p-2 or p+1
+        near |= up | (up << np.uint64(3))
+    if lane & (up << np.uint64(2)):  # held p+2: p+1
+        near |= up << np.uint64(3)
+    if lane & (up >> np.uint64(2)):  # held p-2: p-1
+        near |= up << U1
+    return near, near != U0
+
+
+@njit_noalloc
+def lane_cards(positions, suit, max_pos):
+    """The cards of a suit at the run positions 1..max_pos set in ``positions`` (bit p: position
+    p); positions 14..26 are ranks A..K again."""
+    pos = positions & ((U1 << np.uint64(max_pos + 1)) - U1)
+    ranks = (pos & LANE_RANKS) | ((pos >> np.uint64(13)) & LANE_RANKS)
+    return ranks << np.uint64(16 * suit)
+
+
+@njit_noalloc
 def card_outs(c, hand, melds, n_melds, rules, ends):
     """(natural outs mask, has structure) for a natural card c that cannot meld now with ``hand``.
 
@@ -151,6 +179,7 @@ def card_outs(c, hand, melds, n_melds, rules, ends):
     when the hand holds another card of that rank; the run neighbours that would join c to a held
     card one or two positions away; the card between c and a table run ending two positions away.
     ``has structure`` tells whether a joker would also do. ``ends`` is the table's ``run_ends``.
+    The run outs are gathered as positions and turned into cards once (issue 19 point 3).
     """
     suit = suit_of(c)
     rank = rank_of(c)
@@ -161,33 +190,44 @@ def card_outs(c, hand, melds, n_melds, rules, ends):
     if np.uint64(hand) & others:
         outs |= others & ~np.uint64(hand)
         structure = True
-    lane = run_lane(hand, suit)
+    lane = run_lane(hand, suit) & ((U1 << np.uint64(max_pos + 1)) - U1)  # held positions 1..max_pos
     high_ace = rank == 1 and max_pos >= 14
+    near = U0
     for p in (rank, 14):
         if p == 14 and not high_ace:
             break
-        if p + 1 <= max_pos and (lane >> np.uint64(p + 1)) & U1:
-            outs = add_position(add_position(outs, suit, p - 1, max_pos), suit, p + 2, max_pos)
-            structure = True
-        if p - 1 >= 1 and (lane >> np.uint64(p - 1)) & U1:
-            outs = add_position(add_position(outs, suit, p - 2, max_pos), suit, p + 1, max_pos)
-            structure = True
-        if p + 2 <= max_pos and (lane >> np.uint64(p + 2)) & U1:
-            outs = add_position(outs, suit, p + 1, max_pos)
-            structure = True
-        if p - 2 >= 1 and (lane >> np.uint64(p - 2)) & U1:
-            outs = add_position(outs, suit, p - 1, max_pos)
-            structure = True
+        near_p, held_near = near_outs(lane, p)
+        near |= near_p
+        structure = structure or held_near
         for m in range(n_melds if has_card(ends, c) else 0):
             if melds[m, MK_KIND] != KIND_RUN or melds[m, MK_KEY] != suit:
                 continue
             lo = melds[m, MK_LO]
             hi = lo + melds[m, MK_LEN] - 1
             if hi == p - 2:
-                outs = add_position(outs, suit, p - 1, max_pos)
+                near |= U1 << np.uint64(p + 1)  # position p-1
             elif lo == p + 2:
-                outs = add_position(outs, suit, p + 1, max_pos)
+                near |= U1 << np.uint64(p + 3)  # position p+1
+    outs |= lane_cards(near >> np.uint64(2), suit, max_pos)
     return outs & ~bit(c), structure
+
+
+@njit_noalloc
+def linked_cards(hand, max_pos, ends):
+    """The natural cards that may have outs beside ``hand`` (whether held or not), a superset of
+    those whose ``card_outs`` is not (nothing, no structure): a card of their rank held in another
+    suit, a card held one or two run positions away, or a table run end (``ends``). The others
+    are most cards, and their chance to meld later is 0 without a look (issue 19 point 3)."""
+    a, b, c, d = rank_lanes(hand)
+    ranks_held = (a | b | c | d) * RANK_IN_EACH_SUIT  # spread over the four suit lanes
+    ranks_twice = ((a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)) * RANK_IN_EACH_SUIT
+    linked = (ranks_held & ~np.uint64(hand)) | (ranks_twice & np.uint64(hand)) | ends
+    valid = (U1 << np.uint64(max_pos + 1)) - U1
+    for suit in range(4):
+        lane = run_lane(hand, suit) & valid
+        near = (lane << U1) | (lane >> U1) | (lane << np.uint64(2)) | (lane >> np.uint64(2))
+        linked |= lane_cards(near, suit, max_pos)
+    return linked
 
 
 @njit_noalloc
@@ -259,10 +299,13 @@ def taken_cards(pile, k, top):
 
 
 @njit_noalloc
-def card_worth(params, c, hand, table, outlook):
+def card_worth(params, c, hand, table, outlook, linked):
     """Expected points of holding card c: with the chance p that it melds later it scores
-    (later_weight), otherwise it is deadwood when the hand ends (deadwood_weight)."""
-    p = later_chance(c, hand, table.melds, table.n_melds, table.rules, outlook)
+    (later_weight), otherwise it is deadwood when the hand ends (deadwood_weight). A natural card
+    outside ``linked`` (``linked_cards``) has no outs: its chance is 0 without asking."""
+    p = 0.0
+    if c == JOKER or has_card(linked, c):
+        p = later_chance(c, hand, table.melds, table.n_melds, table.rules, outlook)
     return (params[H_LATER_WEIGHT] * p - params[H_DEADWOOD_WEIGHT] * (1.0 - p)) * table.vals[c]
 
 
@@ -270,18 +313,19 @@ def card_worth(params, c, hand, table, outlook):
 def hand_worth(params, p1, p2, jok, forbid, forbid_joker, table, outlook):
     """(Summed card worths of a hand after discarding its least worthy card it may discard, that
     least worth) -- the least worth is 0 when nothing may be discarded."""
+    linked = linked_cards(p1, table.rules[R_MAX_POS], outlook.run_ends)
     total = 0.0
     worst = 1e300
     x = p1
     while x:
         c = lowest_bit_index(x)
         x &= x - U1
-        w = card_worth(params, c, p1, table, outlook)
+        w = card_worth(params, c, p1, table, outlook, linked)
         total += 2 * w if has_card(p2, c) else w
         if w < worst and not has_card(forbid, c):
             worst = w
     if jok > 0:
-        w = card_worth(params, JOKER, p1, table, outlook)
+        w = card_worth(params, JOKER, p1, table, outlook, linked)
         total += jok * w
         if w < worst and not forbid_joker:
             worst = w
@@ -291,15 +335,16 @@ def hand_worth(params, p1, p2, jok, forbid, forbid_joker, table, outlook):
 
 
 @njit_noalloc
-def future_take_value(params, obs, mine, pile, table, k, must_play, scratch, outlook):
+def future_take_value(params, obs, mine, pile, table, k, must_play, scratch, outlook, targets, joker_ok):
     """Expected points after taking the pile from k to the top (future = 1): what the seat puts
-    down at once plus the worth of the hand left after this turn's discard."""
+    down at once plus the worth of the hand left after this turn's discard. ``targets`` and
+    ``joker_ok`` are the table's ``layoff_targets``."""
     top = obs[OB_PILE_LEN] - 1
     taken, taken_jok = taken_cards(pile, k, top)
     p1, p2 = add_mask(mine[0], mine[1], taken)
     jok = obs[OB_MY_JOKERS] + taken_jok
     must = np.int64(pile[k]) if must_play else -1
-    pts, used, used_jok = playout(p1, jok, must, table, scratch)
+    pts, used, used_jok = playout_on(p1, jok, must, table, scratch, targets, joker_ok)
     p1, p2 = drop_mask(p1, p2, used)
     forbid = U0
     forbid_joker = False
@@ -321,18 +366,19 @@ def worth_after_discard(params, p1, p2, jok, discard, table, outlook):
     total, _ = hand_worth(params, p1, p2, jok, ~U0, True, table, outlook)
     if discard < 0:
         return total
-    return total - card_worth(params, discard, p1, table, outlook)
+    return total - card_worth(params, discard, p1, table, outlook, ~U0)
 
 
 @njit_noalloc
-def stock_value(params, obs, mine, table, scratch, outlook):
+def stock_value(params, obs, mine, table, scratch, outlook, targets, joker_ok):
     """Expected points after a stock draw and this turn's discard (future = 1), averaged over the
     unseen cards it may draw (``draw_gain``). An empty stock (declining ends the hand,
-    R500-STOCK-1) leaves every held card as deadwood."""
+    R500-STOCK-1) leaves every held card as deadwood. ``targets`` and ``joker_ok`` are the table's
+    ``layoff_targets``."""
     jok = obs[OB_MY_JOKERS]
     if obs[OB_STOCK] == 0:
         return -params[H_DEADWOOD_WEIGHT] * holding_value(table.vals, mine[0], mine[1], jok)
-    pts, used, used_jok = playout(mine[0], jok, -1, table, scratch)
+    pts, used, used_jok = playout_on(mine[0], jok, -1, table, scratch, targets, joker_ok)
     p1, p2 = drop_mask(mine[0], mine[1], used)
     jok -= used_jok
     worth, worst = hand_worth(params, p1, p2, jok, U0, False, table, outlook)
@@ -348,19 +394,123 @@ def draw_gain(params, p1, jok, worst, table, scratch, outlook):
     at once scores its value, another replaces the least worthy card (worth ``worst``) when it is
     worth more."""
     vals = table.vals
+    rules = table.rules
+    max_pos = rules[R_MAX_POS]
+    exact = bit_tests_exact(max_pos, table.team, rules[R_PARTNERSHIP], table.gambit)
+    playable = playable_cards(p1, jok, table.melds, table.n_melds, max_pos, rules[R_MIN_RUN]) if exact else U0
+    linked = linked_cards(p1, max_pos, outlook.run_ends)  # a card drawn has the outs it has beside p1
     gain = 0.0
     for plane in range(2):
         x = outlook.unseen0 if plane == 0 else outlook.unseen1
         while x:
             u = lowest_bit_index(x)
             x &= x - U1
-            if card_playable(u, p1 | bit(u), jok, table, PLAY_ALL, scratch):
+            if has_card(playable, u) if exact else card_playable(u, p1 | bit(u), jok, table, PLAY_ALL, scratch):
                 gain += vals[u] - worst
             else:
-                w = card_worth(params, u, p1 | bit(u), table, outlook)
+                w = card_worth(params, u, p1 | bit(u), table, outlook, linked)
                 gain += max(0.0, w - worst)
-    w = card_worth(params, JOKER, p1, table, outlook)
+    w = card_worth(params, JOKER, p1, table, outlook, linked)
     return gain + outlook.jokers * max(0.0, w - worst)
+
+
+@njit_noalloc
+def playable_cards(p1, jok, melds, n_melds, max_pos, min_run):
+    """The natural cards c for which ``card_playable(c, p1 | bit(c), jok, ...)`` holds, all at once
+    (no round-the-corner runs, as ``natural_playable``; ``bit_tests_exact``): a new set of the
+    card's rank, a new run through it, a lay-off on the table. The stock draw asks it of every
+    unseen card, ``can_go_out`` of every held one (issue 19 point 3)."""
+    return (new_set_cards(p1, jok) | new_run_cards(p1, jok, max_pos, min_run)
+            | table_fits(p1, jok, melds, n_melds, max_pos))
+
+
+@njit_noalloc
+def new_set_cards(p1, jok):
+    """Cards that make a new set with the holding (p1, jok) and themselves: their rank held in
+    ``3 - jok`` suits counting the card, which adds a suit unless it is held already."""
+    added = set_ranks(p1, jok + 1) * RANK_IN_EACH_SUIT  # ranks spread over the four suit lanes
+    held = set_ranks(p1, jok) * RANK_IN_EACH_SUIT
+    return (added & ~np.uint64(p1)) | (held & np.uint64(p1))
+
+
+@njit_noalloc
+def new_run_cards(p1, jok, max_pos, min_run):
+    """Cards that make a new run with the holding (p1, jok) and themselves: a window of
+    ``min_run`` positions (``run_starts``) through the card whose other positions the held cards
+    and jokers fill (the card's own position is filled whether it was held or not)."""
+    last = min(13, max_pos - min_run + 1)
+    if min_run == 3 and last >= 1:
+        return new_runs_of_three(p1, jok, last)
+    window = np.uint64((1 << min_run) - 1)
+    cards = U0
+    for suit in range(4):
+        lane = run_lane(p1, suit)
+        positions = U0
+        for lo in range(1, last + 1):
+            w = window << np.uint64(lo)
+            gaps = min_run - popcount(lane & w)
+            if gaps <= jok:
+                positions |= w
+            elif gaps - 1 <= jok:
+                positions |= w & ~lane  # only a card not held fills one more gap
+        cards |= lane_cards(positions, suit, max_pos)
+    return cards
+
+
+@njit_noalloc
+def new_runs_of_three(p1, jok, last):
+    """``new_run_cards`` for runs of three, every suit at once as ``_runs_possible`` does: the
+    windows start at positions 1..last of each suit lane, position 14 is the ace played high, and
+    a card at a window's first, middle or last position needs the other two held, less the
+    jokers."""
+    held = (np.uint64(p1) & ALL_NATURALS) | ((np.uint64(p1) & ACES_LOW) << np.uint64(13))
+    starts = ((U1 << np.uint64(last + 1)) - np.uint64(2)) * RANK_IN_EACH_SUIT  # bits 1..last of each lane
+    next1 = held >> U1
+    next2 = held >> np.uint64(2)
+    if jok == 0:
+        first, middle, third = starts & next1 & next2, starts & held & next2, starts & held & next1
+    elif jok == 1:
+        first, middle, third = starts & (next1 | next2), starts & (held | next2), starts & (held | next1)
+    else:
+        first, middle, third = starts, starts, starts
+    positions = first | (middle << U1) | (third << np.uint64(2))
+    return (positions & ALL_NATURALS) | ((positions >> np.uint64(13)) & ACES_LOW)
+
+
+@njit_noalloc
+def table_fits(p1, jok, melds, n_melds, max_pos):
+    """The natural cards that the holding (p1, jok) with the card itself may put on a table meld,
+    as ``natural_playable`` finds them meld by meld (no round-the-corner runs): a missing suit of
+    a set of three, and the positions beyond a run's ends whose gap the held cards and jokers
+    fill, the run staying 13 long at most. A card's own positions never lie in such a gap, so the
+    same mask serves every card drawn."""
+    fits = U0
+    for m in range(n_melds):
+        if melds[m, MK_KIND] == KIND_SET:
+            if melds[m, MK_LEN] < 4:
+                rank = np.int64(melds[m, MK_KEY])
+                missing = ~np.int64(melds[m, MK_SUITS]) & 15
+                for s in range(4):
+                    if (missing >> s) & 1:
+                        fits |= bit(16 * s + rank)
+            continue
+        suit = np.int64(melds[m, MK_KEY])
+        lane = run_lane(p1, suit)
+        lo = np.int64(melds[m, MK_LO])
+        hi = lo + melds[m, MK_LEN] - 1
+        gaps = 0  # positions between the run and p that no held card fills
+        for p in range(hi + 1, min(max_pos, lo + 12) + 1):
+            if gaps > jok:
+                break
+            fits |= bit(pos_card(suit, p))
+            gaps += 1 - np.int64((lane >> np.uint64(p)) & U1)
+        gaps = 0
+        for p in range(lo - 1, max(1, hi - 12) - 1, -1):
+            if gaps > jok:
+                break
+            fits |= bit(pos_card(suit, p))
+            gaps += 1 - np.int64((lane >> np.uint64(p)) & U1)
+    return fits
 
 
 @njit_noalloc
@@ -409,10 +559,12 @@ def best_take(params, view, opts, nopt, scratch, must_play_all):
     obs, mine, pile, table = view
     top = obs[OB_PILE_LEN] - 1
     outlook = seat_outlook(params, view, future)
+    # the table is fixed for the decision: its lay-off targets serve every play-out (issue 19)
+    targets, joker_ok = layoff_targets(table.melds, table.n_melds, table.rules[R_MAX_POS])
     if future:
-        base = stock_value(params, obs, mine, table, scratch, outlook)
+        base = stock_value(params, obs, mine, table, scratch, outlook, targets, joker_ok)
     else:
-        base, _, _ = playout(mine[0], obs[OB_MY_JOKERS], -1, table, scratch)
+        base, _, _ = playout_on(mine[0], obs[OB_MY_JOKERS], -1, table, scratch, targets, joker_ok)
     max_take = params[H_MAX_TAKE]
     best = 0
     best_gain = params[H_MIN_GAIN]
@@ -424,7 +576,7 @@ def best_take(params, view, opts, nopt, scratch, must_play_all):
             continue
         must_play = must_play_all or k < top
         if future:
-            value = future_take_value(params, obs, mine, pile, table, k, must_play, scratch, outlook)
+            value = future_take_value(params, obs, mine, pile, table, k, must_play, scratch, outlook, targets, joker_ok)
         else:  # greedy's take test (H_DEADWOOD_WEIGHT is greedy's deadwood_weight index)
             value = greedy_take_value(params, obs, mine, pile, view, k, must_play, base, scratch)
         gain = value - base
@@ -485,10 +637,25 @@ def opponent_close(obs, limit):
 
 @njit_noalloc
 def can_go_out(obs, mine, table, scratch):
-    """A greedy play-out of the hand leaves at most one card (to discard)."""
+    """A greedy play-out of the hand leaves at most one card (to discard). Where the bit tests
+    hold, a hand with some play but two cards that fit none is refused without the play-out,
+    which puts down only cards that fit a play of the whole hand (issue 19 point 3: a seat
+    holding its melds asks this every turn)."""
+    p1 = mine[0]
     jok = obs[OB_MY_JOKERS]
-    _, used, used_jok = playout(mine[0], jok, -1, table, scratch)
-    return n_cards(mine[0], mine[1], jok) - popcount(used) - used_jok <= 1
+    held = n_cards(p1, mine[1], jok)
+    rules = table.rules
+    max_pos = rules[R_MAX_POS]
+    if not bit_tests_exact(max_pos, table.team, rules[R_PARTNERSHIP], table.gambit):
+        _, used, used_jok = playout(p1, jok, -1, table, scratch)
+        return held - popcount(used) - used_jok <= 1
+    targets, joker_ok = layoff_targets(table.melds, table.n_melds, max_pos)
+    if not play_exists_on(p1, jok, targets, joker_ok, max_pos, rules[R_MIN_RUN]):
+        return held <= 1  # the play-out would put nothing down
+    if held - popcount(p1 & playable_cards(p1, jok, table.melds, table.n_melds, max_pos, rules[R_MIN_RUN])) - jok > 1:
+        return False
+    _, used, used_jok = playout_on(p1, jok, -1, table, scratch, targets, joker_ok)
+    return held - popcount(used) - used_jok <= 1
 
 
 @njit_noalloc
@@ -610,18 +777,40 @@ def planned_discard(params, obs, p1, jok, forbid, forbid_joker, pile, pile_len, 
 @njit_noalloc
 def heuristic_discard(params, view, opts, nopt, scratch):
     obs, mine, pile, table = view
-    held = U0
+    targets = feed_targets(params, table)
+    best = best_discard(params, obs, mine[0], opts, nopt, pile, table, scratch, targets, U0)
     if params[H_HOLD_MELDS] > 0:
         # A seat holding its melds back keeps them whole: the take test valued a pile card by the
         # meld it completes, and breaking that meld again let seats swap a card through the top
-        # discard until the turn cap (issue 18 point 5).
-        _, held, _ = playout(mine[0], obs[OB_MY_JOKERS], -1, table, scratch)
-    targets = feed_targets(params, table)
+        # discard until the turn cap (issue 18 point 5). The play-out only holds cards that fit
+        # some play, so a best card that fits none stays best without it (issue 19 point 3).
+        if may_be_held(np.int64(opts[best]), mine[0], obs[OB_MY_JOKERS], table):
+            _, held, _ = playout(mine[0], obs[OB_MY_JOKERS], -1, table, scratch)
+            best = best_discard(params, obs, mine[0], opts, nopt, pile, table, scratch, targets, held)
+    return best
+
+
+@njit_noalloc
+def may_be_held(c, p1, jok, table):
+    """Card c may be among the cards a play-out of the holding (p1, jok) puts down: it is a natural
+    card that fits some play of the whole holding (``natural_playable``; a play-out of fewer cards
+    fits no more). Where the bit tests do not hold, any card may be."""
+    rules = table.rules
+    max_pos = rules[R_MAX_POS]
+    if c == JOKER or not bit_tests_exact(max_pos, table.team, rules[R_PARTNERSHIP], table.gambit):
+        return True
+    return natural_playable(c, p1, jok, table.melds, table.n_melds, max_pos, rules[R_MIN_RUN])
+
+
+@njit_noalloc
+def best_discard(params, obs, p1, opts, nopt, pile, table, scratch, targets, held):
+    """Index of the option with the lowest ``discard_score`` (the first of equals), the natural
+    cards of ``held`` put after every other."""
     best = 0
     best_score = 1e300
     for i in range(nopt):
         c = np.int64(opts[i])
-        score = discard_score(params, obs, mine[0], c, pile, obs[OB_PILE_LEN], table, scratch, targets)
+        score = discard_score(params, obs, p1, c, pile, obs[OB_PILE_LEN], table, scratch, targets)
         if c != JOKER and has_card(held, c):
             score += 1e100
         if score < best_score:
