@@ -357,8 +357,7 @@ def _cold_only(sizes: Sizes, workdir: Path, args: tuple[str, ...], log: Log) -> 
         log(f"start-up: 1-game simulate {' '.join(args[:6])}, cold ({sizes.cold_simulate_runs} runs)")
     one_game = ("simulate", "--games", "1", *args, "--out", str(workdir / "one-other.parquet"))
     cold = _cold(one_game, workdir, sizes.cold_simulate_runs)
-    return {"cold_s": _median_wall(cold), "cold_cpu_s": _median_cpu(cold), "cold_runs": len(cold),
-            "args": " ".join(args), "note": _cold_note(sizes, cold)}
+    return {**_start_row(cold, []), "args": " ".join(args), "note": _cold_note(sizes, cold)}
 
 
 # --- end to end ----------------------------------------------------------------------------------

@@ -93,12 +93,11 @@ def _print_startup(console: Console, s: dict) -> None:
     table = Table(title="start-up in a fresh process (s)")
     for col in ("command", "cold: empty numba cache", "CPU", "runs", "warm: normal cache", "CPU", "runs"):
         table.add_column(col, justify="left" if col == "command" else "right")
-    for name, row in (("rummysim --help", s["help"]), ("rummysim simulate, 1 game", s["simulate_1_game"])):
+    rows = [("rummysim --help", s["help"]), ("rummysim simulate, 1 game", s["simulate_1_game"]),
+            *((f"rummysim simulate, 1 game, {name}", row) for name, row in s["cold_other"].items())]
+    for name, row in rows:
         table.add_row(name, _num(row["cold_s"], 2), _num(row["cold_cpu_s"], 2), str(row["cold_runs"]),
                       _num(row["warm_s"], 2), _num(row["warm_cpu_s"], 2), str(row["warm_runs"]))
-    for name, row in s["cold_other"].items():
-        table.add_row(f"rummysim simulate, 1 game, {name}", _num(row["cold_s"], 2), _num(row["cold_cpu_s"], 2),
-                      str(row["cold_runs"]), "-", "-", "-")
     console.print(table)
     if s["simulate_1_game"]["cold_s"] is None:
         console.print(f"  {s['simulate_1_game']['note']}", markup=False)
