@@ -45,6 +45,7 @@ H_BLOCK = 15
 H_HOLD_5000 = 16  # 5000 Rummy only (this and the next): see strategies.rum5000.dispatch
 H_WORTH_5000 = 17
 H_TEMPO_5000 = 18
+H_DISCARD_5000 = 19
 
 # rollout parameters
 RO_SAMPLES = 0

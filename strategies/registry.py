@@ -101,12 +101,17 @@ HEURISTIC_PARAMS: tuple[tuple[int, str, str], ...] = (
     (ids.H_TEMPO_5000, "tempo_5000",
      "5000 Rummy, with worth_5000: weight of the time a held card costs (each card past the last is "
      "one more turn to go out, risking the hand's value and the 200 bonus once in the draws left)"),
+    (ids.H_DISCARD_5000, "discard_5000",
+     "5000 Rummy, with worth_5000: 1 = discards the card whose loss leaves the cheapest hand by the same "
+     "worth (a card the table or a rummy call would take costs feed_weight% of its value more, a wild "
+     "card always); 0 = greedy's discard (least useful, wild cards last)"),
 )
 
 GREEDY_POINT = dict(deadwood_weight=1.0, min_gain=0.0, max_take=0.0, future=0.0, later_weight=0.0,
                     hold_melds=0.0, risk_stock=0.0, risk_opp_cards=0.0, feed_weight=0.0,
                     useful_weight=100.0, value_weight=1.0, horizon=0.5, team_play=1.0,
-                    nominate=1.0, double_min=15.0, block=0.0, hold_5000=0.0, worth_5000=0.0, tempo_5000=0.0)
+                    nominate=1.0, double_min=15.0, block=0.0, hold_5000=0.0, worth_5000=0.0, tempo_5000=0.0,
+                    discard_5000=0.0)
 """The heuristic's point that plays exactly like greedy."""
 
 # Holding thresholds and take calibration (min_gain, deadwood_weight) were chosen from a few
@@ -124,7 +129,7 @@ HEURISTIC_POINT = {**DIGGER_POINT, **{k: CAUTIOUS_POINT[k] for k in ("hold_melds
 _RANGES = {"min_gain": (-math.inf, math.inf), "future": (0.0, 1.0), "hold_melds": (0.0, 1.0),
            "team_play": (0.0, 1.0), "search_discards": (0.0, 1.0), "samples": (1.0, 4096.0),
            "nominate": (0.0, 2.0), "block": (0.0, 1.0),
-           "hold_5000": (0.0, 1.0), "worth_5000": (0.0, 1.0),
+           "hold_5000": (0.0, 1.0), "worth_5000": (0.0, 1.0), "discard_5000": (0.0, 1.0),
            "max_candidates": (1.0, 64.0)}
 
 
@@ -147,8 +152,9 @@ HEURISTIC_IN_5000 = (" In 5000 Rummy it plays greedy's 5000 moves with these par
                      "over (min_gain, max_take, feed_weight, hold_melds with hold_5000), but with worth_5000=1 "
                      "it prices every card a take, the stock draw, a rummy call or an upcard exchange leaves in "
                      "hand by 5000's values (aces 200, wild cards 100-400), its chance to meld before the hand "
-                     "ends (later_weight, deadwood_weight, horizon) and the time to shed it (tempo_5000); "
-                     "future and the discard weights are not used there. In Rummikub it plays as greedy.")
+                     "ends (later_weight, deadwood_weight, horizon) and the time to shed it (tempo_5000), and with "
+                     "discard_5000=1 it discards by that worth too; future, useful_weight and value_weight are "
+                     "not used there. In Rummikub it plays as greedy.")
 
 STRATEGIES: dict[str, StrategyInfo] = {
     s.name: s

@@ -63,11 +63,12 @@ def decisions(g, seat: int) -> tuple[int, int, int]:
     n = E.enumerate_plays5(g.hands[seat].copy(), -1, table, seat, L5.SC_FULL, cand, True)
     play = S.choose5_play(sid, params, obs, cand, n, rng)
     cards = np.array([c for c in range(L5.CARD_IDS) if g.hands[seat, c] > 0], dtype=np.int64)
-    discard = S.choose5_discard(sid, params, obs, g.hands[seat], table, cards, len(cards), rng, g.work)
+    discard = S.choose5_discard(sid, params, obs, g.hands[seat], g.pile, table, cards, len(cards), rng, g.work)
     return int(draw), int(play), int(discard)
 
 
-PLAYS_5000 = sorted(n for n, s in STRATEGIES.items() if not s.games or "5000-rummy" in s.games)
+PLAYS_5000 = sorted(n for n, s in STRATEGIES.items() if not s.games or "5000-rummy" in s.games) + [
+    "heuristic:discard_5000=1"]
 
 
 @pytest.mark.parametrize("name", PLAYS_5000)

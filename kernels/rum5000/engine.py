@@ -399,7 +399,7 @@ def discard5(g, seat):
             opts[n] = c
             n += 1
     observe5(g, seat, -1)
-    i = choose5_discard(g.lineup[seat], g.params[seat], g.obs, hands[seat], seat_table(g, seat), opts, n,
+    i = choose5_discard(g.lineup[seat], g.params[seat], g.obs, hands[seat], pile, seat_table(g, seat), opts, n,
                         g.rngs[seat], g.work)
     i = ask5(g.ext, seat, K_DISCARD, g.obs, hands[seat], pile, g.melds, opts, n, i)
     c = opts[i]

@@ -35,8 +35,8 @@ from rummysim.kernels.rum5000.melds import (
     enumerate_plays5, holds_none, is_wild,
 )
 from rummysim.strategies.ids import (
-    CAUTIOUS, DIGGER, GREEDY, H_DEADWOOD_WEIGHT, H_HOLD_5000, H_HOLD_MELDS, H_HORIZON, H_LATER_WEIGHT, H_TEMPO_5000,
-    H_WORTH_5000,
+    CAUTIOUS, DIGGER, GREEDY, H_DEADWOOD_WEIGHT, H_DISCARD_5000, H_FEED_WEIGHT, H_HOLD_5000, H_HOLD_MELDS, H_HORIZON,
+    H_LATER_WEIGHT, H_TEMPO_5000, H_WORTH_5000,
     HEURISTIC, RANDOM,
 )
 from rummysim.strategies.random_play import random_choice
@@ -239,6 +239,36 @@ def greedy_discard5(feed_weight, obs, hand, tab, opts, nopt, work):
     return best
 
 
+@njit_noalloc
+def feeds(c, untraded, seat, work):
+    """Would the discard c feed the next player: a wild card always, a natural card when it goes onto
+    the table by itself (a rummy call or an easy addition), judged with no sequence end traded."""
+    return is_wild(c, untraded.wild) or card_placeable(c, untraded, seat, work.single, work.cand)
+
+
+@njit_inline
+def worth_discard5(look, feed_weight, obs, hand, tab, opts, nopt, work):
+    """The heuristic's discard_5000: the card whose loss leaves the cheapest hand by 5000 worth
+    (``worth.hand_cost``), a feeding card costing ``feed_weight`` percent of its value more (the
+    next player may meld it)."""
+    seat = obs[O_SEAT]
+    work.ends[:] = 0
+    untraded = Table5(tab.melds, tab.n_melds, tab.grp, work.ends, tab.wild, tab.vals, tab.team)
+    best = 0
+    best_key = 1e18
+    for i in range(nopt):
+        c = opts[i]
+        hand[c] -= 1
+        key = hand_cost(hand, look, tab.vals, tab.wild)
+        hand[c] += 1
+        if feed_weight > 0 and feeds(c, untraded, seat, work):
+            key += feed_weight * 0.01 * tab.vals[c]
+        if key < best_key:
+            best_key = key
+            best = i
+    return best
+
+
 @njit_inline
 def greedy_call5(look, obs, hand, pile, tab, opts, nopt, work):
     """Rummy calls: take the most valuable claim (option 0 is pass, then pile indexes).
@@ -391,11 +421,15 @@ def choose5_play(sid, params, obs, cand, ncand, rng):
 
 
 @njit_inline
-def choose5_discard(sid, params, obs, hand, tab, opts, nopt, rng, work):
+def choose5_discard(sid, params, obs, hand, pile, tab, opts, nopt, rng, work):
     """Index into opts[:nopt] (card ids)."""
     if sid == RANDOM:
         return random_choice(rng, nopt)
-    return greedy_discard5(heuristic_param(sid, params, 8), obs, hand, tab, opts, nopt, work)
+    feed_weight = heuristic_param(sid, params, H_FEED_WEIGHT)
+    if prices_by_worth(sid, params) and heuristic_param(sid, params, H_DISCARD_5000) > 0:
+        look = seat_look(sid, params, obs, hand, pile, tab, work)
+        return worth_discard5(look, feed_weight, obs, hand, tab, opts, nopt, work)
+    return greedy_discard5(feed_weight, obs, hand, tab, opts, nopt, work)
 
 
 @njit_inline
