@@ -2,7 +2,8 @@
 
 A hand that ends at ``max_turns_per_hand`` is a strategy bug (two seats passing a card back and
 forth through the top discard), not a result. This plays independent hands (``unit="hands"``) of
-every strategy against itself at 2 and 4 players in 500 Rum and 5000 Rummy and prints the capped
+every strategy (and every tuned preset of the game) against itself at 2 and 4 players in 500 Rum
+and 5000 Rummy and prints the capped
 hands per case; it exits 1 if any case has one. Run from the checkout:
 ``python benchmarks/capped_hands.py [--hands 100000] [--rollout-hands 2000]``. ``rollout`` plays
 about 60 hands/s, so it gets its own, smaller count.
@@ -15,7 +16,7 @@ import sys
 import time
 
 from rummysim import simulate
-from rummysim.strategies.registry import STRATEGIES
+from rummysim.strategies.registry import STRATEGIES, strategy_presets
 
 GAMES = ("500-rum", "5000-rummy")
 PLAYERS = (2, 4)
@@ -23,7 +24,10 @@ SEED = 4
 
 
 def strategies_for(game: str) -> list[str]:
-    return [name for name, info in STRATEGIES.items() if not info.games or game in info.games]
+    """The strategies of ``game`` and the presets tuned for it (``500-rum-2p``: game, then players)."""
+    names = [name for name, info in STRATEGIES.items() if not info.games or game in info.games]
+    return names + [f"{s}@{p}" for s, presets in strategy_presets().items() for p in presets
+                    if p.rsplit("-", 1)[0] == game]
 
 
 def capped(game: str, players: int, strategy: str, hands: int) -> tuple[int, float, float]:
@@ -38,15 +42,15 @@ def main() -> int:
     parser.add_argument("--hands", type=int, default=100_000)
     parser.add_argument("--rollout-hands", type=int, default=2_000)
     args = parser.parse_args()
-    print(f"{'game':<11} {'players':>7} {'strategy':<10} {'hands':>8} {'capped':>6} {'turns/hand':>10} {'s':>7}")
+    print(f"{'game':<11} {'players':>7} {'strategy':<24} {'hands':>8} {'capped':>6} {'turns/hand':>10} {'s':>7}")
     bad = 0
     for game in GAMES:
         for players in PLAYERS:
             for strategy in strategies_for(game):
-                n = args.rollout_hands if strategy == "rollout" else args.hands
+                n = args.rollout_hands if strategy.startswith("rollout") else args.hands
                 count, turns, seconds = capped(game, players, strategy, n)
                 bad += count
-                print(f"{game:<11} {players:>7} {strategy:<10} {n:>8,} {count:>6} {turns:>10.1f} {seconds:>7.1f}",
+                print(f"{game:<11} {players:>7} {strategy:<24} {n:>8,} {count:>6} {turns:>10.1f} {seconds:>7.1f}",
                       flush=True)
     return 1 if bad else 0
 
