@@ -59,8 +59,8 @@ from rummysim.kernels.rummikub.state import (
     A_END, ARENA, COLOUR_BITS, DEAD_BIT, FREED_BIT, HASH_BITS, HASH_SIZE, L_FREE, L_JOK, L_NAT, L_NONE, LOCK_GROUP_BIT,
     LOCK_RUN_BIT, M_BEAM, M_BEST, M_FREED, M_HASH_BITS, M_JOKER_WEIGHT, M_LOWER, M_OVERFLOW, M_STAMP, M_STEP_START,
     M_TOP, MIN_HASH_BITS, MOVE_DECISION, MOVE_JOK, MOVE_NAT, MOVE_SHORT, MOVE_SINGLE, N1_BIT, N2_BIT, NATURAL_MOVES,
-    NO_SOLUTION, SLOT_ACTIONS, STEPS, USED_BIT, VALUE_BIT, VALUE_WIDTH,
-    action_tiles, field, item_at, slot_after, sort3, with_field,
+    NO_SOLUTION, SHORT_RUNS, SLOT_ACTIONS, STEPS, USED_BIT, VALUE_BIT, VALUE_WIDTH,
+    action_tiles, field, item_at, natural_row, slot_after, sort3, with_field,
 )
 
 # ----------------------------------------------------------------------------- the arena
@@ -183,8 +183,9 @@ def lowered(code, k, track):
 def _dominated() -> np.ndarray:
     """``DOMINATED[track, slots]``: the slot fields (9 bits, sorted codes) that a colour's slots
     ``slots`` dominate, one slot lowered (``lowered``), each once; entry 0 is their number. Equal
-    slots lower to the same field, so the sweep looks each up once."""
-    table = np.zeros((2, 1 << COLOUR_BITS, 19), dtype=np.int64)
+    slots lower to the same field, so the sweep looks each up once. 16 bits an entry, so that the
+    rows the sweep reads stay in few cache lines."""
+    table = np.zeros((2, 1 << COLOUR_BITS, 19), dtype=np.int16)
     for track in range(2):
         for slots in range(1 << COLOUR_BITS):
             x = [(slots >> (3 * s)) & 7 for s in range(3)]
@@ -508,11 +509,6 @@ def colour_step(ws, step, n, c, n_locked, joker_cap, max_jokers, threshold):
     avail = t + ws.rack[c, n]
     weight = ws.wts[c, n]
     shift = COLOUR_BITS * c
-    later1 = 0
-    later2 = 0
-    for d in range(c + 1, N_COLOURS):
-        later1 += 1 if ws.free[d, n] + ws.rack[d, n] > 0 else 0
-        later2 += 1 if ws.free[d, n] + ws.rack[d, n] > 1 else 0
     n_items = 0
     item0 = -1
     item1 = -1
@@ -537,11 +533,12 @@ def colour_step(ws, step, n, c, n_locked, joker_cap, max_jokers, threshold):
         if avail == 0 and room == 0 and n_items == 0:
             closed_colour(ws, p, key, value, shift, s0, s1, s2)
             continue
+        later1, later2 = later_for_groups(key, ws.free, ws.rack, n, c, joker_cap)
         end = max(0, n - TOP + 2)
-        slots = field(key, shift, COLOUR_BITS)
-        count = NATURAL_MOVES[end, slots, 0] if joker_cap == 0 else joker_moves(ws.sel, s0, s1, s2, n, room, track)
+        row = natural_row(field(key, shift, COLOUR_BITS))
+        count = NATURAL_MOVES[end, row, 0] if joker_cap == 0 else joker_moves(ws.sel, s0, s1, s2, n, room, track)
         for m in range(count):
-            move = NATURAL_MOVES[end, slots, 1 + m] if joker_cap == 0 else ws.sel[m]
+            move = NATURAL_MOVES[end, row, 1 + m] if joker_cap == 0 else ws.sel[m]
             nat = (move >> MOVE_NAT) & 3
             jok = (move >> MOVE_JOK) & 3
             if nat > avail or used + jok > joker_cap:
@@ -552,6 +549,24 @@ def colour_step(ws, step, n, c, n_locked, joker_cap, max_jokers, threshold):
             slots_key = with_field(with_field(key, shift, COLOUR_BITS, x), USED_BIT, 2, used + jok)
             colour_choices(ws, p, value, slots_key, move >> MOVE_DECISION, n, c, t, avail, nat, jok, weight,
                            item0, item1, joker_cap, threshold, later1, later2, max_jokers)
+
+
+@njit_noalloc
+def later_for_groups(key, free, rack, n, c, joker_cap):
+    """(colours after ``c`` with at least one, with at least two tiles of number ``n`` that a state
+    ``key`` could still leave for groups: ``GROUP_HOPE``'s ``m1`` and ``m2``). Without jokers each of
+    a colour's runs of 1 or 2 tiles must take one of those tiles (a run cannot end short), so only
+    the others count: a state whose groups need them is dropped here, not numbers later. Only states
+    that cannot be completed are dropped, and those are on no path to a final state."""
+    later1 = 0
+    later2 = 0
+    for d in range(c + 1, N_COLOURS):
+        left = free[d, n] + rack[d, n]
+        if joker_cap == 0:
+            left -= SHORT_RUNS[natural_row(field(key, COLOUR_BITS * d, COLOUR_BITS))]
+        later1 += 1 if left > 0 else 0
+        later2 += 1 if left > 1 else 0
+    return later1, later2
 
 
 @njit_noalloc
