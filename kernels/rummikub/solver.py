@@ -40,7 +40,7 @@ not depend on which other states those prunings drop (issue 17 point 5).
 Fewer steps and states for a later turn (``solve_play``, from ``table.later_play``): rack tiles no
 table can hold are taken off, rows no rack tile can reach are left out, steps with nothing to do
 are skipped (``quiet_step``), a state whose tiles left for groups can no longer form groups is
-dropped at once (``GROUP_HOPE``), and bounded passes (``bounded``) aim first at every rack tile
+dropped at once (``GROUP_HOPE``), and bounded passes (``reachable``) aim first at every rack tile
 placed, then at a value a greedy arrangement reaches.
 """
 
@@ -521,6 +521,8 @@ def colour_step(ws, step, n, c, n_locked, joker_cap, max_jokers, threshold):
             n_items += 1
     next1 = ws.free[c, n + 1] + ws.rack[c, n + 1]
     next2 = ws.free[c, n + 2] + ws.rack[c, n + 2]
+    joker_weight = ws.meta[M_JOKER_WEIGHT]
+    need = step_need(ws, n, c)
     open_step(ws.meta, ws.start, step)
     for p in range(ws.start[step - 1], ws.start[step]):
         key = ws.keys[p]
@@ -548,7 +550,7 @@ def colour_step(ws, step, n, c, n_locked, joker_cap, max_jokers, threshold):
                 continue
             slots_key = with_field(with_field(key, shift, COLOUR_BITS, x), USED_BIT, 2, used + jok)
             colour_choices(ws, p, value, slots_key, move >> MOVE_DECISION, n, c, t, avail, nat, jok, weight,
-                           item0, item1, joker_cap, threshold, later1, later2, max_jokers)
+                           item0, item1, joker_cap, threshold, later1, later2, max_jokers, joker_weight, need)
 
 
 @njit_noalloc
@@ -610,7 +612,7 @@ def joker_moves(moves, s0, s1, s2, n, room, track):
 
 @njit_inline
 def colour_choices(ws, p, value, key, decision, n, c, t, avail, nat, jok, weight, item0, item1, joker_cap,
-                   threshold, later1, later2, max_jokers):
+                   threshold, later1, later2, max_jokers, joker_weight, need):
     """The tiles left for groups and the locked items' options, for one choice of run actions.
     ``later1`` and ``later2``: the colours after ``c`` with at least one and two tiles of ``n``
     (``GROUP_HOPE``)."""
@@ -661,8 +663,8 @@ def colour_choices(ws, p, value, key, decision, n, c, t, avail, nat, jok, weight
                     opts |= o0 << (11 + 2 * item0)
                 if item1 >= 0:
                     opts |= o1 << (11 + 2 * item1)
-                gain = weight * (placed + r0 + r1) + ws.meta[M_JOKER_WEIGHT] * (jok + j0 + j1)
-                if bounded(ws.rest, ws.meta, value + gain, k1, n, c, joker_cap):
+                gain = weight * (placed + r0 + r1) + joker_weight * (jok + j0 + j1)
+                if reachable(value + gain, k1, joker_cap, joker_weight, need):
                     insert(ws, k1, value + gain, p, gdec | opts)
 
 
@@ -678,6 +680,8 @@ def close_step(ws, step, n, n_locked, joker_cap, max_jokers, both_colours, thres
                 g0 = i
             else:
                 g1 = i
+    joker_weight = ws.meta[M_JOKER_WEIGHT]
+    need = step_need(ws, n, N_COLOURS - 1)
     open_step(ws.meta, ws.start, step)
     for p in range(ws.start[step - 1], ws.start[step]):
         key = ws.keys[p]
@@ -726,8 +730,8 @@ def close_step(ws, step, n, n_locked, joker_cap, max_jokers, both_colours, thres
                         decision |= code0 << (2 + 4 * g0)
                     if g1 >= 0:
                         decision |= code1 << (2 + 4 * g1)
-                    v = value + ws.meta[M_JOKER_WEIGHT] * (jg + add0 + add1)
-                    if bounded(ws.rest, ws.meta, v, k, n, N_COLOURS - 1, joker_cap):
+                    v = value + joker_weight * (jg + add0 + add1)
+                    if reachable(v, k, joker_cap, joker_weight, need):
                         insert(ws, k, v, p, decision)
 
 
@@ -758,7 +762,7 @@ def final_value(lk, key, value, n_locked, rack_jokers, joker_weight, max_jokers,
 @njit_noalloc
 def fill_rest(ws, joker_weight):
     """``ws.rest[4 * (n - 1) + c]``: the weight of the rack tiles from colour ``c`` at number ``n`` on,
-    in the program's order (the bound of ``bounded``)."""
+    in the program's order (the bound of ``step_need`` and ``reachable``)."""
     total = 0
     for idx in range(4 * TOP - 1, -1, -1):
         n = idx // 4 + 1
@@ -770,11 +774,18 @@ def fill_rest(ws, joker_weight):
 
 
 @njit_noalloc
-def bounded(rest, meta, value, key, n, c, joker_cap):
-    """Could a state reach the known lower bound? Its value, plus every rack tile still ahead of it
-    (after colour ``c`` at number ``n``) and every joker it could still place."""
-    ahead = rest[4 * (n - 1) + c + 1] + (joker_cap - field(key, USED_BIT, 2)) * max(meta[M_JOKER_WEIGHT], 0)
-    return value + ahead >= meta[M_LOWER]
+def step_need(ws, n, c):
+    """The value a state made by step (``n``, ``c``) needs, with the jokers it can still place, to
+    reach the known lower bound: the bound less every rack tile still ahead of it (after colour ``c``
+    at number ``n``). Read once per step, so that the per-state test (``reachable``) reads no array."""
+    return ws.meta[M_LOWER] - ws.rest[4 * (n - 1) + c + 1]
+
+
+@njit_noalloc
+def reachable(value, key, joker_cap, joker_weight, need):
+    """Could a state reach the known lower bound? Its value and every joker it could still place,
+    against its step's ``need``."""
+    return value + (joker_cap - field(key, USED_BIT, 2)) * max(joker_weight, 0) >= need
 
 
 @njit_inline
@@ -843,7 +854,7 @@ def solve(ws, n_locked, rack_jokers, joker_weight, max_jokers, both_colours, thr
     the best; the tests and benchmarks check that it stays 0).
 
     With jokers in play a first pass without them gives a lower bound, and the second pass drops
-    every state that cannot reach it (``bounded``): jokers multiply the states, and most of those
+    every state that cannot reach it (``reachable``): jokers multiply the states, and most of those
     cannot beat the best play without them.
     """
     return program_passes(ws, n_locked, rack_jokers, joker_weight, max_jokers, both_colours, threshold, False, 0)
@@ -856,7 +867,7 @@ def solve_play(ws, n_locked, rack_jokers, joker_weight, max_jokers, both_colours
     arrangement is worth more than 0. ``floor`` is a value some arrangement without jokers is known
     to reach (``table.floor_value``; 0 if none is known).
 
-    Bound first: a pass keeps only the states that can still reach a target (``bounded``). The first
+    Bound first: a pass keeps only the states that can still reach a target (``reachable``). The first
     pass's target is the most the rack could give (every rack tile placed): it holds few states, and
     if it finds an arrangement, that arrangement is the best. Otherwise a second pass aims at
     ``floor`` (at least 1) and finds the best, which is exact whatever the target below it: the
