@@ -80,6 +80,7 @@ def place(ws, key, i, stamp, bits):
         h = (h + 1) & ((1 << bits) - 1)
     ws.hstamp[h] = stamp
     ws.hidx[h] = i
+    ws.hkey[h] = key
 
 
 @njit_noalloc
@@ -114,13 +115,14 @@ def insert(ws, key, value, parent, decision):
             meta[M_TOP] = i + 1
             ws.hstamp[h] = stamp
             ws.hidx[h] = i
+            ws.hkey[h] = key
             ws.keys[i] = key
             ws.vals[i] = value
             ws.par[i] = parent
             ws.dec[i] = decision
             return
-        i = ws.hidx[h]
-        if ws.keys[i] == key:
+        if ws.hkey[h] == key:  # the key beside its slot: no arena read to tell a collision
+            i = ws.hidx[h]
             if value > ws.vals[i] or (value == ws.vals[i] and preferred(ws.keys, ws.par, ws.dec, parent, decision, i)):
                 ws.vals[i] = value
                 ws.par[i] = parent
@@ -141,15 +143,14 @@ def preferred(keys, par, dec, parent, decision, i):
 
 
 @njit_noalloc
-def lookup(keys, hstamp, hidx, meta, key):
+def lookup(hkey, hstamp, hidx, meta, key):
     """The arena entry of ``key`` in the current step, or -1."""
     stamp = meta[M_STAMP]
     bits = meta[M_HASH_BITS]
     h = hash_slot(key, bits)
     while hstamp[h] == stamp:
-        i = hidx[h]
-        if keys[i] == key:
-            return i
+        if hkey[h] == key:
+            return hidx[h]
         h = (h + 1) & ((1 << bits) - 1)
     return -1
 
@@ -219,7 +220,7 @@ def sweep_colour(ws, step, c, track):
         slots = field(key, shift, COLOUR_BITS)
         for m in range(1, DOMINATED[tracked, slots, 0] + 1):
             lower = with_field(key, shift, COLOUR_BITS, DOMINATED[tracked, slots, m])
-            j = lookup(ws.keys, ws.hstamp, ws.hidx, ws.meta, lower)
+            j = lookup(ws.hkey, ws.hstamp, ws.hidx, ws.meta, lower)
             if j >= 0 and ws.vals[j] <= ws.vals[i]:
                 ws.dec[j] |= DEAD_BIT
                 marked += 1
@@ -235,7 +236,7 @@ def sweep_jokers(ws, step):
         key = ws.keys[i]
         used = field(key, USED_BIT, 2)
         for more in range(used + 1, 3):
-            j = lookup(ws.keys, ws.hstamp, ws.hidx, ws.meta, with_field(key, USED_BIT, 2, more))
+            j = lookup(ws.hkey, ws.hstamp, ws.hidx, ws.meta, with_field(key, USED_BIT, 2, more))
             if j >= 0 and ws.vals[j] <= ws.vals[i]:
                 ws.dec[j] |= DEAD_BIT
                 marked += 1
