@@ -91,15 +91,15 @@ M_SIZE = 10
 
 Solver = namedtuple(
     "Solver",
-    "keys vals par dec start hstamp hidx hkey meta free rack wts rest lk path slot_code slot_run run_col run_lo "
-    "run_len run_tiles lk_tiles lk_lo lk_hi lk_group gsel out sel aside quiet order left",
+    "keys vals par dec start hstamp hidx meta free rack wts rest lk path slot_code slot_run run_col run_lo "
+    "run_len run_tiles lk_tiles lk_lo lk_hi lk_group gsel out sel aside quiet order left hkey",
 )
 """The solver's workspace, made once by ``new_solver`` and reused for every solve.
 
 Inputs the caller fills: ``free`` and ``rack`` [colour, number] counts, ``wts`` [colour, number]
 weights, ``lk`` the locked items (``LK_*`` rows). The arena (``keys vals par dec``, ``start`` per
-step), the hash table (``hstamp hidx hkey``: a slot's stamp, arena entry and key) and ``meta`` are the program's; ``path`` to ``gsel`` are
-the replay's; ``out`` receives the final table (``CB_*`` rows); ``sel`` is the beam's scratch, and
+step), the hash table (``hstamp hidx``, and ``hkey``: a slot's stamp, arena entry and key) and
+``meta`` are the program's; ``path`` to ``gsel`` are the replay's; ``out`` receives the final table (``CB_*`` rows); ``sel`` is the beam's scratch, and
 in a colour step with jokers one state's run moves (``kernels.rummikub.solver.joker_moves``);
 ``aside[r]`` is 1 for a table row that no rack tile can reach, left out of the program and copied
 as it is into the final table (``kernels.rummikub.table.set_aside``); ``quiet[step]`` is 1 for a step
@@ -117,7 +117,6 @@ def new_solver(beam=BEAM):
         np.zeros(STEPS + 2, dtype=np.int64),
         np.zeros(HASH_SIZE, dtype=np.int64),
         np.zeros(HASH_SIZE, dtype=np.int32),
-        np.zeros(HASH_SIZE, dtype=np.int64),
         np.zeros(M_SIZE, dtype=np.int64),
         np.zeros((N_COLOURS, TOP + 3), dtype=np.int64),
         np.zeros((N_COLOURS, TOP + 3), dtype=np.int64),
@@ -142,6 +141,7 @@ def new_solver(beam=BEAM):
         np.zeros(STEPS + 2, dtype=np.int64),
         np.zeros(STEPS + 2, dtype=np.int64),
         np.zeros((N_COLOURS, TOP + 3), dtype=np.int64),
+        np.zeros(HASH_SIZE, dtype=np.int64),
     )
     ws.meta[M_BEAM] = min(beam, WIDEST_BEAM)
     return ws
