@@ -524,6 +524,7 @@ def colour_step(ws, step, n, c, n_locked, joker_cap, max_jokers, threshold):
     next2 = ws.free[c, n + 2] + ws.rack[c, n + 2]
     joker_weight = ws.meta[M_JOKER_WEIGHT]
     need = step_need(ws, n, c)
+    tiles = tiles_at(ws.free, ws.rack, n)
     open_step(ws.meta, ws.start, step)
     for p in range(ws.start[step - 1], ws.start[step]):
         key = ws.keys[p]
@@ -536,7 +537,7 @@ def colour_step(ws, step, n, c, n_locked, joker_cap, max_jokers, threshold):
         if avail == 0 and room == 0 and n_items == 0:
             closed_colour(ws, p, key, value, shift, s0, s1, s2)
             continue
-        later1, later2 = later_for_groups(key, ws.free, ws.rack, n, c, joker_cap)
+        later1, later2 = later_for_groups(key, tiles, c, joker_cap)
         end = max(0, n - TOP + 2)
         row = natural_row(field(key, shift, COLOUR_BITS))
         count = NATURAL_MOVES[end, row, 0] if joker_cap == 0 else joker_moves(ws.sel, s0, s1, s2, n, room, track)
@@ -555,16 +556,27 @@ def colour_step(ws, step, n, c, n_locked, joker_cap, max_jokers, threshold):
 
 
 @njit_noalloc
-def later_for_groups(key, free, rack, n, c, joker_cap):
+def tiles_at(free, rack, n):
+    """The tiles (table and rack) of number ``n`` of each colour, 4 bits a colour: read once per step
+    rather than per state (the arrays may alias the arena's, so the compiler reloads them)."""
+    tiles = 0
+    for d in range(N_COLOURS):
+        tiles |= (free[d, n] + rack[d, n]) << (4 * d)
+    return tiles
+
+
+@njit_noalloc
+def later_for_groups(key, tiles, c, joker_cap):
     """(colours after ``c`` with at least one, with at least two tiles of number ``n`` that a state
     ``key`` could still leave for groups: ``GROUP_HOPE``'s ``m1`` and ``m2``). Without jokers each of
     a colour's runs of 1 or 2 tiles must take one of those tiles (a run cannot end short), so only
     the others count: a state whose groups need them is dropped here, not numbers later. Only states
-    that cannot be completed are dropped, and those are on no path to a final state."""
+    that cannot be completed are dropped, and those are on no path to a final state. ``tiles``: the
+    tiles of number ``n`` per colour (``tiles_at``)."""
     later1 = 0
     later2 = 0
     for d in range(c + 1, N_COLOURS):
-        left = free[d, n] + rack[d, n]
+        left = (tiles >> (4 * d)) & 15
         if joker_cap == 0:
             left -= SHORT_RUNS[natural_row(field(key, COLOUR_BITS * d, COLOUR_BITS))]
         later1 += 1 if left > 0 else 0
