@@ -567,12 +567,12 @@ def tiles_at(free, rack, n):
 
 @njit_noalloc
 def later_for_groups(key, tiles, c, joker_cap):
-    """(colours after ``c`` with at least one, with at least two tiles of number ``n`` that a state
+    """(colours after ``c`` with at least one, with at least two tiles of this number that a state
     ``key`` could still leave for groups: ``GROUP_HOPE``'s ``m1`` and ``m2``). Without jokers each of
     a colour's runs of 1 or 2 tiles must take one of those tiles (a run cannot end short), so only
     the others count: a state whose groups need them is dropped here, not numbers later. Only states
     that cannot be completed are dropped, and those are on no path to a final state. ``tiles``: the
-    tiles of number ``n`` per colour (``tiles_at``)."""
+    number's tiles per colour (``tiles_at``)."""
     later1 = 0
     later2 = 0
     for d in range(c + 1, N_COLOURS):
@@ -880,8 +880,8 @@ def solve_play(ws, n_locked, rack_jokers, joker_weight, max_jokers, both_colours
     arrangement is worth more than 0. ``floor`` is a value some arrangement without jokers is known
     to reach (``table.floor_value``; 0 if none is known).
 
-    Bound first: a pass keeps only the states that can still reach a target (``reachable``). The first
-    pass's target is the most the rack could give (every rack tile placed): it holds few states, and
+    Bound first: a pass keeps only the states that can still reach a target (``reachable``). The
+    first pass's target is the most the rack could give (every rack tile placed): it holds few states, and
     if it finds an arrangement, that arrangement is the best. Otherwise a second pass aims at
     ``floor`` (at least 1) and finds the best, which is exact whatever the target below it: the
     bound only drops states that cannot reach the target. With jokers, those passes go without

@@ -99,8 +99,9 @@ Solver = namedtuple(
 Inputs the caller fills: ``free`` and ``rack`` [colour, number] counts, ``wts`` [colour, number]
 weights, ``lk`` the locked items (``LK_*`` rows). The arena (``keys vals par dec``, ``start`` per
 step), the hash table (``hstamp hidx``, and ``hkey``: a slot's stamp, arena entry and key) and
-``meta`` are the program's; ``path`` to ``gsel`` are the replay's; ``out`` receives the final table (``CB_*`` rows); ``sel`` is the beam's scratch, and
-in a colour step with jokers one state's run moves (``kernels.rummikub.solver.joker_moves``);
+``meta`` are the program's; ``path`` to ``gsel`` are the replay's; ``out`` receives the final table
+(``CB_*`` rows); ``sel`` is the beam's scratch, and in a colour step with jokers one state's run
+moves (``kernels.rummikub.solver.joker_moves``);
 ``aside[r]`` is 1 for a table row that no rack tile can reach, left out of the program and copied
 as it is into the final table (``kernels.rummikub.table.set_aside``); ``quiet[step]`` is 1 for a step
 the program skipped (``kernels.rummikub.solver.quiet_step``), ``order`` the steps it goes through;
@@ -229,18 +230,19 @@ MOVE_DECISION = 17  # and its decision
 @njit_noalloc
 def natural_row(slots):
     """``NATURAL_MOVES``' row of a slot field whose codes are 0..3 (no joker): its three 2-bit lengths
-    side by side. 64 rows rather than the field's 512: the rows the program reads then share a few
-    cache lines, where a miss per state cost more than the state's other work."""
+    side by side. 64 rows rather than the field's 512, so that the rows the program reads share a
+    few cache lines."""
     return (slots & 3) | ((slots >> 1) & 12) | ((slots >> 2) & 48)
 
 
-SHORT_RUNS = np.array([sum(1 for s in range(3) if (row >> (2 * s)) & 3 in (1, 2)) for row in range(64)], dtype=np.uint8)
+SHORT_RUNS = np.array([sum(1 for s in range(3) if (row >> (2 * s)) & 3 in (1, 2)) for row in range(64)],
+                      dtype=np.uint8)
 """``SHORT_RUNS[natural_row(slots)]``: a colour's runs of 1 or 2 tiles (codes 0..3), which must go on."""
 
 
 def _natural_moves() -> np.ndarray:
-    """``NATURAL_MOVES[end, natural_row(slots)]``: the run actions open to a colour's three slots (``slots``, the
-    key's 9-bit field) when no joker can be placed, in the order the program's loop over
+    """``NATURAL_MOVES[end, natural_row(slots)]``: the run actions open to a colour's three slots
+    (``slots``, the key's 9-bit field) when no joker can be placed, in the order the program's loop over
     ``SLOT_ACTIONS`` tries them. ``end`` is 0 for numbers up to ``TOP - 2``, else ``n - TOP + 2``
     (``slot_after`` refuses runs that can no longer reach three tiles). Entry 0 is the number of
     moves; each move packs the new slots (9 bits), the natural tiles and jokers it takes (``MOVE_NAT``,
