@@ -56,7 +56,7 @@ def _plan(copies: tuple[int, ...], jokers: int, max_jokers: int) -> list[int] | 
 
 
 def _tables() -> tuple[np.ndarray, np.ndarray]:
-    ok = np.zeros((5, 5, 3, 2), dtype=np.int64)
+    ok = np.zeros((5, 5, 3, 2), dtype=np.uint8)  # bytes: the program reads them per state
     plan = np.full((3, 3, 3, 3, 3, 2, PLAN_SIZE), -1, dtype=np.int64)
     for copies in product(range(3), repeat=4):
         n1, n2 = copies.count(1), copies.count(2)
@@ -73,7 +73,7 @@ GROUP_OK, GROUP_PLAN = _tables()
 
 
 def _hope() -> np.ndarray:
-    hope = np.zeros((5, 5, 4, 4, 3, 2), dtype=np.int64)
+    hope = np.zeros((5, 5, 4, 4, 3, 2), dtype=np.uint8)
     for n1, n2, m1, m2, jokers, mj in product(range(5), range(5), range(4), range(4), range(3), range(2)):
         if n1 + n2 > 4:
             continue

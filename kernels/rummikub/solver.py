@@ -40,7 +40,7 @@ not depend on which other states those prunings drop (issue 17 point 5).
 Fewer steps and states for a later turn (``solve_play``, from ``table.later_play``): rack tiles no
 table can hold are taken off, rows no rack tile can reach are left out, steps with nothing to do
 are skipped (``quiet_step``), a state whose tiles left for groups can no longer form groups is
-dropped at once (``GROUP_HOPE``), and bounded passes (``bounded``) aim first at every rack tile
+dropped at once (``GROUP_HOPE``), and bounded passes (``reachable``) aim first at every rack tile
 placed, then at a value a greedy arrangement reaches.
 """
 
@@ -59,8 +59,8 @@ from rummysim.kernels.rummikub.state import (
     A_END, ARENA, COLOUR_BITS, DEAD_BIT, FREED_BIT, HASH_BITS, HASH_SIZE, L_FREE, L_JOK, L_NAT, L_NONE, LOCK_GROUP_BIT,
     LOCK_RUN_BIT, M_BEAM, M_BEST, M_FREED, M_HASH_BITS, M_JOKER_WEIGHT, M_LOWER, M_OVERFLOW, M_STAMP, M_STEP_START,
     M_TOP, MIN_HASH_BITS, MOVE_DECISION, MOVE_JOK, MOVE_NAT, MOVE_SHORT, MOVE_SINGLE, N1_BIT, N2_BIT, NATURAL_MOVES,
-    NO_SOLUTION, SLOT_ACTIONS, STEPS, USED_BIT, VALUE_BIT, VALUE_WIDTH,
-    action_tiles, field, item_at, slot_after, sort3, with_field,
+    NO_SOLUTION, SHORT_RUNS, SLOT_ACTIONS, STEPS, USED_BIT, VALUE_BIT, VALUE_WIDTH,
+    action_tiles, field, item_at, natural_row, slot_after, sort3, with_field,
 )
 
 # ----------------------------------------------------------------------------- the arena
@@ -80,6 +80,7 @@ def place(ws, key, i, stamp, bits):
         h = (h + 1) & ((1 << bits) - 1)
     ws.hstamp[h] = stamp
     ws.hidx[h] = i
+    ws.hkey[h] = key
 
 
 @njit_noalloc
@@ -114,13 +115,14 @@ def insert(ws, key, value, parent, decision):
             meta[M_TOP] = i + 1
             ws.hstamp[h] = stamp
             ws.hidx[h] = i
+            ws.hkey[h] = key
             ws.keys[i] = key
             ws.vals[i] = value
             ws.par[i] = parent
             ws.dec[i] = decision
             return
-        i = ws.hidx[h]
-        if ws.keys[i] == key:
+        if ws.hkey[h] == key:  # the key beside its slot: no arena read to tell a collision
+            i = ws.hidx[h]
             if value > ws.vals[i] or (value == ws.vals[i] and preferred(ws.keys, ws.par, ws.dec, parent, decision, i)):
                 ws.vals[i] = value
                 ws.par[i] = parent
@@ -141,15 +143,14 @@ def preferred(keys, par, dec, parent, decision, i):
 
 
 @njit_noalloc
-def lookup(keys, hstamp, hidx, meta, key):
+def lookup(hkey, hstamp, hidx, meta, key):
     """The arena entry of ``key`` in the current step, or -1."""
     stamp = meta[M_STAMP]
     bits = meta[M_HASH_BITS]
     h = hash_slot(key, bits)
     while hstamp[h] == stamp:
-        i = hidx[h]
-        if keys[i] == key:
-            return i
+        if hkey[h] == key:
+            return hidx[h]
         h = (h + 1) & ((1 << bits) - 1)
     return -1
 
@@ -183,8 +184,9 @@ def lowered(code, k, track):
 def _dominated() -> np.ndarray:
     """``DOMINATED[track, slots]``: the slot fields (9 bits, sorted codes) that a colour's slots
     ``slots`` dominate, one slot lowered (``lowered``), each once; entry 0 is their number. Equal
-    slots lower to the same field, so the sweep looks each up once."""
-    table = np.zeros((2, 1 << COLOUR_BITS, 19), dtype=np.int64)
+    slots lower to the same field, so the sweep looks each up once. 16 bits an entry, so that the
+    rows the sweep reads stay in few cache lines."""
+    table = np.zeros((2, 1 << COLOUR_BITS, 19), dtype=np.int16)
     for track in range(2):
         for slots in range(1 << COLOUR_BITS):
             x = [(slots >> (3 * s)) & 7 for s in range(3)]
@@ -218,7 +220,7 @@ def sweep_colour(ws, step, c, track):
         slots = field(key, shift, COLOUR_BITS)
         for m in range(1, DOMINATED[tracked, slots, 0] + 1):
             lower = with_field(key, shift, COLOUR_BITS, DOMINATED[tracked, slots, m])
-            j = lookup(ws.keys, ws.hstamp, ws.hidx, ws.meta, lower)
+            j = lookup(ws.hkey, ws.hstamp, ws.hidx, ws.meta, lower)
             if j >= 0 and ws.vals[j] <= ws.vals[i]:
                 ws.dec[j] |= DEAD_BIT
                 marked += 1
@@ -234,7 +236,7 @@ def sweep_jokers(ws, step):
         key = ws.keys[i]
         used = field(key, USED_BIT, 2)
         for more in range(used + 1, 3):
-            j = lookup(ws.keys, ws.hstamp, ws.hidx, ws.meta, with_field(key, USED_BIT, 2, more))
+            j = lookup(ws.hkey, ws.hstamp, ws.hidx, ws.meta, with_field(key, USED_BIT, 2, more))
             if j >= 0 and ws.vals[j] <= ws.vals[i]:
                 ws.dec[j] |= DEAD_BIT
                 marked += 1
@@ -508,11 +510,6 @@ def colour_step(ws, step, n, c, n_locked, joker_cap, max_jokers, threshold):
     avail = t + ws.rack[c, n]
     weight = ws.wts[c, n]
     shift = COLOUR_BITS * c
-    later1 = 0
-    later2 = 0
-    for d in range(c + 1, N_COLOURS):
-        later1 += 1 if ws.free[d, n] + ws.rack[d, n] > 0 else 0
-        later2 += 1 if ws.free[d, n] + ws.rack[d, n] > 1 else 0
     n_items = 0
     item0 = -1
     item1 = -1
@@ -525,6 +522,9 @@ def colour_step(ws, step, n, c, n_locked, joker_cap, max_jokers, threshold):
             n_items += 1
     next1 = ws.free[c, n + 1] + ws.rack[c, n + 1]
     next2 = ws.free[c, n + 2] + ws.rack[c, n + 2]
+    joker_weight = ws.meta[M_JOKER_WEIGHT]
+    need = step_need(ws, n, c)
+    tiles = tiles_at(ws.free, ws.rack, n)
     open_step(ws.meta, ws.start, step)
     for p in range(ws.start[step - 1], ws.start[step]):
         key = ws.keys[p]
@@ -537,11 +537,12 @@ def colour_step(ws, step, n, c, n_locked, joker_cap, max_jokers, threshold):
         if avail == 0 and room == 0 and n_items == 0:
             closed_colour(ws, p, key, value, shift, s0, s1, s2)
             continue
+        later1, later2 = later_for_groups(key, tiles, c, joker_cap)
         end = max(0, n - TOP + 2)
-        slots = field(key, shift, COLOUR_BITS)
-        count = NATURAL_MOVES[end, slots, 0] if joker_cap == 0 else joker_moves(ws.sel, s0, s1, s2, n, room, track)
+        row = natural_row(field(key, shift, COLOUR_BITS))
+        count = NATURAL_MOVES[end, row, 0] if joker_cap == 0 else joker_moves(ws.sel, s0, s1, s2, n, room, track)
         for m in range(count):
-            move = NATURAL_MOVES[end, slots, 1 + m] if joker_cap == 0 else ws.sel[m]
+            move = NATURAL_MOVES[end, row, 1 + m] if joker_cap == 0 else ws.sel[m]
             nat = (move >> MOVE_NAT) & 3
             jok = (move >> MOVE_JOK) & 3
             if nat > avail or used + jok > joker_cap:
@@ -551,7 +552,36 @@ def colour_step(ws, step, n, c, n_locked, joker_cap, max_jokers, threshold):
                 continue
             slots_key = with_field(with_field(key, shift, COLOUR_BITS, x), USED_BIT, 2, used + jok)
             colour_choices(ws, p, value, slots_key, move >> MOVE_DECISION, n, c, t, avail, nat, jok, weight,
-                           item0, item1, joker_cap, threshold, later1, later2, max_jokers)
+                           item0, item1, joker_cap, threshold, later1, later2, max_jokers, joker_weight, need)
+
+
+@njit_noalloc
+def tiles_at(free, rack, n):
+    """The tiles (table and rack) of number ``n`` of each colour, 4 bits a colour: read once per step
+    rather than per state (the arrays may alias the arena's, so the compiler reloads them)."""
+    tiles = 0
+    for d in range(N_COLOURS):
+        tiles |= (free[d, n] + rack[d, n]) << (4 * d)
+    return tiles
+
+
+@njit_noalloc
+def later_for_groups(key, tiles, c, joker_cap):
+    """(colours after ``c`` with at least one, with at least two tiles of this number that a state
+    ``key`` could still leave for groups: ``GROUP_HOPE``'s ``m1`` and ``m2``). Without jokers each of
+    a colour's runs of 1 or 2 tiles must take one of those tiles (a run cannot end short), so only
+    the others count: a state whose groups need them is dropped here, not numbers later. Only states
+    that cannot be completed are dropped, and those are on no path to a final state. ``tiles``: the
+    number's tiles per colour (``tiles_at``)."""
+    later1 = 0
+    later2 = 0
+    for d in range(c + 1, N_COLOURS):
+        left = (tiles >> (4 * d)) & 15
+        if joker_cap == 0:
+            left -= SHORT_RUNS[natural_row(field(key, COLOUR_BITS * d, COLOUR_BITS))]
+        later1 += 1 if left > 0 else 0
+        later2 += 1 if left > 1 else 0
+    return later1, later2
 
 
 @njit_noalloc
@@ -595,7 +625,7 @@ def joker_moves(moves, s0, s1, s2, n, room, track):
 
 @njit_inline
 def colour_choices(ws, p, value, key, decision, n, c, t, avail, nat, jok, weight, item0, item1, joker_cap,
-                   threshold, later1, later2, max_jokers):
+                   threshold, later1, later2, max_jokers, joker_weight, need):
     """The tiles left for groups and the locked items' options, for one choice of run actions.
     ``later1`` and ``later2``: the colours after ``c`` with at least one and two tiles of ``n``
     (``GROUP_HOPE``)."""
@@ -646,8 +676,8 @@ def colour_choices(ws, p, value, key, decision, n, c, t, avail, nat, jok, weight
                     opts |= o0 << (11 + 2 * item0)
                 if item1 >= 0:
                     opts |= o1 << (11 + 2 * item1)
-                gain = weight * (placed + r0 + r1) + ws.meta[M_JOKER_WEIGHT] * (jok + j0 + j1)
-                if bounded(ws.rest, ws.meta, value + gain, k1, n, c, joker_cap):
+                gain = weight * (placed + r0 + r1) + joker_weight * (jok + j0 + j1)
+                if reachable(value + gain, k1, joker_cap, joker_weight, need):
                     insert(ws, k1, value + gain, p, gdec | opts)
 
 
@@ -663,6 +693,8 @@ def close_step(ws, step, n, n_locked, joker_cap, max_jokers, both_colours, thres
                 g0 = i
             else:
                 g1 = i
+    joker_weight = ws.meta[M_JOKER_WEIGHT]
+    need = step_need(ws, n, N_COLOURS - 1)
     open_step(ws.meta, ws.start, step)
     for p in range(ws.start[step - 1], ws.start[step]):
         key = ws.keys[p]
@@ -711,8 +743,8 @@ def close_step(ws, step, n, n_locked, joker_cap, max_jokers, both_colours, thres
                         decision |= code0 << (2 + 4 * g0)
                     if g1 >= 0:
                         decision |= code1 << (2 + 4 * g1)
-                    v = value + ws.meta[M_JOKER_WEIGHT] * (jg + add0 + add1)
-                    if bounded(ws.rest, ws.meta, v, k, n, N_COLOURS - 1, joker_cap):
+                    v = value + joker_weight * (jg + add0 + add1)
+                    if reachable(v, k, joker_cap, joker_weight, need):
                         insert(ws, k, v, p, decision)
 
 
@@ -743,7 +775,7 @@ def final_value(lk, key, value, n_locked, rack_jokers, joker_weight, max_jokers,
 @njit_noalloc
 def fill_rest(ws, joker_weight):
     """``ws.rest[4 * (n - 1) + c]``: the weight of the rack tiles from colour ``c`` at number ``n`` on,
-    in the program's order (the bound of ``bounded``)."""
+    in the program's order (the bound of ``step_need`` and ``reachable``)."""
     total = 0
     for idx in range(4 * TOP - 1, -1, -1):
         n = idx // 4 + 1
@@ -755,11 +787,18 @@ def fill_rest(ws, joker_weight):
 
 
 @njit_noalloc
-def bounded(rest, meta, value, key, n, c, joker_cap):
-    """Could a state reach the known lower bound? Its value, plus every rack tile still ahead of it
-    (after colour ``c`` at number ``n``) and every joker it could still place."""
-    ahead = rest[4 * (n - 1) + c + 1] + (joker_cap - field(key, USED_BIT, 2)) * max(meta[M_JOKER_WEIGHT], 0)
-    return value + ahead >= meta[M_LOWER]
+def step_need(ws, n, c):
+    """The value a state made by step (``n``, ``c``) needs, with the jokers it can still place, to
+    reach the known lower bound: the bound less every rack tile still ahead of it (after colour ``c``
+    at number ``n``). Read once per step, so that the per-state test (``reachable``) reads no array."""
+    return ws.meta[M_LOWER] - ws.rest[4 * (n - 1) + c + 1]
+
+
+@njit_noalloc
+def reachable(value, key, joker_cap, joker_weight, need):
+    """Could a state reach the known lower bound? Its value and every joker it could still place,
+    against its step's ``need``."""
+    return value + (joker_cap - field(key, USED_BIT, 2)) * max(joker_weight, 0) >= need
 
 
 @njit_inline
@@ -828,7 +867,7 @@ def solve(ws, n_locked, rack_jokers, joker_weight, max_jokers, both_colours, thr
     the best; the tests and benchmarks check that it stays 0).
 
     With jokers in play a first pass without them gives a lower bound, and the second pass drops
-    every state that cannot reach it (``bounded``): jokers multiply the states, and most of those
+    every state that cannot reach it (``reachable``): jokers multiply the states, and most of those
     cannot beat the best play without them.
     """
     return program_passes(ws, n_locked, rack_jokers, joker_weight, max_jokers, both_colours, threshold, False, 0)
@@ -841,8 +880,8 @@ def solve_play(ws, n_locked, rack_jokers, joker_weight, max_jokers, both_colours
     arrangement is worth more than 0. ``floor`` is a value some arrangement without jokers is known
     to reach (``table.floor_value``; 0 if none is known).
 
-    Bound first: a pass keeps only the states that can still reach a target (``bounded``). The first
-    pass's target is the most the rack could give (every rack tile placed): it holds few states, and
+    Bound first: a pass keeps only the states that can still reach a target (``reachable``). The
+    first pass's target is the most the rack could give (every rack tile placed): it holds few states, and
     if it finds an arrangement, that arrangement is the best. Otherwise a second pass aims at
     ``floor`` (at least 1) and finds the best, which is exact whatever the target below it: the
     bound only drops states that cannot reach the target. With jokers, those passes go without

@@ -92,15 +92,16 @@ M_SIZE = 10
 Solver = namedtuple(
     "Solver",
     "keys vals par dec start hstamp hidx meta free rack wts rest lk path slot_code slot_run run_col run_lo "
-    "run_len run_tiles lk_tiles lk_lo lk_hi lk_group gsel out sel aside quiet order left",
+    "run_len run_tiles lk_tiles lk_lo lk_hi lk_group gsel out sel aside quiet order left hkey",
 )
 """The solver's workspace, made once by ``new_solver`` and reused for every solve.
 
 Inputs the caller fills: ``free`` and ``rack`` [colour, number] counts, ``wts`` [colour, number]
 weights, ``lk`` the locked items (``LK_*`` rows). The arena (``keys vals par dec``, ``start`` per
-step), the hash table (``hstamp hidx``) and ``meta`` are the program's; ``path`` to ``gsel`` are
-the replay's; ``out`` receives the final table (``CB_*`` rows); ``sel`` is the beam's scratch, and
-in a colour step with jokers one state's run moves (``kernels.rummikub.solver.joker_moves``);
+step), the hash table (``hstamp hidx``, and ``hkey``: a slot's stamp, arena entry and key) and
+``meta`` are the program's; ``path`` to ``gsel`` are the replay's; ``out`` receives the final table
+(``CB_*`` rows); ``sel`` is the beam's scratch, and in a colour step with jokers one state's run
+moves (``kernels.rummikub.solver.joker_moves``);
 ``aside[r]`` is 1 for a table row that no rack tile can reach, left out of the program and copied
 as it is into the final table (``kernels.rummikub.table.set_aside``); ``quiet[step]`` is 1 for a step
 the program skipped (``kernels.rummikub.solver.quiet_step``), ``order`` the steps it goes through;
@@ -141,6 +142,7 @@ def new_solver(beam=BEAM):
         np.zeros(STEPS + 2, dtype=np.int64),
         np.zeros(STEPS + 2, dtype=np.int64),
         np.zeros((N_COLOURS, TOP + 3), dtype=np.int64),
+        np.zeros(HASH_SIZE, dtype=np.int64),
     )
     ws.meta[M_BEAM] = min(beam, WIDEST_BEAM)
     return ws
@@ -225,9 +227,22 @@ MOVE_SINGLE = 15  # those of 1 tile
 MOVE_DECISION = 17  # and its decision
 
 
+@njit_noalloc
+def natural_row(slots):
+    """``NATURAL_MOVES``' row of a slot field whose codes are 0..3 (no joker): its three 2-bit lengths
+    side by side. 64 rows rather than the field's 512, so that the rows the program reads share a
+    few cache lines."""
+    return (slots & 3) | ((slots >> 1) & 12) | ((slots >> 2) & 48)
+
+
+SHORT_RUNS = np.array([sum(1 for s in range(3) if (row >> (2 * s)) & 3 in (1, 2)) for row in range(64)],
+                      dtype=np.uint8)
+"""``SHORT_RUNS[natural_row(slots)]``: a colour's runs of 1 or 2 tiles (codes 0..3), which must go on."""
+
+
 def _natural_moves() -> np.ndarray:
-    """``NATURAL_MOVES[end, slots]``: the run actions open to a colour's three slots (``slots``, the
-    key's 9-bit field) when no joker can be placed, in the order the program's loop over
+    """``NATURAL_MOVES[end, natural_row(slots)]``: the run actions open to a colour's three slots
+    (``slots``, the key's 9-bit field) when no joker can be placed, in the order the program's loop over
     ``SLOT_ACTIONS`` tries them. ``end`` is 0 for numbers up to ``TOP - 2``, else ``n - TOP + 2``
     (``slot_after`` refuses runs that can no longer reach three tiles). Entry 0 is the number of
     moves; each move packs the new slots (9 bits), the natural tiles and jokers it takes (``MOVE_NAT``,
@@ -235,14 +250,14 @@ def _natural_moves() -> np.ndarray:
     slot actions' decision (``MOVE_DECISION``). Without jokers a state holds codes
     0..3 only, so the program reads its moves here instead of trying every action of every slot and
     dropping most (``solver.joker_moves`` makes them with jokers)."""
-    moves = np.zeros((3, 1 << COLOUR_BITS, 7), dtype=np.int64)  # at most 6 moves
+    moves = np.zeros((3, 64, 7), dtype=np.int32)  # at most 6 moves, of 26 bits
     after = slot_after.py_func
     for end in range(3):
         n = TOP - 2 + end
         for s0 in range(4):
             for s1 in range(s0 + 1):
                 for s2 in range(s1 + 1):
-                    row = moves[end, s0 | (s1 << 3) | (s2 << 6)]
+                    row = moves[end, natural_row.py_func(s0 | (s1 << 3) | (s2 << 6))]
                     for a0 in (a for a in SLOT_ACTIONS[s0] if a >= 0):
                         for a1 in (a for a in SLOT_ACTIONS[s1] if a >= 0 and not (s1 == s0 and a > a0)):
                             for a2 in (a for a in SLOT_ACTIONS[s2] if a >= 0 and not (s2 == s1 and a > a1)):
