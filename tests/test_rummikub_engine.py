@@ -18,7 +18,7 @@ from polars.testing import assert_frame_equal
 
 from rummysim.checks import traced_game
 from rummysim.kernels.rummikub import layout as L
-from rummysim.kernels.rummikub.state import M_STAMP
+from rummysim.kernels.rummikub.state import M_BEAM, M_STAMP
 from rummysim.kernels.rummikub.engine import new_context, new_workspace, play_turn, score_round, seed_game, start_round
 from rummysim.rules import Rules
 from rummysim.rummikub import JOKER_ID, Combo
@@ -332,6 +332,8 @@ def twin_contexts(seed: int, turns: int):
         arr[...] = rng.integers(0, 50, size=arr.shape).astype(arr.dtype)
     # the solver's own bookkeeping: its step counter is past every stamp in its hash table
     b.ws.meta[M_STAMP] = b.ws.hstamp.max()
+    # the beam width is the engine's setting, not scratch: garbage there changes which solves are cut
+    b.ws.meta[M_BEAM] = a.ws.meta[M_BEAM]
     return a, b, seat
 
 
