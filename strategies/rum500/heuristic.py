@@ -37,7 +37,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from rummysim.kernels.common._jit import njit_noalloc
+from rummysim.kernels.common._jit import njit_inline, njit_noalloc
 from rummysim.kernels.common.planes import (
     ACES_LOW,
     ALL_NATURALS,
@@ -548,12 +548,6 @@ def best_take(params, view, opts, nopt, scratch, must_play_all):
     """Index of the best option in opts[1:nopt] (pile indexes) if it gains more than min_gain
     over option 0 (stock, decline or pass), else 0."""
     future = params[H_FUTURE] > 0
-    if not future and params[H_MAX_TAKE] <= 0:
-        # Greedy's own test (H_DEADWOOD_WEIGHT and H_MIN_GAIN are greedy's indexes), with greedy's
-        # shortcuts: its draw plays the hand out only when some option can gain (issue 19 point 3)
-        if must_play_all:
-            return greedy_call(params, view, opts, nopt, scratch)
-        return greedy_draw(params, view, opts, nopt, scratch)
     # the View's arrays are taken out once: each array read out of a record in an njit function
     # may cost a reference-count update, so the helpers called per option get them one by one
     obs, mine, pile, table = view
@@ -612,12 +606,24 @@ def takes_back_own_discard(obs, mine, c, table, scratch):
 
 
 @njit_noalloc
+def takes_as_greedy(params):
+    """Without ``future`` nor a take limit the take test is greedy's own (H_DEADWOOD_WEIGHT and
+    H_MIN_GAIN are greedy's indexes), and greedy's functions decide, with greedy's shortcuts: its
+    draw plays the hand out only when some option can gain (issue 19 point 3)."""
+    return params[H_FUTURE] <= 0 and params[H_MAX_TAKE] <= 0
+
+
+@njit_noalloc
 def heuristic_draw(params, view, opts, nopt, scratch):
+    if takes_as_greedy(params):
+        return greedy_draw(params, view, opts, nopt, scratch)
     return best_take(params, view, opts, nopt, scratch, False)
 
 
 @njit_noalloc
 def heuristic_call(params, view, opts, nopt, scratch):
+    if takes_as_greedy(params):
+        return greedy_call(params, view, opts, nopt, scratch)
     return best_take(params, view, opts, nopt, scratch, True)
 
 
@@ -677,9 +683,17 @@ def heuristic_play(params, view, cand, ncand, scratch):
     if i < 0:
         return 0
     stop_allowed = cand[0, A_TYPE] == ACT_STOP
-    if stop_allowed and params[H_HOLD_MELDS] > 0 and not time_to_lay(params, view.obs, view.mine, view.table, scratch):
+    if stop_allowed and heuristic_holds(params, view, scratch):
         return 0
     return i
+
+
+@njit_noalloc
+def heuristic_holds(params, view, scratch):
+    """The seat keeps its melds in hand this turn: offered STOP, ``heuristic_play`` picks it
+    whatever else is offered, so the engine asks this before it lists the plays (issue 19 point 3:
+    listing them was most of a holding seat's time)."""
+    return params[H_HOLD_MELDS] > 0 and not time_to_lay(params, view.obs, view.mine, view.table, scratch)
 
 
 # ----------------------------------------------------------------------------- discards
@@ -742,7 +756,7 @@ def feeds_opponents(params, obs, c, pile, pile_len, table, scratch, targets):
     return False
 
 
-@njit_noalloc
+@njit_inline
 def discard_score(params, obs, p1, c, pile, pile_len, table, scratch, targets):
     """How much the seat wants to keep card c of hand p1 (the lowest score is discarded): its
     partners in hand, less its value, plus the feed penalty; a joker is always kept."""
