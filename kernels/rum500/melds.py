@@ -426,11 +426,13 @@ def enumerate_plays(p1, jok, must, table, scope, cand, n, limit):
 
 
 @njit_noalloc
-def best_play(p1, jok, must, table, cand):
+def best_play(p1, jok, must, table, cand, targets, joker_ok):
     """Row 0 of ``cand``: the first action of the highest value that ``enumerate_plays`` (every
     scope, up to ``MAX_CAND`` rows) would list, which is a greedy play-out's next play. Returns how
     many actions it would list (0: none, and row 0 is left as it was). Not writing the other rows,
-    nor reading them back, is what a play-out saves (issue 19 point 3)."""
+    nor reading them back, is what a play-out saves (issue 19 point 3). ``targets`` and
+    ``joker_ok`` are the table's ``layoff_targets``: without a card among the targets, nor a joker
+    and a meld that takes one, no lay-off starts, and the table's melds are not read."""
     if table.rules[R_PARTNERSHIP] == PARTNER_PERSIAN or table.gambit != 0:
         n = enumerate_plays(p1, jok, must, table, PLAY_ALL, cand, 0, MAX_CAND)
         best = 0
@@ -442,6 +444,8 @@ def best_play(p1, jok, must, table, cand):
         return n
     n = _enumerate_sets(p1, jok, must, table.vals, cand, 0, MAX_CAND, True)
     n = _enumerate_runs(p1, jok, must, table, cand, n, MAX_CAND, True)
+    if table.rules[R_MAX_POS] <= 14 and np.uint64(p1) & targets == 0 and not (jok > 0 and joker_ok):
+        return n  # layoff_targets holds without round-the-corner runs
     return _enumerate_layoffs(p1, jok, must, table, cand, n, MAX_CAND, True)
 
 

@@ -77,7 +77,7 @@ def playout_on(p1, jok, must, table, scratch, targets, joker_ok):
     while True:
         if must < 0 and not _any_play(p1, jok, table, scratch, targets, joker_ok):
             break
-        if best_play(p1, jok, must, table, scratch) == 0:
+        if best_play(p1, jok, must, table, scratch, targets, joker_ok) == 0:
             break
         m = np.uint64(scratch[0, A_MASK])
         points += scratch[0, A_VALUE]
