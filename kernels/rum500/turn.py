@@ -31,11 +31,13 @@ from rummysim.kernels.rum500.layout import (
     ST_TAKEN_MASK, ST_TURN, T_DISCARD, T_DRAW_STOCK, T_FLOAT, T_LAYOFF, T_NO_DRAW, T_OUT_OF_TURN,
     T_START_PILE, T_TAKE_PILE, T_TURN_START,
 )
-from rummysim.kernels.rum500.melds import enumerate_plays, has_any_play
+from rummysim.kernels.rum500.melds import best_play, enumerate_plays, has_any_play
 from rummysim.kernels.rum500.opening import action_allowed, must_play_possible
 from rummysim.kernels.rum500.table import apply_play, layoff_target_exists
 from rummysim.kernels.rum500.view import hand_size, seat_view, stock_size, table_of
-from rummysim.strategies.rum500.dispatch import choose_discard, choose_draw, choose_hold, choose_play, may_hold
+from rummysim.strategies.rum500.dispatch import (
+    choose_discard, choose_draw, choose_hold, choose_play, may_hold, plays_highest,
+)
 
 TURN_NORMAL = 0
 TURN_CALL = 1  # a rummy-call turn (V500-RUMMY-3)
@@ -251,6 +253,53 @@ def single_card_plays(cand, n):
 
 
 @njit_inline
+def highest_allowed(st, hands, table, seat, scope, cand, first, stack, budget):
+    """Row ``first`` of ``cand`` := the first play of the highest value the seat may make, found
+    without listing: the enumeration's first play of the highest value (``best_play``), when it is
+    allowed, is the first of the highest among the allowed plays too. Returns False when there is
+    no play, or that one is not allowed (then the plays must be listed)."""
+    if play_scope(st, scope) != PLAY_ALL:
+        return False
+    p1 = hands[seat, 0]
+    jok = st[ST_JOKERS + seat]
+    # no lay-off targets are known here: every lay-off is looked for
+    if best_play(p1, jok, st[ST_MUST_CARD], table, cand[first:], ~np.uint64(0), True) == 0:
+        return False
+    rules = table.rules
+    return action_allowed(p1, hands[seat, 1], jok, cand[first], turn_end(st, rules), opening_need(st, rules, seat),
+                          st[ST_PLACED_VALUE], table, PLAY_ALL, stack, budget)
+
+
+@njit_inline
+def pick_play(g, stack, seat, scope, single):
+    """Row of ``cand`` the seat plays next (STOP included), or -1 when there is nothing to pick.
+
+    Two decisions need no list of plays (issue 19 point 3): a seat that keeps its melds in hand
+    (``choose_hold``) picks STOP whatever it is offered, and a seat that picks the first play of
+    the highest value (``plays_highest``) picks the one ``highest_allowed`` finds.
+    """
+    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget, family = g
+    sid = lineup[seat]
+    table = table_of(g, seat)
+    ncand = stop_candidate(st, hands, table, seat, scope, cand)
+    if plays_to_list(st, hands, table, seat, scope, cand):
+        if ncand == 1 and single == 0 and may_hold(family, sid, params[seat]) and choose_hold(
+                family, sid, params[seat], seat_view(g, seat), scratch):
+            return 0
+        if single == 0 and rules[R_GAMBIT] == 0 and plays_highest(family, sid) and highest_allowed(
+                st, hands, table, seat, scope, cand, ncand, stack, budget):
+            return ncand
+        ncand = listed_plays(st, hands, table, seat, scope, cand, ncand, stack, budget)
+    if single != 0:
+        ncand = single_card_plays(cand, ncand)  # V500-RUMMY-6: that one card, nothing else
+    elif stack is not None and block_allowed(st, hands, rules, seat):
+        ncand = add_block(cand, ncand)  # V500-GAMBIT-8
+    if ncand == 0:
+        return -1
+    return choose_play(family, sid, params[seat], seat_view(g, seat), cand, ncand, rngs[seat], scratch)
+
+
+@njit_inline
 def play_phase(g, stack, seat, scope, single):
     """Plays until the strategy stops (R500-MELD-7). Returns True if the hand emptied.
 
@@ -258,25 +307,10 @@ def play_phase(g, stack, seat, scope, single):
     OUT_OF_TURN before their first meld.
     """
     st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget, family = g
-    sid = lineup[seat]
     announced = False
     while True:
-        table = table_of(g, seat)
-        ncand = stop_candidate(st, hands, table, seat, scope, cand)
-        if plays_to_list(st, hands, table, seat, scope, cand):
-            # a seat that keeps its melds in hand would pick STOP whatever it were offered
-            if ncand == 1 and single == 0 and may_hold(family, sid, params[seat]) and choose_hold(
-                    family, sid, params[seat], seat_view(g, seat), scratch):
-                return False
-            ncand = listed_plays(st, hands, table, seat, scope, cand, ncand, stack, budget)
-        if single != 0:
-            ncand = single_card_plays(cand, ncand)  # V500-RUMMY-6: that one card, nothing else
-        elif stack is not None and block_allowed(st, hands, rules, seat):
-            ncand = add_block(cand, ncand)  # V500-GAMBIT-8
-        if ncand == 0:
-            return False
-        pick = choose_play(family, sid, params[seat], seat_view(g, seat), cand, ncand, rngs[seat], scratch)
-        if cand[pick, A_TYPE] == ACT_STOP:
+        pick = pick_play(g, stack, seat, scope, single)
+        if pick < 0 or cand[pick, A_TYPE] == ACT_STOP:
             return False
         if stack is not None and cand[pick, A_TYPE] == ACT_BLOCK:
             apply_block(st, seat, trace)

@@ -255,6 +255,22 @@ def choose_hold(family, sid, params, view, scratch):
 
 
 @njit_noalloc
+def plays_highest(family, sid):
+    """The seat's ``choose_play`` picks the first play of the highest value offered (STOP when it
+    is offered nothing else): greedy and ``rollout``, and the heuristic family once it does not
+    hold (``choose_hold`` is asked first), outside Dealer's gambit. The engine then looks for that
+    play alone (issue 19 point 3). A seat asked outside numba is offered every play."""
+    heur, roll = heuristic_part(family), rollout_part(family)
+    if sid == GREEDY:
+        return True
+    if heur is not None and is_heuristic(sid):
+        return True
+    if roll is not None and sid == ROLLOUT:
+        return True
+    return False
+
+
+@njit_noalloc
 def choose_discard(family, sid, params, view, opts, nopt, rng, scratch):
     """Index into opts[:nopt] (card ids that may be discarded)."""
     heur, roll = heuristic_part(family), rollout_part(family)
