@@ -356,7 +356,7 @@ def future_take_value(params, obs, mine, pile, table, k, must_play, scratch, out
     # The hand is valued after the discard this seat will really make (heuristic_discard's
     # choice), not after its least worthy card: valuing a take by a card it then throws away let
     # two seats swap aces through the top discard until the turn cap (issue 18 point 5).
-    discard = planned_discard(params, obs, p1, jok, forbid, forbid_joker, pile, k, table, scratch)
+    discard = planned_discard(params, obs, p1, jok, forbid, forbid_joker, pile, k, table, scratch, targets)
     return pts + worth_after_discard(params, p1, p2, jok, discard, table, outlook)
 
 
@@ -769,10 +769,10 @@ def discard_score(params, obs, p1, c, pile, pile_len, table, scratch, targets):
 
 
 @njit_noalloc
-def planned_discard(params, obs, p1, jok, forbid, forbid_joker, pile, pile_len, table, scratch):
+def planned_discard(params, obs, p1, jok, forbid, forbid_joker, pile, pile_len, table, scratch, targets):
     """The card heuristic_discard would throw from hand (p1, jok) over pile[:pile_len], leaving
-    out the forbidden ones; -1 when none may go."""
-    targets = feed_targets(params, table)
+    out the forbidden ones; -1 when none may go. ``targets``: the table's ``layoff_targets``,
+    which the feed test reads (``feed_targets``), worked out once per decision by the caller."""
     best = -1
     best_score = 1e300
     x = p1 & ~forbid
