@@ -185,7 +185,8 @@ def plays_to_list(st, hands, table, seat, scope, cand):
 def play_candidates(st, hands, table, seat, scope, cand, stack, budget):
     """Candidate plays into ``cand``: STOP (when allowed), then canonical melds and lay-offs that
     keep the turn finishable (C-LEGAL-1), contain a pending must-card (C-TURN-4) and can still
-    meet a pending opening (V500-OPEN30)."""
+    meet a pending opening (V500-OPEN30). This is the list a seat is offered; ``pick_play`` builds
+    it from the same parts, or finds the seat's pick without it."""
     n = stop_candidate(st, hands, table, seat, scope, cand)
     if not plays_to_list(st, hands, table, seat, scope, cand):
         return n
