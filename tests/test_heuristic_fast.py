@@ -2,8 +2,8 @@
 random tables and hands: the lay-off test by bit tests against the enumeration, ``card_outs``
 reading the table only at the ``run_ends`` against the old loop over every meld (and only for the
 ``linked_cards``), and the stock
-draw's test of every drawn card at once (``playable_cards``) and the discard's test of a held card
-(``may_be_held``) against the enumeration."""
+draw's test of every drawn card at once (``playable_cards``), the discard's test of a held card
+(``may_be_held``) and a play-out's next play (``best_play``) against the enumeration."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from rummysim.kernels.rum500 import layout as L
-from rummysim.kernels.rum500.melds import bit_tests_exact, enumerate_plays, layoff_targets
+from rummysim.kernels.rum500.melds import best_play, bit_tests_exact, enumerate_plays, layoff_targets
 from rummysim.rules import Rules
 from rummysim.strategies.rum500.heuristic import (
     card_outs, layoff_fits, linked_cards, may_be_held, playable_cards, run_ends,
@@ -209,3 +209,35 @@ def test_may_be_held_is_every_held_card_the_enumeration_plays(label):
                 continue
             fits = enumerate_plays(hand, jok, c, table, L.PLAY_ALL, scratch, 0, 1) > 0
             assert may_be_held(c, hand, jok, table) == (fits or not exact), (label, name(c))
+
+
+@pytest.mark.parametrize("label", [*RULES, "Persian rummy"])
+def test_best_play_is_the_listings_first_play_of_the_highest_value(label):
+    """``best_play`` against ``enumerate_plays`` and the first row of the highest value (greedy's
+    ``best_by_value``): the same row and the same count, with and without a must-card; the lay-off
+    shortcut from ``layoff_targets`` included, and Persian rummy's listing."""
+    if label == "Persian rummy":
+        rules, max_pos = Rules(r500_persian=True, r500_partnership=True), 14
+    else:
+        rules, max_pos = case_rules(label)
+    rng = random.Random(24)
+    listing = np.zeros((L.MAX_CAND, L.A_SIZE), dtype=np.int64)
+    best = np.zeros((L.MAX_CAND, L.A_SIZE), dtype=np.int64)
+    naturals = [16 * s + r for s in range(4) for r in range(1, 14)]
+    found = 0
+    for _ in range(300):
+        k = random_table(rng, rules, max_pos)
+        hand = np.uint64(sum(1 << c for c in rng.sample(naturals, rng.randint(1, 14))))
+        jok = rng.choice((0, 0, 0, 1, 1, 2))
+        held = [c for c in naturals if (int(hand) >> c) & 1] + ([JOKER] if jok else [])
+        for seat in (-1, 0, 1):
+            table = k.table(seat)
+            targets, joker_ok = layoff_targets(table.melds, table.n_melds, max_pos)
+            for must in (-1, rng.choice(held)):
+                n = enumerate_plays(hand, jok, must, table, L.PLAY_ALL, listing, 0, L.MAX_CAND)
+                assert best_play(hand, jok, must, table, best, targets, joker_ok) == n, (label, seat, must)
+                if n:
+                    first = max(range(n), key=lambda i: (listing[i, L.A_VALUE], -i))
+                    assert list(best[0]) == list(listing[first]), (label, seat, must)
+                    found += 1
+    assert found > 300  # plays are common

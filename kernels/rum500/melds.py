@@ -57,6 +57,7 @@ from rummysim.kernels.rum500.layout import (
     GB_EFFECT,
     JOKER,
     KIND_SET,
+    MAX_CAND,
     MK_KEY,
     MK_KIND,
     MK_LEN,
@@ -161,21 +162,28 @@ def must_matches(must, mask, njok):
 
 
 @njit_inline
-def _emit(cand, n, limit, act):
-    """Write ``act`` into row n unless the table is full; returns the new row count."""
+def _emit(cand, n, limit, act, best_only):
+    """Write ``act`` into row n unless the table is full; returns the new row count. With
+    ``best_only`` (``best_play``) row 0 keeps the first action of the highest value instead, and
+    the count is the rows the listing would have."""
     if n >= limit:
         return n
-    cand[n, A_TYPE] = act.typ
-    cand[n, A_MELD] = act.meld
-    cand[n, A_KEY] = act.key
-    cand[n, A_LO] = act.lo
-    cand[n, A_LEN] = act.length
-    cand[n, A_MASK] = np.int64(act.mask)
-    cand[n, A_NJOK] = act.njok
-    cand[n, A_VALUE] = act.value
-    cand[n, A_NCARDS] = act.ncards
-    cand[n, A_SIDE] = act.side
-    cand[n, A_GAMBIT] = AG_NONE
+    row = n
+    if best_only:
+        if n > 0 and act.value <= cand[0, A_VALUE]:
+            return n + 1
+        row = 0
+    cand[row, A_TYPE] = act.typ
+    cand[row, A_MELD] = act.meld
+    cand[row, A_KEY] = act.key
+    cand[row, A_LO] = act.lo
+    cand[row, A_LEN] = act.length
+    cand[row, A_MASK] = np.int64(act.mask)
+    cand[row, A_NJOK] = act.njok
+    cand[row, A_VALUE] = act.value
+    cand[row, A_NCARDS] = act.ncards
+    cand[row, A_SIDE] = act.side
+    cand[row, A_GAMBIT] = AG_NONE
     return n + 1
 
 
@@ -200,7 +208,7 @@ def set_ranks(p1, jok):
 
 
 @njit_inline
-def _enumerate_sets(p1, jok, must, vals, cand, n, limit):
+def _enumerate_sets(p1, jok, must, vals, cand, n, limit, best_only):
     ranks = set_ranks(p1, jok)  # skip the ranks that cannot make a set (same rows, in rank order)
     if must >= 0 and must != JOKER:
         ranks &= U1 << np.uint64(rank_of(must))
@@ -228,7 +236,7 @@ def _enumerate_sets(p1, jok, must, vals, cand, n, limit):
                 if not must_matches(must, mask, j):
                     continue
                 n = _emit(cand, n, limit, Action(typ=ACT_MELD_SET, meld=-1, key=r, lo=0, length=size,
-                    mask=mask, njok=j, value=value + j * vals[JOKER], ncards=size, side=0))
+                    mask=mask, njok=j, value=value + j * vals[JOKER], ncards=size, side=0), best_only)
                 if n >= limit:
                     return n
     return n
@@ -261,7 +269,7 @@ def run_starts(lane, jok, min_run, max_pos):
 
 
 @njit_inline
-def _enumerate_runs(p1, jok, must, table, cand, n, limit):
+def _enumerate_runs(p1, jok, must, table, cand, n, limit, best_only):
     vals = table.vals
     ace_low = table.ace_low
     max_pos = table.rules[R_MAX_POS]
@@ -295,14 +303,14 @@ def _enumerate_runs(p1, jok, must, table, cand, n, limit):
                 length = hi - lo + 1
                 if length >= min_run and naturals >= 1 and must_matches(must, mask, gaps):
                     n = _emit(cand, n, limit, Action(typ=ACT_MELD_RUN, meld=-1, key=s, lo=lo, length=length,
-                        mask=mask, njok=gaps, value=value, ncards=length, side=0))
+                        mask=mask, njok=gaps, value=value, ncards=length, side=0), best_only)
                     if n >= limit:
                         return n
     return n
 
 
 @njit_inline
-def _enumerate_layoffs(p1, jok, must, table, cand, n, limit):
+def _enumerate_layoffs(p1, jok, must, table, cand, n, limit, best_only):
     melds = table.melds
     vals = table.vals
     ace_low = table.ace_low
@@ -329,11 +337,11 @@ def _enumerate_layoffs(p1, jok, must, table, cand, n, limit):
                     b = bit(c)
                     if must_matches(must, b, 0):
                         n = _emit(cand, n, limit, Action(typ=ACT_LAYOFF, meld=m, key=r, lo=0,
-                            length=melds[m, MK_LEN] + 1, mask=b, njok=0, value=vals[c], ncards=1, side=0))
+                            length=melds[m, MK_LEN] + 1, mask=b, njok=0, value=vals[c], ncards=1, side=0), best_only)
             if jok > 0 and must_matches(must, np.uint64(0), 1):
                 n = _emit(cand, n, limit, Action(typ=ACT_LAYOFF, meld=m, key=r, lo=0,
                     length=melds[m, MK_LEN] + 1, mask=np.uint64(0), njok=1, value=vals[JOKER], ncards=1,
-                    side=0))
+                    side=0), best_only)
         else:
             s = np.int64(melds[m, MK_KEY])
             if must_suit >= 0 and s != must_suit:
@@ -347,11 +355,11 @@ def _enumerate_layoffs(p1, jok, must, table, cand, n, limit):
             if jok > 0 and must_matches(must, np.uint64(0), 1) and length < 13:
                 if hi + 1 <= max_pos and lane_has(lane, hi + 1):
                     n = _emit(cand, n, limit, Action(typ=ACT_LAYOFF, meld=m, key=s, lo=lo, length=length + 1,
-                        mask=np.uint64(0), njok=1, value=vals[JOKER], ncards=1, side=SIDE_HIGH))
+                        mask=np.uint64(0), njok=1, value=vals[JOKER], ncards=1, side=SIDE_HIGH), best_only)
                 low = lo - 1 if lo > 1 else (13 if corner else 0)
                 if low >= 1 and lane_has(lane, low):
                     n = _emit(cand, n, limit, Action(typ=ACT_LAYOFF, meld=m, key=s, lo=low, length=length + 1,
-                        mask=np.uint64(0), njok=1, value=vals[JOKER], ncards=1, side=SIDE_LOW))
+                        mask=np.uint64(0), njok=1, value=vals[JOKER], ncards=1, side=SIDE_LOW), best_only)
             # extend the high end by d cards (R500-MELD-8: one card or a block of them)
             gaps = 0
             mask = np.uint64(0)
@@ -370,7 +378,7 @@ def _enumerate_layoffs(p1, jok, must, table, cand, n, limit):
                         break
                 if must_matches(must, mask, gaps):
                     n = _emit(cand, n, limit, Action(typ=ACT_LAYOFF, meld=m, key=s, lo=lo, length=length + d,
-                        mask=mask, njok=gaps, value=value, ncards=d, side=SIDE_HIGH))
+                        mask=mask, njok=gaps, value=value, ncards=d, side=SIDE_HIGH), best_only)
             # extend the low end (below position 1 only round the corner, one lap up)
             gaps = 0
             mask = np.uint64(0)
@@ -391,7 +399,7 @@ def _enumerate_layoffs(p1, jok, must, table, cand, n, limit):
                         break
                 if must_matches(must, mask, gaps):
                     n = _emit(cand, n, limit, Action(typ=ACT_LAYOFF, meld=m, key=s, lo=p, length=length + d,
-                        mask=mask, njok=gaps, value=value, ncards=d, side=SIDE_LOW))
+                        mask=mask, njok=gaps, value=value, ncards=d, side=SIDE_LOW), best_only)
         if n >= limit:
             return n
     return n
@@ -410,30 +418,54 @@ def enumerate_plays(p1, jok, must, table, scope, cand, n, limit):
     if table.gambit != 0:
         return _enumerate_gambit(p1, jok, must, table, scope, cand, n, limit)
     if scope != PLAY_LAYOFF_ONLY:
-        n = _enumerate_sets(p1, jok, must, table.vals, cand, n, limit)
-        n = _enumerate_runs(p1, jok, must, table, cand, n, limit)
+        n = _enumerate_sets(p1, jok, must, table.vals, cand, n, limit, False)
+        n = _enumerate_runs(p1, jok, must, table, cand, n, limit, False)
     if scope != PLAY_NEW_ONLY:
-        n = _enumerate_layoffs(p1, jok, must, table, cand, n, limit)
+        n = _enumerate_layoffs(p1, jok, must, table, cand, n, limit, False)
     return n
+
+
+@njit_noalloc
+def best_play(p1, jok, must, table, cand, targets, joker_ok):
+    """Row 0 of ``cand``: the first action of the highest value that ``enumerate_plays`` (every
+    scope, up to ``MAX_CAND`` rows) would list, which is a greedy play-out's next play. Returns how
+    many actions it would list (0: none, and row 0 is left as it was). Not writing the other rows,
+    nor reading them back, is what a play-out saves (issue 19 point 3). ``targets`` and
+    ``joker_ok`` are the table's ``layoff_targets``: without a card among the targets, nor a joker
+    and a meld that takes one, no lay-off starts, and the table's melds are not read."""
+    if table.rules[R_PARTNERSHIP] == PARTNER_PERSIAN or table.gambit != 0:
+        n = enumerate_plays(p1, jok, must, table, PLAY_ALL, cand, 0, MAX_CAND)
+        best = 0
+        for i in range(1, n):
+            if cand[i, A_VALUE] > cand[best, A_VALUE]:
+                best = i
+        if best > 0:
+            _copy_action(cand, 0, best)
+        return n
+    n = _enumerate_sets(p1, jok, must, table.vals, cand, 0, MAX_CAND, True)
+    n = _enumerate_runs(p1, jok, must, table, cand, n, MAX_CAND, True)
+    if table.rules[R_MAX_POS] <= 14 and np.uint64(p1) & targets == 0 and not (jok > 0 and joker_ok):
+        return n  # layoff_targets holds without round-the-corner runs
+    return _enumerate_layoffs(p1, jok, must, table, cand, n, MAX_CAND, True)
 
 
 @njit_noalloc
 def _sets_called(p1, jok, must, vals, cand, n, limit):
     """``_enumerate_sets`` as a call, for the rare paths (Dealer's gambit, Persian rummy): inlined at
     their nine call sites it cost about a fifth of every cold compile, lean engine included."""
-    return _enumerate_sets(p1, jok, must, vals, cand, n, limit)
+    return _enumerate_sets(p1, jok, must, vals, cand, n, limit, False)
 
 
 @njit_noalloc
 def _runs_called(p1, jok, must, table, cand, n, limit):
     """``_enumerate_runs`` as a call, for the rare paths (see ``_sets_called``)."""
-    return _enumerate_runs(p1, jok, must, table, cand, n, limit)
+    return _enumerate_runs(p1, jok, must, table, cand, n, limit, False)
 
 
 @njit_noalloc
 def _layoffs_called(p1, jok, must, table, cand, n, limit):
     """``_enumerate_layoffs`` as a call, for the rare paths (see ``_sets_called``)."""
-    return _enumerate_layoffs(p1, jok, must, table, cand, n, limit)
+    return _enumerate_layoffs(p1, jok, must, table, cand, n, limit, False)
 
 
 @njit_inline
@@ -501,14 +533,14 @@ def _enumerate_joker_sets(jok, must, table, scope, cand, n, limit):
         for size in range(3, min(jok, 4) + 1):
             value = size * vj * (2 if size == 4 else 1)
             n = _emit(cand, n, limit, Action(typ=ACT_MELD_SET, meld=-1, key=0, lo=0, length=size,
-                mask=np.uint64(0), njok=size, value=value, ncards=size, side=0))
+                mask=np.uint64(0), njok=size, value=value, ncards=size, side=0), False)
     if scope != PLAY_NEW_ONLY and jok >= 1:
         melds = table.melds
         for m in range(table.n_melds):
             if melds[m, MK_KIND] == KIND_SET and melds[m, MK_KEY] == 0 and melds[m, MK_LEN] == 3 \
                     and may_lay_off_on(melds, m, table.team):
                 n = _emit(cand, n, limit, Action(typ=ACT_LAYOFF, meld=m, key=0, lo=0, length=4,
-                    mask=np.uint64(0), njok=1, value=vj, ncards=1, side=0))
+                    mask=np.uint64(0), njok=1, value=vj, ncards=1, side=0), False)
     return n
 
 

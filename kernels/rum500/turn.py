@@ -31,11 +31,13 @@ from rummysim.kernels.rum500.layout import (
     ST_TAKEN_MASK, ST_TURN, T_DISCARD, T_DRAW_STOCK, T_FLOAT, T_LAYOFF, T_NO_DRAW, T_OUT_OF_TURN,
     T_START_PILE, T_TAKE_PILE, T_TURN_START,
 )
-from rummysim.kernels.rum500.melds import enumerate_plays, has_any_play
+from rummysim.kernels.rum500.melds import best_play, enumerate_plays, has_any_play
 from rummysim.kernels.rum500.opening import action_allowed, must_play_possible
 from rummysim.kernels.rum500.table import apply_play, layoff_target_exists
 from rummysim.kernels.rum500.view import hand_size, seat_view, stock_size, table_of
-from rummysim.strategies.rum500.dispatch import choose_discard, choose_draw, choose_play
+from rummysim.strategies.rum500.dispatch import (
+    choose_discard, choose_draw, choose_hold, choose_play, may_hold, plays_highest,
+)
 
 TURN_NORMAL = 0
 TURN_CALL = 1  # a rummy-call turn (V500-RUMMY-3)
@@ -144,33 +146,66 @@ def copy_row(cand, dst, src):
 
 
 @njit_inline
+def play_scope(st, scope):
+    """The scope of the plays offered: a must-card taken under V500-NEWMELD goes into a new meld."""
+    if st[ST_MUST_CARD] >= 0 and st[ST_NEW_ONLY] != 0:
+        return PLAY_NEW_ONLY
+    return scope
+
+
+@njit_inline
+def stop_candidate(st, hands, table, seat, scope, cand):
+    """STOP into row 0 when the seat may stop now; returns the rows written (0 or 1)."""
+    rules = table.rules
+    need = opening_need(st, rules, seat)
+    placed = st[ST_PLACED_VALUE]
+    jok = st[ST_JOKERS + seat]
+    end = turn_end(st, rules)
+    # nothing down yet (by cards: under Dealer's gambit a joker meld may be worth 0), or the opening met
+    opening_done = need <= 0 or st[ST_PLACED] == 0 or placed >= need
+    # C-LEGAL-1: stopping needs a card that may be discarded (out-of-turn windows discard nothing)
+    can_end = finish_ok(hands[seat, 0], jok, end) or play_scope(st, scope) == PLAY_NEW_ONLY
+    if st[ST_MUST_CARD] < 0 and opening_done and can_end:
+        cand[0, :] = 0
+        cand[0, A_TYPE] = ACT_STOP
+        return 1
+    return 0
+
+
+@njit_inline
+def plays_to_list(st, hands, table, seat, scope, cand):
+    """Some play may be offered: always with a must-card or a narrowed scope, else when the
+    holding has any play at all (the common turn has none, and needs no enumeration)."""
+    if st[ST_MUST_CARD] >= 0 or scope != PLAY_ALL:
+        return True
+    return has_any_play(hands[seat, 0], st[ST_JOKERS + seat], table, cand[1:])
+
+
+@njit_inline
 def play_candidates(st, hands, table, seat, scope, cand, stack, budget):
     """Candidate plays into ``cand``: STOP (when allowed), then canonical melds and lay-offs that
     keep the turn finishable (C-LEGAL-1), contain a pending must-card (C-TURN-4) and can still
-    meet a pending opening (V500-OPEN30)."""
+    meet a pending opening (V500-OPEN30). This is the list a seat is offered; ``pick_play`` builds
+    it from the same parts, or finds the seat's pick without it."""
+    n = stop_candidate(st, hands, table, seat, scope, cand)
+    if not plays_to_list(st, hands, table, seat, scope, cand):
+        return n
+    return listed_plays(st, hands, table, seat, scope, cand, n, stack, budget)
+
+
+@njit_inline
+def listed_plays(st, hands, table, seat, scope, cand, first, stack, budget):
+    """``play_candidates`` after its STOP row: the plays allowed, into ``cand`` from row ``first``."""
     rules = table.rules
     must = st[ST_MUST_CARD]
-    if must >= 0 and st[ST_NEW_ONLY] != 0:
-        scope = PLAY_NEW_ONLY
+    scope = play_scope(st, scope)
     need = opening_need(st, rules, seat)
     placed = st[ST_PLACED_VALUE]
     p1 = hands[seat, 0]
     p2 = hands[seat, 1]
     jok = st[ST_JOKERS + seat]
     end = turn_end(st, rules)
-    n = 0
-    # nothing down yet (by cards: under Dealer's gambit a joker meld may be worth 0), or the opening met
-    opening_done = need <= 0 or st[ST_PLACED] == 0 or placed >= need
-    # C-LEGAL-1: stopping needs a card that may be discarded (out-of-turn windows discard nothing)
-    can_end = finish_ok(p1, jok, end) or scope == PLAY_NEW_ONLY
-    if must < 0 and opening_done and can_end:
-        cand[0, :] = 0
-        cand[0, A_TYPE] = ACT_STOP
-        n = 1
-    first = n
-    if must < 0 and scope == PLAY_ALL and not has_any_play(p1, jok, table, cand[1:]):
-        return n  # the common turn with nothing to put down: no enumeration needed
-    n = enumerate_plays(p1, jok, must, table, scope, cand, n, MAX_CAND)
+    n = enumerate_plays(p1, jok, must, table, scope, cand, first, MAX_CAND)
     keep = first
     for i in range(first, n):
         if action_allowed(p1, p2, jok, cand[i], end, need, placed, table, scope, stack, budget):
@@ -219,6 +254,53 @@ def single_card_plays(cand, n):
 
 
 @njit_inline
+def highest_allowed(st, hands, table, seat, scope, cand, first, stack, budget):
+    """Row ``first`` of ``cand`` := the first play of the highest value the seat may make, found
+    without listing: the enumeration's first play of the highest value (``best_play``), when it is
+    allowed, is the first of the highest among the allowed plays too. Returns False when there is
+    no play, or that one is not allowed (then the plays must be listed)."""
+    if play_scope(st, scope) != PLAY_ALL:
+        return False
+    p1 = hands[seat, 0]
+    jok = st[ST_JOKERS + seat]
+    # no lay-off targets are known here: every lay-off is looked for
+    if best_play(p1, jok, st[ST_MUST_CARD], table, cand[first:], ~np.uint64(0), True) == 0:
+        return False
+    rules = table.rules
+    return action_allowed(p1, hands[seat, 1], jok, cand[first], turn_end(st, rules), opening_need(st, rules, seat),
+                          st[ST_PLACED_VALUE], table, PLAY_ALL, stack, budget)
+
+
+@njit_inline
+def pick_play(g, stack, seat, scope, single):
+    """Row of ``cand`` the seat plays next (STOP included), or -1 when there is nothing to pick.
+
+    Two decisions need no list of plays (issue 19 point 3): a seat that keeps its melds in hand
+    (``choose_hold``) picks STOP whatever it is offered, and a seat that picks the first play of
+    the highest value (``plays_highest``) picks the one ``highest_allowed`` finds.
+    """
+    st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget, family = g
+    sid = lineup[seat]
+    table = table_of(g, seat)
+    ncand = stop_candidate(st, hands, table, seat, scope, cand)
+    if plays_to_list(st, hands, table, seat, scope, cand):
+        if ncand == 1 and single == 0 and may_hold(family, sid, params[seat]) and choose_hold(
+                family, sid, params[seat], seat_view(g, seat), scratch):
+            return 0
+        if single == 0 and rules[R_GAMBIT] == 0 and plays_highest(family, sid) and highest_allowed(
+                st, hands, table, seat, scope, cand, ncand, stack, budget):
+            return ncand
+        ncand = listed_plays(st, hands, table, seat, scope, cand, ncand, stack, budget)
+    if single != 0:
+        ncand = single_card_plays(cand, ncand)  # V500-RUMMY-6: that one card, nothing else
+    elif stack is not None and block_allowed(st, hands, rules, seat):
+        ncand = add_block(cand, ncand)  # V500-GAMBIT-8
+    if ncand == 0:
+        return -1
+    return choose_play(family, sid, params[seat], seat_view(g, seat), cand, ncand, rngs[seat], scratch)
+
+
+@njit_inline
 def play_phase(g, stack, seat, scope, single):
     """Plays until the strategy stops (R500-MELD-7). Returns True if the hand emptied.
 
@@ -226,18 +308,10 @@ def play_phase(g, stack, seat, scope, single):
     OUT_OF_TURN before their first meld.
     """
     st, hands, pack, pile, melds, rules, vals, ace_low, lineup, params, rngs, rng_deal, trace, obs, mine, opts, cand, scratch, budget, family = g
-    sid = lineup[seat]
     announced = False
     while True:
-        ncand = play_candidates(st, hands, table_of(g, seat), seat, scope, cand, stack, budget)
-        if single != 0:
-            ncand = single_card_plays(cand, ncand)  # V500-RUMMY-6: that one card, nothing else
-        elif stack is not None and block_allowed(st, hands, rules, seat):
-            ncand = add_block(cand, ncand)  # V500-GAMBIT-8
-        if ncand == 0:
-            return False
-        pick = choose_play(family, sid, params[seat], seat_view(g, seat), cand, ncand, rngs[seat], scratch)
-        if cand[pick, A_TYPE] == ACT_STOP:
+        pick = pick_play(g, stack, seat, scope, single)
+        if pick < 0 or cand[pick, A_TYPE] == ACT_STOP:
             return False
         if stack is not None and cand[pick, A_TYPE] == ACT_BLOCK:
             apply_block(st, seat, trace)

@@ -28,10 +28,10 @@ import numpy as np
 from numba.core import types
 from numba.extending import overload
 
-from rummysim.kernels.common._jit import njit_noalloc
+from rummysim.kernels.common._jit import njit_inline, njit_noalloc
 from rummysim.kernels.rum500.layout import EFFECT_WILD, N_EFFECTS, OB_EFFECT, OB_TEAMS
 from rummysim.strategies.ids import (
-    GREEDY_BLOCK, GREEDY_DEADWOOD_WEIGHT, GREEDY_DOUBLE_MIN, GREEDY_NOMINATE, GREEDY_TEAM_FEED, H_NOMINATE,
+    GREEDY_BLOCK, GREEDY_DEADWOOD_WEIGHT, GREEDY_DOUBLE_MIN, GREEDY_NOMINATE, GREEDY_TEAM_FEED, H_HOLD_MELDS, H_NOMINATE,
 )
 from rummysim.strategies.rum500.gambit import (
     DEFAULT_BLOCK, DEFAULT_DEADWOOD_WEIGHT, DEFAULT_DOUBLE_MIN, DEFAULT_NOMINATE, best_split, gambit_play,
@@ -41,7 +41,9 @@ from rummysim.strategies.rum500.external import (
     ENV_FAMILY, K_CALL, K_DISCARD, K_DRAW, K_SPLIT, ask_nomination, ask_options, ask_plays,
 )
 from rummysim.strategies.rum500.greedy import greedy_call, greedy_discard, greedy_draw, greedy_play, greedy_team_discard
-from rummysim.strategies.rum500.heuristic import heuristic_call, heuristic_discard, heuristic_draw, heuristic_play
+from rummysim.strategies.rum500.heuristic import (
+    heuristic_call, heuristic_discard, heuristic_draw, heuristic_holds, heuristic_play,
+)
 from rummysim.strategies.ids import CAUTIOUS, DIGGER, EXTERNAL, GREEDY, HEURISTIC, RANDOM, ROLLOUT
 from rummysim.strategies.random_play import random_choice
 from rummysim.strategies.rum500.rollout import rollout_call, rollout_discard, rollout_draw
@@ -124,7 +126,7 @@ def is_heuristic(sid):
     return sid == HEURISTIC or sid == CAUTIOUS or sid == DIGGER
 
 
-@njit_noalloc
+@njit_inline
 def builtin_draw(heur, roll, sid, params, view, opts, nopt, rng, scratch):
     """Index into opts[:nopt] (draw options: stock/decline, then pile indexes)."""
     if sid == GREEDY:
@@ -136,7 +138,7 @@ def builtin_draw(heur, roll, sid, params, view, opts, nopt, rng, scratch):
     return random_choice(rng, nopt)
 
 
-@njit_noalloc
+@njit_inline
 def builtin_play(heur, roll, sid, params, view, cand, ncand, rng, scratch):
     """Index into cand[:ncand] (play actions; row 0 is STOP when stopping is allowed)."""
     if sid == GREEDY:
@@ -152,7 +154,7 @@ def builtin_play(heur, roll, sid, params, view, cand, ncand, rng, scratch):
     return random_choice(rng, ncand)
 
 
-@njit_noalloc
+@njit_inline
 def builtin_discard(heur, roll, sid, params, view, opts, nopt, rng, scratch):
     """Index into opts[:nopt] (card ids that may be discarded)."""
     if sid == GREEDY:
@@ -203,60 +205,106 @@ def builtin_split(heur, roll, sid, params, view, k, opts, nopt, rng, scratch):
 
 
 @njit_noalloc
+def builtin_id(sid):
+    """The built-in strategy deciding for ``sid``: itself, or h for a seat asked outside numba
+    (``EXTERNAL + h``), whose pick is then the hint. Each ``choose_*`` calls its ``builtin_*`` at
+    one place, small enough for LLVM to inline it (issue 19 point 3: two call sites kept the
+    heuristic family's decisions behind one more call, passing the whole ``View``)."""
+    return sid - EXTERNAL if sid >= EXTERNAL else sid
+
+
+@njit_noalloc
 def choose_draw(family, sid, params, view, opts, nopt, rng, scratch):
     """Index into opts[:nopt] (draw options: stock/decline, then pile indexes)."""
     heur, roll = heuristic_part(family), rollout_part(family)
+    pick = builtin_draw(heur, roll, builtin_id(sid), params, view, opts, nopt, rng, scratch)
     if sid >= EXTERNAL:
-        hint = builtin_draw(heur, roll, sid - EXTERNAL, params, view, opts, nopt, rng, scratch)
-        return ask_options(family, K_DRAW, view, opts, nopt, hint, 0)
-    return builtin_draw(heur, roll, sid, params, view, opts, nopt, rng, scratch)
+        return ask_options(family, K_DRAW, view, opts, nopt, pick, 0)
+    return pick
 
 
 @njit_noalloc
 def choose_play(family, sid, params, view, cand, ncand, rng, scratch):
     """Index into cand[:ncand] (play actions; row 0 is STOP when stopping is allowed)."""
     heur, roll = heuristic_part(family), rollout_part(family)
+    pick = builtin_play(heur, roll, builtin_id(sid), params, view, cand, ncand, rng, scratch)
     if sid >= EXTERNAL:
-        hint = builtin_play(heur, roll, sid - EXTERNAL, params, view, cand, ncand, rng, scratch)
-        return ask_plays(family, view, cand, ncand, hint)
-    return builtin_play(heur, roll, sid, params, view, cand, ncand, rng, scratch)
+        return ask_plays(family, view, cand, ncand, pick)
+    return pick
+
+
+@njit_noalloc
+def may_hold(family, sid, params):
+    """The seat's strategy may stop with plays in hand (the heuristic family with ``hold_melds``);
+    the engine builds a ``View`` for ``choose_hold`` only then. A seat asked outside numba never
+    holds this way: it is offered every play."""
+    heur = heuristic_part(family)
+    if heur is not None and is_heuristic(sid):
+        return params[H_HOLD_MELDS] > 0
+    return False
+
+
+@njit_noalloc
+def choose_hold(family, sid, params, view, scratch):
+    """With STOP offered, the seat's ``choose_play`` would pick it whatever plays were listed
+    beside it (asked only where ``may_hold``): the engine then lists none (issue 19 point 3)."""
+    heur = heuristic_part(family)
+    if heur is not None and is_heuristic(sid):
+        return heuristic_holds(params, view, scratch)
+    return False
+
+
+@njit_noalloc
+def plays_highest(family, sid):
+    """The seat's ``choose_play`` picks the first play of the highest value offered (STOP when it
+    is offered nothing else): greedy and ``rollout``, and the heuristic family once it does not
+    hold (``choose_hold`` is asked first), outside Dealer's gambit. The engine then looks for that
+    play alone (issue 19 point 3). A seat asked outside numba is offered every play."""
+    heur, roll = heuristic_part(family), rollout_part(family)
+    if sid == GREEDY:
+        return True
+    if heur is not None and is_heuristic(sid):
+        return True
+    if roll is not None and sid == ROLLOUT:
+        return True
+    return False
 
 
 @njit_noalloc
 def choose_discard(family, sid, params, view, opts, nopt, rng, scratch):
     """Index into opts[:nopt] (card ids that may be discarded)."""
     heur, roll = heuristic_part(family), rollout_part(family)
+    pick = builtin_discard(heur, roll, builtin_id(sid), params, view, opts, nopt, rng, scratch)
     if sid >= EXTERNAL:
-        hint = builtin_discard(heur, roll, sid - EXTERNAL, params, view, opts, nopt, rng, scratch)
-        return ask_options(family, K_DISCARD, view, opts, nopt, hint, 0)
-    return builtin_discard(heur, roll, sid, params, view, opts, nopt, rng, scratch)
+        return ask_options(family, K_DISCARD, view, opts, nopt, pick, 0)
+    return pick
 
 
 @njit_noalloc
 def choose_call(family, sid, params, view, opts, nopt, rng, scratch):
     """Index into opts[:nopt] (rummy-call options: 0 = pass, then claimable pile indexes)."""
     heur, roll = heuristic_part(family), rollout_part(family)
+    pick = builtin_call(heur, roll, builtin_id(sid), params, view, opts, nopt, rng, scratch)
     if sid >= EXTERNAL:
-        hint = builtin_call(heur, roll, sid - EXTERNAL, params, view, opts, nopt, rng, scratch)
-        return ask_options(family, K_CALL, view, opts, nopt, hint, 0)
-    return builtin_call(heur, roll, sid, params, view, opts, nopt, rng, scratch)
+        return ask_options(family, K_CALL, view, opts, nopt, pick, 0)
+    return pick
 
 
 @njit_noalloc
 def choose_nomination(family, sid, params, obs, rng):
     """The effect (EFFECT_*) the dealer names (V500-GAMBIT-3) from its public observation alone."""
     heur, roll = heuristic_part(family), rollout_part(family)
+    pick = builtin_nomination(heur, roll, builtin_id(sid), params, obs, rng)
     if sid >= EXTERNAL:
-        hint = builtin_nomination(heur, roll, sid - EXTERNAL, params, obs, rng)
-        return EFFECT_WILD + ask_nomination(family, obs, hint - EFFECT_WILD)
-    return builtin_nomination(heur, roll, sid, params, obs, rng)
+        return EFFECT_WILD + ask_nomination(family, obs, pick - EFFECT_WILD)
+    return pick
 
 
 @njit_noalloc
 def choose_split(family, sid, params, view, k, opts, nopt, rng, scratch):
     """Index into opts[:nopt] for a take from pile index k under ``split`` (V500-GAMBIT-6)."""
     heur, roll = heuristic_part(family), rollout_part(family)
+    pick = builtin_split(heur, roll, builtin_id(sid), params, view, k, opts, nopt, rng, scratch)
     if sid >= EXTERNAL:
-        hint = builtin_split(heur, roll, sid - EXTERNAL, params, view, k, opts, nopt, rng, scratch)
-        return ask_options(family, K_SPLIT, view, opts, nopt, hint, k)
-    return builtin_split(heur, roll, sid, params, view, k, opts, nopt, rng, scratch)
+        return ask_options(family, K_SPLIT, view, opts, nopt, pick, k)
+    return pick

@@ -30,7 +30,6 @@ from rummysim.kernels.rum500.layout import (
     ACT_STOP,
     GB_EFFECT,
     JOKER,
-    MAX_CAND,
     OB_MY_JOKERS,
     OB_PILE_LEN,
     OB_SEAT,
@@ -42,7 +41,7 @@ from rummysim.kernels.rum500.layout import (
 )
 from rummysim.kernels.rum500.melds import (
     Table,
-    bit_tests_exact, card_playable, enumerate_plays, has_any_play, layoff_targets, play_exists_on, run_lane,
+    best_play, bit_tests_exact, card_playable, has_any_play, layoff_targets, play_exists_on, run_lane,
     without_dealers_joker,
 )
 from rummysim.strategies.ids import GREEDY_DEADWOOD_WEIGHT, GREEDY_MIN_GAIN, GREEDY_TEAM_FEED
@@ -78,18 +77,16 @@ def playout_on(p1, jok, must, table, scratch, targets, joker_ok):
     while True:
         if must < 0 and not _any_play(p1, jok, table, scratch, targets, joker_ok):
             break
-        n = enumerate_plays(p1, jok, must, table, PLAY_ALL, scratch, 0, MAX_CAND)
-        i = best_by_value(scratch, n)
-        if i < 0:
+        if best_play(p1, jok, must, table, scratch, targets, joker_ok) == 0:
             break
-        m = np.uint64(scratch[i, A_MASK])
-        points += scratch[i, A_VALUE]
+        m = np.uint64(scratch[0, A_MASK])
+        points += scratch[0, A_VALUE]
         p1 &= ~m
         used |= m
-        jok -= scratch[i, A_NJOK]
-        used_jok += scratch[i, A_NJOK]
+        jok -= scratch[0, A_NJOK]
+        used_jok += scratch[0, A_NJOK]
         must = -1
-        if scratch[i, A_GAMBIT] == AG_DEALER_WILD or scratch[i, A_GAMBIT] == AG_DOUBLE_DEALER:
+        if scratch[0, A_GAMBIT] == AG_DEALER_WILD or scratch[0, A_GAMBIT] == AG_DOUBLE_DEALER:
             table = without_dealers_joker(table)  # V500-GAMBIT-7: the dealer's joker goes down once
     return points, used, used_jok
 

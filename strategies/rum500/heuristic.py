@@ -37,7 +37,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from rummysim.kernels.common._jit import njit_noalloc
+from rummysim.kernels.common._jit import njit_inline, njit_noalloc
 from rummysim.kernels.common.planes import (
     ACES_LOW,
     ALL_NATURALS,
@@ -356,7 +356,7 @@ def future_take_value(params, obs, mine, pile, table, k, must_play, scratch, out
     # The hand is valued after the discard this seat will really make (heuristic_discard's
     # choice), not after its least worthy card: valuing a take by a card it then throws away let
     # two seats swap aces through the top discard until the turn cap (issue 18 point 5).
-    discard = planned_discard(params, obs, p1, jok, forbid, forbid_joker, pile, k, table, scratch)
+    discard = planned_discard(params, obs, p1, jok, forbid, forbid_joker, pile, k, table, scratch, targets)
     return pts + worth_after_discard(params, p1, p2, jok, discard, table, outlook)
 
 
@@ -548,12 +548,6 @@ def best_take(params, view, opts, nopt, scratch, must_play_all):
     """Index of the best option in opts[1:nopt] (pile indexes) if it gains more than min_gain
     over option 0 (stock, decline or pass), else 0."""
     future = params[H_FUTURE] > 0
-    if not future and params[H_MAX_TAKE] <= 0:
-        # Greedy's own test (H_DEADWOOD_WEIGHT and H_MIN_GAIN are greedy's indexes), with greedy's
-        # shortcuts: its draw plays the hand out only when some option can gain (issue 19 point 3)
-        if must_play_all:
-            return greedy_call(params, view, opts, nopt, scratch)
-        return greedy_draw(params, view, opts, nopt, scratch)
     # the View's arrays are taken out once: each array read out of a record in an njit function
     # may cost a reference-count update, so the helpers called per option get them one by one
     obs, mine, pile, table = view
@@ -612,12 +606,24 @@ def takes_back_own_discard(obs, mine, c, table, scratch):
 
 
 @njit_noalloc
+def takes_as_greedy(params):
+    """Without ``future`` nor a take limit the take test is greedy's own (H_DEADWOOD_WEIGHT and
+    H_MIN_GAIN are greedy's indexes), and greedy's functions decide, with greedy's shortcuts: its
+    draw plays the hand out only when some option can gain (issue 19 point 3)."""
+    return params[H_FUTURE] <= 0 and params[H_MAX_TAKE] <= 0
+
+
+@njit_noalloc
 def heuristic_draw(params, view, opts, nopt, scratch):
+    if takes_as_greedy(params):
+        return greedy_draw(params, view, opts, nopt, scratch)
     return best_take(params, view, opts, nopt, scratch, False)
 
 
 @njit_noalloc
 def heuristic_call(params, view, opts, nopt, scratch):
+    if takes_as_greedy(params):
+        return greedy_call(params, view, opts, nopt, scratch)
     return best_take(params, view, opts, nopt, scratch, True)
 
 
@@ -677,9 +683,17 @@ def heuristic_play(params, view, cand, ncand, scratch):
     if i < 0:
         return 0
     stop_allowed = cand[0, A_TYPE] == ACT_STOP
-    if stop_allowed and params[H_HOLD_MELDS] > 0 and not time_to_lay(params, view.obs, view.mine, view.table, scratch):
+    if stop_allowed and heuristic_holds(params, view, scratch):
         return 0
     return i
+
+
+@njit_noalloc
+def heuristic_holds(params, view, scratch):
+    """The seat keeps its melds in hand this turn: offered STOP, ``heuristic_play`` picks it
+    whatever else is offered, so the engine asks this before it lists the plays (issue 19 point 3:
+    listing them was most of a holding seat's time)."""
+    return params[H_HOLD_MELDS] > 0 and not time_to_lay(params, view.obs, view.mine, view.table, scratch)
 
 
 # ----------------------------------------------------------------------------- discards
@@ -742,7 +756,7 @@ def feeds_opponents(params, obs, c, pile, pile_len, table, scratch, targets):
     return False
 
 
-@njit_noalloc
+@njit_inline
 def discard_score(params, obs, p1, c, pile, pile_len, table, scratch, targets):
     """How much the seat wants to keep card c of hand p1 (the lowest score is discarded): its
     partners in hand, less its value, plus the feed penalty; a joker is always kept."""
@@ -755,10 +769,10 @@ def discard_score(params, obs, p1, c, pile, pile_len, table, scratch, targets):
 
 
 @njit_noalloc
-def planned_discard(params, obs, p1, jok, forbid, forbid_joker, pile, pile_len, table, scratch):
+def planned_discard(params, obs, p1, jok, forbid, forbid_joker, pile, pile_len, table, scratch, targets):
     """The card heuristic_discard would throw from hand (p1, jok) over pile[:pile_len], leaving
-    out the forbidden ones; -1 when none may go."""
-    targets = feed_targets(params, table)
+    out the forbidden ones; -1 when none may go. ``targets``: the table's ``layoff_targets``,
+    which the feed test reads (``feed_targets``), worked out once per decision by the caller."""
     best = -1
     best_score = 1e300
     x = p1 & ~forbid
