@@ -41,18 +41,8 @@ def test_search_base_is_the_tuned_heuristic():
 
 
 def sampled_decisions(k, spec: str) -> list[int]:
-    """``decisions`` of tests/test_information.py for a strategy with parameters set."""
-    import tests.test_information as info_test
-
-    strategy_info, row = parse_strategy(spec)
-    saved = info_test.STRATEGIES
-    info_test.STRATEGIES = {"x": type(strategy_info)(strategy_info.name, strategy_info.id, "",
-                                                     tuple(p.__class__(p.name, float(row[i]), p.doc, p.low, p.high)
-                                                           for i, p in enumerate(strategy_info.params)))}
-    try:
-        return decisions(k, "x")
-    finally:
-        info_test.STRATEGIES = saved
+    """``decisions`` of tests/test_information.py for ``search`` with parameters set."""
+    return decisions(k, "search", parse_strategy(spec)[1])
 
 
 @pytest.mark.parametrize("spec", SEARCHING)
@@ -60,6 +50,14 @@ def sampled_decisions(k, spec: str) -> list[int]:
 def test_C_INFO_1_search_decisions_do_not_depend_on_hidden_cards(spec, seed):
     a, b = twin_states(seed)
     assert sampled_decisions(a, spec) == sampled_decisions(b, spec)
+
+
+def test_the_twin_states_are_really_searched():
+    """Without the paired test the search moves away from its base on some of these states, so the
+    information test above checks searched decisions, not the base's."""
+    states = [twin_states(seed)[0] for seed in range(16)]
+    moved = [sampled_decisions(k, SEARCHING[1]) != sampled_decisions(k, "search:budget=0") for k in states]
+    assert any(moved)
 
 
 def test_paired_test_keeps_the_base_unless_the_gain_is_clear():
