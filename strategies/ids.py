@@ -47,6 +47,17 @@ H_WORTH_5000 = 17
 H_TEMPO_5000 = 18
 H_DISCARD_5000 = 19
 
+# search parameters (strategies/rum500/search.py): the heuristic's columns first (its base policy),
+# then its own, from the first column after the heuristic's
+S_BUDGET = H_DISCARD_5000 + 1
+S_MAX_CANDIDATES = S_BUDGET + 1
+S_CONFIDENCE = S_BUDGET + 2
+S_MODEL = S_BUDGET + 3
+S_LATE_STOCK = S_BUDGET + 4
+S_LATE_CARDS = S_BUDGET + 5
+S_SEARCH_DRAWS = S_BUDGET + 6
+S_KNOWN_TAKES = S_BUDGET + 7
+
 # rollout parameters
 RO_SAMPLES = 0
 RO_MAX_CANDIDATES = 1
@@ -74,6 +85,9 @@ BP_SIZE = 9
 # Rummikub-only strategies (strategies/rummikub/dispatch.py)
 VALUE = 6
 HOLDER = 7
+
+# search (500 Rum and Standard Rummy's engine; in 5000 Rummy it plays its base heuristic)
+SEARCH = 8
 
 # random's parameter in Rummikub
 RK_BLUNDER = 0

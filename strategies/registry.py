@@ -125,12 +125,37 @@ DIGGER_POINT = {**GREEDY_POINT, "future": 1.0, "later_weight": 1.0, "deadwood_we
 HEURISTIC_POINT = {**DIGGER_POINT, **{k: CAUTIOUS_POINT[k] for k in ("hold_melds", "risk_stock", "risk_opp_cards", "feed_weight")}}
 
 
+def tuned_point(preset: str) -> dict[str, float]:
+    """The heuristic's point of one of its presets (``strategies/presets.toml``)."""
+    values = tomllib.loads(resources.files("rummysim.strategies").joinpath("presets.toml").read_text(encoding="utf-8"))
+    return {**HEURISTIC_POINT, **{k: float(v) for k, v in values["heuristic"][preset].items() if k != "description"}}
+
+
+SEARCH_BASE_POINT = tuned_point("500-rum-2p")
+"""``search``'s base policy by default: the heuristic tuned for 500 Rum, 2 players."""
+
+SEARCH_PARAMS: tuple[tuple[int, str, float, str], ...] = (
+    (ids.S_BUDGET, "budget", 16.0,
+     "determinizations (play-outs per candidate) of a searched decision; 0 = play the base heuristic"),
+    (ids.S_MAX_CANDIDATES, "max_candidates", 3.0, "discards searched late in the hand: the base's and the next best ranked (1 = none)"),
+    (ids.S_CONFIDENCE, "confidence", 2.0,
+     "standard errors by which a candidate's paired mean must beat the base's pick to overrule it"),
+    (ids.S_MODEL, "model", 0.0, "play-outs: 0 the fast greedy model, 1 every seat plays the heuristic (about 10x slower)"),
+    (ids.S_LATE_STOCK, "late_stock", 8.0, "discards are searched once the stock holds this many cards or fewer"),
+    (ids.S_LATE_CARDS, "late_cards", 3.0, "discards are searched once some seat holds this many cards or fewer"),
+    (ids.S_SEARCH_DRAWS, "search_draws", 1.0, "1: search every draw (the stock against the top discard); 0: draw as the base"),
+    (ids.S_KNOWN_TAKES, "known_takes", 1.0,
+     "1: its own discards taken by another seat (not on the pile nor the table) are dealt to the other "
+     "hands in every determinization, never to the stock; 0: dealt anywhere like every unseen card"),
+)
+
 # Parameters whose range is not [0, inf): switches are 0 or 1, a minimum gain may be negative.
 _RANGES = {"min_gain": (-math.inf, math.inf), "future": (0.0, 1.0), "hold_melds": (0.0, 1.0),
            "team_play": (0.0, 1.0), "search_discards": (0.0, 1.0), "samples": (1.0, 4096.0),
            "nominate": (0.0, 2.0), "block": (0.0, 1.0),
            "hold_5000": (0.0, 1.0), "worth_5000": (0.0, 1.0), "discard_5000": (0.0, 1.0),
-           "max_candidates": (1.0, 64.0)}
+           "max_candidates": (1.0, 64.0), "budget": (0.0, 4096.0), "model": (0.0, 1.0),
+           "search_draws": (0.0, 1.0), "known_takes": (0.0, 1.0)}
 
 
 def _param(name: str, default: float, doc: str) -> Param:
@@ -141,6 +166,12 @@ def _param(name: str, default: float, doc: str) -> Param:
 def heuristic_params(point: dict[str, float]) -> tuple[Param, ...]:
     """The heuristic family's parameters with the defaults of ``point``."""
     return tuple(_param(name, point[name], doc) for _, name, doc in sorted(HEURISTIC_PARAMS))
+
+
+def search_params() -> tuple[Param, ...]:
+    """``search``'s parameters: its base heuristic's, then its own (strategies/ids.py S_*)."""
+    own = tuple(_param(name, default, doc) for _, name, default, doc in sorted(SEARCH_PARAMS))
+    return heuristic_params(SEARCH_BASE_POINT) + own
 
 
 def _describe(point: dict[str, float]) -> str:
@@ -238,6 +269,21 @@ STRATEGIES: dict[str, StrategyInfo] = {
                 _param("max_candidates", 4.0, "options searched per decision (the stock draw always among them)"),
                 _param("search_discards", 1.0, "1: search discards too; 0: discard as greedy"),
             ),
+        ),
+        StrategyInfo(
+            "search",
+            ids.SEARCH,
+            "Search over a base heuristic (its parameters first; by default the point of "
+            "heuristic@500-rum-2p). At every draw between the stock and the top discard, and at discards "
+            "late in the hand (late_stock, late_cards), it deals the cards it has not seen at random "
+            "(budget determinizations; its own discards another seat took stay in the other hands), plays "
+            "the hand out from the base's choice and from the next best ranked ones (max_candidates) with "
+            "the fast greedy model (model=0) or every seat on the heuristic (model=1), and overrules the "
+            "base only when the best candidate's paired mean gain beats it by confidence standard errors; "
+            "with budget=0 it plays the base heuristic exactly. Deep takes, melds, lay-offs and rummy calls "
+            "are the base's. In 5000 Rummy it plays its base heuristic (no 5000 play-out model yet), and "
+            "in Rummikub as greedy.",
+            search_params(),
         ),
         StrategyInfo(
             "value",

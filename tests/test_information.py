@@ -61,9 +61,10 @@ def twin_states(seed: int):
     return states
 
 
-def decisions(k, strategy: str) -> list[int]:
+def decisions(k, strategy: str, params: np.ndarray | None = None) -> list[int]:
+    """Seat 0's draw, play, discard and call on state k (``params``: the strategy's defaults unless given)."""
     info = STRATEGIES[strategy]
-    sid, params = info.id, info.default_params()
+    sid, params = info.id, (info.default_params() if params is None else params)
     rng = np.zeros(4, dtype=np.uint64)
     rng[0] = 12345
     obs = np.zeros(L.OB_SIZE, dtype=np.int64)

@@ -65,4 +65,4 @@ KINDS_RUMMIKUB = 128  # Rummikub: 128..159
 KINDS_END = 160
 
 # ---- strategies
-N_PARAMS = 20  # parameters per seat
+N_PARAMS = 28  # parameters per seat

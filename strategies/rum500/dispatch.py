@@ -15,7 +15,9 @@ family alone (``HEURISTIC_FAMILY``), ``rollout`` alone (``ROLLOUT_FAMILY``) or b
 (``ALL_STRATEGIES``), so a heuristic lineup does not compile ``rollout`` nor a rollout lineup the
 heuristic (issue 19). Each ``choose_*`` hands the ``builtin_*`` decision one argument per family
 (``heuristic_part``, ``rollout_part``: the family array or None), whose ``is not None`` tests
-numba prunes before typing as it does the basic lineups'.
+numba prunes before typing as it does the basic lineups'. ``search`` compiles with ``rollout``
+(both search by play-outs; ``rollout_part`` gates both): its plays and rummy calls are the
+heuristic's, its draws and discards ``strategies.rum500.search``'s.
 
 The engine calls ``choose_*``; a seat playing ``EXTERNAL + h`` is asked outside numba
 (``strategies.rum500.external``, the step API) with built-in strategy h's pick as its hint, every
@@ -44,9 +46,10 @@ from rummysim.strategies.rum500.greedy import greedy_call, greedy_discard, greed
 from rummysim.strategies.rum500.heuristic import (
     heuristic_call, heuristic_discard, heuristic_draw, heuristic_holds, heuristic_play,
 )
-from rummysim.strategies.ids import CAUTIOUS, DIGGER, EXTERNAL, GREEDY, HEURISTIC, RANDOM, ROLLOUT
+from rummysim.strategies.ids import CAUTIOUS, DIGGER, EXTERNAL, GREEDY, HEURISTIC, RANDOM, ROLLOUT, SEARCH
 from rummysim.strategies.random_play import random_choice
 from rummysim.strategies.rum500.rollout import rollout_call, rollout_discard, rollout_draw
+from rummysim.strategies.rum500.search import search_discard, search_draw
 
 BASIC = (RANDOM, GREEDY)  # the strategies every engine specialization compiles
 HEURISTIC_IDS = (HEURISTIC, CAUTIOUS, DIGGER)  # one implementation, three parameter rows
@@ -75,7 +78,7 @@ def family_switch(lineup: np.ndarray) -> np.ndarray | None:
     """The ``family`` argument for a lineup: None (basic strategies only), or the array compiling
     the heuristic family, ``rollout``, or both, as far as some seat plays them."""
     heuristic = bool(np.isin(lineup, HEURISTIC_IDS).any())
-    rollout = bool((lineup == ROLLOUT).any())
+    rollout = bool(np.isin(lineup, (ROLLOUT, SEARCH)).any())
     if heuristic and rollout:
         return ALL_STRATEGIES
     if heuristic:
@@ -93,7 +96,7 @@ def family_name(family: np.ndarray | None) -> str:
 
 
 def _compiled_families(family) -> tuple[bool, bool]:
-    """(heuristic family, rollout) compiled in for the numba type of a ``family`` value."""
+    """(heuristic family, rollout and search) compiled in for the numba type of a ``family`` value."""
     if isinstance(family, types.Array) and family.ndim == 1:
         return FAMILIES.get(np.dtype(str(family.dtype)), (False, False))
     return False, False
@@ -104,7 +107,7 @@ def heuristic_part(family):
 
 
 def rollout_part(family):
-    """``family`` when it compiles ``rollout``, else None (a compile-time switch)."""
+    """``family`` when it compiles ``rollout`` and ``search``, else None (a compile-time switch)."""
 
 
 @overload(heuristic_part)
@@ -135,6 +138,8 @@ def builtin_draw(heur, roll, sid, params, view, opts, nopt, rng, scratch):
         return heuristic_draw(params, view, opts, nopt, scratch)
     if roll is not None and sid == ROLLOUT:
         return rollout_draw(params, view, opts, nopt, rng, scratch)
+    if roll is not None and sid == SEARCH:
+        return search_draw(params, view, opts, nopt, rng, scratch)
     return random_choice(rng, nopt)
 
 
@@ -151,6 +156,8 @@ def builtin_play(heur, roll, sid, params, view, cand, ncand, rng, scratch):
         return greedy_play(cand, ncand)
     if heur is not None and is_heuristic(sid):
         return heuristic_play(params, view, cand, ncand, scratch)
+    if roll is not None and sid == SEARCH:
+        return heuristic_play(params, view, cand, ncand, scratch)
     return random_choice(rng, ncand)
 
 
@@ -165,6 +172,8 @@ def builtin_discard(heur, roll, sid, params, view, opts, nopt, rng, scratch):
         return heuristic_discard(params, view, opts, nopt, scratch)
     if roll is not None and sid == ROLLOUT:
         return rollout_discard(params, view, opts, nopt, rng, scratch)
+    if roll is not None and sid == SEARCH:
+        return search_discard(params, view, opts, nopt, rng, scratch)
     return random_choice(rng, nopt)
 
 
@@ -177,6 +186,8 @@ def builtin_call(heur, roll, sid, params, view, opts, nopt, rng, scratch):
         return heuristic_call(params, view, opts, nopt, scratch)
     if roll is not None and sid == ROLLOUT:
         return rollout_call(view, opts, nopt, scratch)
+    if roll is not None and sid == SEARCH:
+        return heuristic_call(params, view, opts, nopt, scratch)
     return random_choice(rng, nopt)
 
 
@@ -186,7 +197,7 @@ def builtin_nomination(heur, roll, sid, params, obs, rng):
     ``obs`` is the dealer's public observation (``kernels.rum500.view.observe_public``)."""
     if sid == GREEDY:
         return nominate_by_param(params[GREEDY_NOMINATE])
-    if heur is not None and is_heuristic(sid):
+    if (heur is not None and is_heuristic(sid)) or (roll is not None and sid == SEARCH):
         return nominate_by_param(params[H_NOMINATE])
     if roll is not None and sid == ROLLOUT:
         return nominate_by_param(DEFAULT_NOMINATE)
@@ -197,7 +208,7 @@ def builtin_nomination(heur, roll, sid, params, obs, rng):
 def builtin_split(heur, roll, sid, params, view, k, opts, nopt, rng, scratch):
     """Index into opts[:nopt] for a take from pile index k under ``split`` (V500-GAMBIT-6):
     0 = no split, then the split points s the seat may choose."""
-    if sid == GREEDY or (heur is not None and is_heuristic(sid)):
+    if sid == GREEDY or (heur is not None and is_heuristic(sid)) or (roll is not None and sid == SEARCH):
         return best_split(params[GREEDY_DEADWOOD_WEIGHT], view, k, opts, nopt, scratch)  # H_ index 0 too
     if roll is not None and sid == ROLLOUT:
         return best_split(DEFAULT_DEADWOOD_WEIGHT, view, k, opts, nopt, scratch)

@@ -37,7 +37,7 @@ from rummysim.kernels.rum5000.melds import (
 from rummysim.strategies.ids import (
     CAUTIOUS, DIGGER, GREEDY, H_DEADWOOD_WEIGHT, H_DISCARD_5000, H_FEED_WEIGHT, H_HOLD_5000, H_HOLD_MELDS, H_HORIZON,
     H_LATER_WEIGHT, H_TEMPO_5000, H_WORTH_5000,
-    HEURISTIC, RANDOM,
+    HEURISTIC, RANDOM, SEARCH,
 )
 from rummysim.strategies.random_play import random_choice
 from rummysim.strategies.rum5000.worth import count_unseen, draws_left, hand_cost
@@ -338,12 +338,14 @@ def greedy_exchange5(look, min_gain, obs, hand, pile, tab, opts, nopt, work):
 @njit_noalloc
 def parametric(sid):
     """Strategies whose parameter row starts with greedy's (deadwood_weight, min_gain)."""
-    return sid == GREEDY or sid == HEURISTIC or sid == CAUTIOUS or sid == DIGGER
+    return sid == GREEDY or heuristic_family(sid)
 
 
 @njit_noalloc
 def heuristic_family(sid):
-    return sid == HEURISTIC or sid == CAUTIOUS or sid == DIGGER
+    """The heuristic's parameter rows; ``search`` plays its base heuristic here (it has no 5000
+    play-out model)."""
+    return sid == HEURISTIC or sid == CAUTIOUS or sid == DIGGER or sid == SEARCH
 
 
 @njit_noalloc
