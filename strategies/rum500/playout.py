@@ -45,6 +45,8 @@ from rummysim.kernels.rum500.layout import (
     ACT_LAYOFF,
     ACT_MELD_SET,
     ACT_STOP,
+    DISC_TOP_SINGLE,
+    DRAW_STOCK,
     END_OUT,
     END_STOCK,
     END_TURN_CAP,
@@ -73,10 +75,12 @@ from rummysim.kernels.rum500.layout import (
     OUT_DISCARD_REQUIRED,
     PLAY_ALL,
     R_ADDOPP,
+    R_DISC_RESTRICT,
     R_GAME,
     R_GOING_OUT,
     R_STOCK_DRAW,
     R_STOCK_PENALTY,
+    R_TOPMUST,
 )
 from rummysim.kernels.rum500.melds import Table, card_playable, enumerate_plays, has_any_play, layoff_team
 from rummysim.strategies.rum500.greedy import card_usefulness
@@ -262,6 +266,25 @@ def take_pile(w, seat, k):
         take_card(hands, jok, seat, np.int64(wpile[i]))
     ints[W_PILE_LEN] = k
     return np.int64(wpile[k])
+
+
+@njit_noalloc
+def apply_draw(w, seat, opt, pile_len, rules):
+    """The seat's draw option ``opt`` (DRAW_STOCK or a pile index) on a dealt world whose pile held
+    ``pile_len`` cards; returns (must, forbidden): the card it must put down this turn and the one
+    it may not discard (-1 for none)."""
+    must = -1
+    forbidden = -1
+    if opt == DRAW_STOCK:
+        draw_stock(w, seat, rules)
+    else:
+        top = pile_len - 1
+        card = take_pile(w, seat, opt)
+        if opt < top or rules[R_TOPMUST] != 0:
+            must = card  # R500-DRAW-3, V500-TOPMUST
+        if opt == top and rules[R_DISC_RESTRICT] == DISC_TOP_SINGLE:
+            forbidden = card  # R500-DISC-2
+    return must, forbidden
 
 
 @njit_noalloc

@@ -20,9 +20,7 @@ import numpy as np
 
 from rummysim.kernels.common._jit import njit, njit_noalloc
 from rummysim.kernels.rum500.layout import (
-    DISC_TOP_SINGLE,
     DRAW_NONE,
-    DRAW_STOCK,
     END_OUT,
     END_STOCK,
     JOKER,
@@ -32,24 +30,19 @@ from rummysim.kernels.rum500.layout import (
     OB_N,
     OB_PILE_LEN,
     OB_SEAT,
-    R_DISC_RESTRICT,
-    R_TOPMUST,
 )
 from rummysim.strategies.rum500.greedy import card_usefulness, greedy_call, playout, take_gain
 from rummysim.strategies.ids import GREEDY_DEADWOOD_WEIGHT, RO_MAX_CANDIDATES, RO_SAMPLES, RO_SEARCH_DISCARDS
 from rummysim.strategies.rum500.knowledge import sample_unseen
 from rummysim.strategies.rum500.playout import (
+    apply_draw,
     deal_world,
     discard_card,
-    draw_stock,
     finish_turn,
     hand_result,
     new_world,
     play_rest,
-    take_pile,
 )
-
-NO_FORBIDDEN = -1
 
 
 @njit
@@ -93,17 +86,7 @@ def draw_outcome(w, view, opt, scratch):
     n = obs[OB_N]
     if opt == DRAW_NONE:
         return hand_result(w, me, n, END_STOCK, -1, rules, vals)  # R500-STOCK-1: the hand ends
-    must = -1
-    forbidden = NO_FORBIDDEN
-    if opt == DRAW_STOCK:
-        draw_stock(w, me, rules)
-    else:
-        top = obs[OB_PILE_LEN] - 1
-        card = take_pile(w, me, opt)
-        if opt < top or rules[R_TOPMUST] != 0:
-            must = card  # R500-DRAW-3, V500-TOPMUST
-        if opt == top and rules[R_DISC_RESTRICT] == DISC_TOP_SINGLE:
-            forbidden = card  # R500-DISC-2
+    must, forbidden = apply_draw(w, me, opt, obs[OB_PILE_LEN], rules)
     if finish_turn(w, me, forbidden, must, rules, vals, ace_low, scratch):
         return hand_result(w, me, n, END_OUT, me, rules, vals)
     reason, out_seat = play_rest(w, (me + 1) % n, n, rules, vals, ace_low, scratch)

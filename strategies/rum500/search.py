@@ -32,9 +32,8 @@ import numpy as np
 from rummysim.kernels.common._jit import njit
 from rummysim.kernels.common.planes import U0, bit, has_card
 from rummysim.kernels.rum500.layout import (
-    DISC_TOP_SINGLE, DRAW_NONE, DRAW_STOCK, END_OUT, END_STOCK, JOKER, MAX_PACK, OB_EFFECT, OB_HAND_SIZE,
-    OB_MY_DISCARDS, OB_MY_JOKERS, OB_N, OB_PILE_LEN, OB_SEAT, OB_STOCK, OB_TEAMS, PLAY_ALL, R_DISC_RESTRICT,
-    R_TOPMUST,
+    DRAW_NONE, END_OUT, END_STOCK, JOKER, MAX_PACK, OB_EFFECT, OB_HAND_SIZE, OB_MY_DISCARDS, OB_MY_JOKERS, OB_N,
+    OB_PILE_LEN, OB_SEAT, OB_STOCK, OB_TEAMS, PLAY_ALL,
 )
 from rummysim.kernels.rum500.melds import card_playable
 from rummysim.strategies.ids import (
@@ -45,10 +44,8 @@ from rummysim.strategies.rum500.heuristic import discard_score, feed_targets, he
 from rummysim.strategies.rum500.hplayout import model_finish, model_rest, new_seat_buffers
 from rummysim.strategies.rum500.knowledge import sample_unseen
 from rummysim.strategies.rum500.playout import (
-    deal_world, discard_card, draw_stock, finish_turn, hand_result, new_world, play_rest, take_pile,
+    apply_draw, deal_world, discard_card, finish_turn, hand_result, new_world, play_rest,
 )
-
-NO_CARD = -1
 
 
 @njit
@@ -109,17 +106,7 @@ def draw_outcome(params, w, view, opt, scratch, bufs):
     me = obs[OB_SEAT]
     if opt == DRAW_NONE:
         return hand_result(w, me, obs[OB_N], END_STOCK, -1, rules, view.table.vals)  # R500-STOCK-1
-    must = NO_CARD
-    forbidden = NO_CARD
-    if opt == DRAW_STOCK:
-        draw_stock(w, me, rules)
-    else:
-        top = obs[OB_PILE_LEN] - 1
-        card = take_pile(w, me, opt)
-        if opt < top or rules[R_TOPMUST] != 0:
-            must = card  # R500-DRAW-3, V500-TOPMUST
-        if opt == top and rules[R_DISC_RESTRICT] == DISC_TOP_SINGLE:
-            forbidden = card  # R500-DISC-2
+    must, forbidden = apply_draw(w, me, opt, obs[OB_PILE_LEN], rules)
     return turn_rest(params, w, view, me, forbidden, must, scratch, bufs)
 
 

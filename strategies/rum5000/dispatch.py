@@ -213,6 +213,14 @@ def usefulness(hand, c, wild):
     return score
 
 
+@njit_noalloc
+def untraded_table(tab, work):
+    """The table with no sequence end traded (``work.ends`` zeroed): where a discard is judged for
+    what it could feed."""
+    work.ends[:] = 0
+    return Table5(tab.melds, tab.n_melds, tab.grp, work.ends, tab.wild, tab.vals, tab.team)
+
+
 @njit_inline
 def greedy_discard5(feed_weight, obs, hand, tab, opts, nopt, work):
     """Least useful natural card, the most valuable among equals; wild cards last.
@@ -222,8 +230,7 @@ def greedy_discard5(feed_weight, obs, hand, tab, opts, nopt, work):
     """
     wild = tab.wild
     seat = obs[O_SEAT]
-    work.ends[:] = 0
-    untraded = Table5(tab.melds, tab.n_melds, tab.grp, work.ends, wild, tab.vals, tab.team)
+    untraded = untraded_table(tab, work)
     best = 0
     best_key = 1e18
     for i in range(nopt):
@@ -252,8 +259,7 @@ def worth_discard5(look, feed_weight, obs, hand, tab, opts, nopt, work):
     (``worth.hand_cost``), a feeding card costing ``feed_weight`` percent of its value more (the
     next player may meld it)."""
     seat = obs[O_SEAT]
-    work.ends[:] = 0
-    untraded = Table5(tab.melds, tab.n_melds, tab.grp, work.ends, tab.wild, tab.vals, tab.team)
+    untraded = untraded_table(tab, work)
     best = 0
     best_key = 1e18
     for i in range(nopt):
