@@ -31,12 +31,19 @@ def test_a_stop_signal_ends_a_run_cleanly_and_at_once(compiled, tmp_path, signum
     out = tmp_path / "r.parquet"
     cmd = [sys.executable, "-m", "rummysim", "simulate", "--players", "2", "--lineup", "greedy",
            "--games", "100000000", "--seed", "1", "--no-progress", "--out", str(out)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(4)
-    sent = time.monotonic()
-    proc.send_signal(signum)
-    _, err = proc.communicate(timeout=120)
-    took = time.monotonic() - sent
+    # SIG_DFL in the child: a shell's background job inherits SIGINT ignored, and Python then
+    # installs no KeyboardInterrupt handler, as for any program started that way
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        time.sleep(4)
+        sent = time.monotonic()
+        proc.send_signal(signum)
+        _, err = proc.communicate(timeout=120)
+        took = time.monotonic() - sent
+    finally:
+        proc.kill()  # a run that ignored the signal must not play on after the test
+        proc.wait()
     assert proc.returncode == code, err
     assert err.strip().splitlines()[-1] == last
     assert "Traceback" not in err and list(tmp_path.iterdir()) == []

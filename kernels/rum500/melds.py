@@ -434,7 +434,8 @@ def best_play(p1, jok, must, table, cand, targets, joker_ok):
     ``joker_ok`` are the table's ``layoff_targets``: without a card among the targets, nor a joker
     and a meld that takes one, no lay-off starts, and the table's melds are not read."""
     if table.rules[R_PARTNERSHIP] == PARTNER_PERSIAN or table.gambit != 0:
-        n = enumerate_plays(p1, jok, must, table, PLAY_ALL, cand, 0, MAX_CAND)
+        # cand may be a view from a later row of the engine's table: never list past its end
+        n = enumerate_plays(p1, jok, must, table, PLAY_ALL, cand, 0, min(MAX_CAND, cand.shape[0]))
         best = 0
         for i in range(1, n):
             if cand[i, A_VALUE] > cand[best, A_VALUE]:
