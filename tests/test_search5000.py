@@ -67,3 +67,37 @@ def test_budget_0_plays_its_base_exactly_in_5000():
 def test_search_5000_games_validate(players):
     lineup = ",".join("search:late_stock=30:budget=4" if s % 2 == 0 else "heuristic" for s in range(players))
     assert_clean(validate_run("5000-rummy", players=players, lineup=lineup, games=6, seed=50 + players))
+
+
+def world_cards(w, n: int) -> int:
+    """Cards in a play-out world: hands, the table's live melds, the pile and the stock not drawn."""
+    from rummysim.kernels.rum5000 import layout as L5
+    from rummysim.strategies.rum5000 import playout as P
+    table = sum(int(w.melds[m, L5.M_LEN]) for m in range(int(w.n_melds[0])) if w.melds[m, L5.M_ALIVE])
+    stock = int(w.st[P.W_STOCK_LEN] - w.st[P.W_STOCK_POS])
+    return int(w.hands[:n].sum()) + table + int(w.st[P.W_PILE_LEN]) + stock
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_play_out_deals_every_unseen_card_and_keeps_every_card(seed):
+    """A dealt world holds the whole pack (the unseen cards fill the other hands by their sizes and
+    the stock), and a play-out from either draw loses and makes no card."""
+    from rummysim.kernels.rum5000 import engine as E
+    from rummysim.kernels.rum5000 import layout as L5
+    from rummysim.strategies.rum5000 import search as R
+    from tests.kstate5k import table_for
+
+    g, seat = dealt_context("search", seed)
+    E.observe5(g, seat, -1)
+    obs, tab, w, rng = g.obs, table_for(g, seat), g.work.world, g.rngs[seat].copy()
+    n = int(obs[L5.O_N])
+    assert obs[L5.O_PILE_LEN] >= 1  # the upcard
+    for opt in (L5.D_STOCK, int(obs[L5.O_PILE_LEN]) - 1):
+        k = R.sample_unseen5(g.work, g.hands[seat], tab, g.pile, obs, rng)
+        R.deal_world(w, tab, g.hands[seat], g.pile, obs[L5.O_PILE_LEN], seat, n, obs, g.work.sample, k,
+                     obs[L5.O_STOCK])
+        assert world_cards(w, n) == L5.DECK5
+        for s in range(n):
+            assert w.hands[s].sum() == obs[L5.O_HAND_SIZE + s]
+        result = R.draw_outcome(w, opt, seat, n, tab.wild, tab.vals)
+        assert world_cards(w, n) == L5.DECK5 and np.isfinite(result)
