@@ -291,7 +291,10 @@ STRATEGIES: dict[str, StrategyInfo] = {
             "base only when the best candidate's paired mean gain beats it by confidence standard errors; "
             "with budget=0 it plays the base heuristic exactly. Deep takes, melds, lay-offs and rummy calls "
             "are the base's. In 5000 Rummy its base defaults to the point of heuristic@5000-rummy-3p "
-            "(discard_5000=1) instead, and it plays that base (no 5000 play-out model yet); in Rummikub as greedy.",
+            "(discard_5000=1) instead, and it searches the same decisions (the stock against the top "
+            "discard, late discards) with a 5000 play-out model in which every seat plays greedy's 5000 "
+            "moves (model and known_takes are not used there; Persian 5000 is not searched); in Rummikub "
+            "as greedy.",
             search_params(),
             game_defaults={"5000-rummy": {k: v for k, v in SEARCH_5000_POINT.items() if v != SEARCH_BASE_POINT[k]}},
         ),
