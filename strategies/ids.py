@@ -86,7 +86,7 @@ BP_SIZE = 9
 VALUE = 6
 HOLDER = 7
 
-# search (500 Rum and Standard Rummy's engine; in 5000 Rummy it plays its base heuristic)
+# search (500 Rum and Standard Rummy's engine: strategies/rum500/search.py; 5000 Rummy: strategies/rum5000/search.py)
 SEARCH = 8
 
 # random's parameter in Rummikub

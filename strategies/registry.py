@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
@@ -47,11 +47,16 @@ class StrategyInfo:
     doc: str
     params: tuple[Param, ...] = ()
     games: tuple[str, ...] = ()
+    game_defaults: dict[str, dict[str, float]] = field(default_factory=dict)
+    """Per game, the parameters whose default differs there (``search``'s base in 5000 Rummy)."""
 
-    def default_params(self) -> np.ndarray:
+    def default_params(self, game: str | None = None) -> np.ndarray:
+        """The default row; with ``game``, that game's own defaults where it has any."""
         row = np.zeros(N_PARAMS, dtype=np.float64)
         for i, p in enumerate(self.params):
             row[i] = p.default
+        for key, value in self.game_defaults.get(game or "", {}).items():
+            row[self.param_index(key)] = value
         return row
 
     def param_index(self, key: str) -> int:
@@ -133,6 +138,10 @@ def tuned_point(preset: str) -> dict[str, float]:
 
 SEARCH_BASE_POINT = tuned_point("500-rum-2p")
 """``search``'s base policy by default: the heuristic tuned for 500 Rum, 2 players."""
+
+SEARCH_5000_POINT = tuned_point("5000-rummy-3p")
+"""``search``'s base policy by default in 5000 Rummy: the heuristic tuned for 5000 Rummy, 3
+players (the 500 point lost 6.4 points a hand to heuristic's defaults there)."""
 
 SEARCH_PARAMS: tuple[tuple[int, str, float, str], ...] = (
     (ids.S_BUDGET, "budget", 16.0,
@@ -281,9 +290,13 @@ STRATEGIES: dict[str, StrategyInfo] = {
             "the fast greedy model (model=0) or every seat on the heuristic (model=1), and overrules the "
             "base only when the best candidate's paired mean gain beats it by confidence standard errors; "
             "with budget=0 it plays the base heuristic exactly. Deep takes, melds, lay-offs and rummy calls "
-            "are the base's. In 5000 Rummy it plays its base heuristic (no 5000 play-out model yet), and "
-            "in Rummikub as greedy.",
+            "are the base's. In 5000 Rummy its base defaults to the point of heuristic@5000-rummy-3p "
+            "(discard_5000=1) instead, and it searches the same decisions (the stock against the top "
+            "discard, late discards) with a 5000 play-out model in which every seat plays greedy's 5000 "
+            "moves (model and known_takes are not used there; Persian 5000 is not searched); in Rummikub "
+            "as greedy.",
             search_params(),
+            game_defaults={"5000-rummy": {k: v for k, v in SEARCH_5000_POINT.items() if v != SEARCH_BASE_POINT[k]}},
         ),
         StrategyInfo(
             "value",
@@ -352,11 +365,12 @@ def preset_values(strategy: str, preset: str) -> dict[str, float]:
     return {k: float(v) for k, v in presets[preset].items() if k != "description"}
 
 
-def _base_row(name: str) -> tuple[StrategyInfo, np.ndarray]:
-    """``NAME`` or ``NAME@PRESET``: the strategy and its row before any ``key=value``."""
+def _base_row(name: str, game: str | None = None) -> tuple[StrategyInfo, np.ndarray]:
+    """``NAME`` or ``NAME@PRESET``: the strategy and its row before any ``key=value`` (its defaults
+    in ``game`` when given, then the preset's values)."""
     base, at, preset = name.partition("@")
     info = strategy_info(base)
-    row = info.default_params()
+    row = info.default_params(game)
     if at:
         for key, value in preset_values(base, preset).items():
             i = info.param_index(key)
@@ -364,10 +378,10 @@ def _base_row(name: str) -> tuple[StrategyInfo, np.ndarray]:
     return info, row
 
 
-def parse_strategy(spec: str) -> tuple[StrategyInfo, np.ndarray]:
+def parse_strategy(spec: str, game: str | None = None) -> tuple[StrategyInfo, np.ndarray]:
     """``NAME``, ``NAME@PRESET`` or either with ``:key=value:...``: the strategy and its parameter
-    row (defaults, the preset's values, then the values set), each key and value checked (its
-    name, then its range).
+    row (defaults, in ``game`` that game's own when given, the preset's values, then the values
+    set), each key and value checked (its name, then its range).
 
     Example:
         >>> info, row = parse_strategy("greedy:min_gain=5")
@@ -377,7 +391,7 @@ def parse_strategy(spec: str) -> tuple[StrategyInfo, np.ndarray]:
     if is_python(spec):
         return PYTHON, STRATEGIES["greedy"].default_params()
     name, settings = parse_settings(spec, "strategy")
-    info, row = _base_row(name)
+    info, row = _base_row(name, game)
     for key, value in settings:
         i = info.param_index(key)
         row[i] = info.params[i].check(name, value)
@@ -402,7 +416,7 @@ def parse_settings(spec: str, what: str) -> tuple[str, list[tuple[str, float]]]:
     return name, settings
 
 
-def canonical_spec(spec: str) -> str:
+def canonical_spec(spec: str, game: str | None = None) -> str:
     """The strategy text as results name it: the name, then the parameters set away from their
     defaults (or from the preset's values) in the strategy's order (``heuristic:min_gain=5:team_play=0``,
     ``heuristic@500-rum-2p:max_take=3``); a ``py:`` strategy as
@@ -410,8 +424,8 @@ def canonical_spec(spec: str) -> str:
     if is_python(spec):
         return spec.strip()
     name = parse_settings(spec, "strategy")[0]
-    _, start = _base_row(name)
-    info, row = parse_strategy(spec)
+    _, start = _base_row(name, game)
+    info, row = parse_strategy(spec, game)
     changed = [f"{p.name}={row[i]:g}" for i, p in enumerate(info.params) if row[i] != start[i]]
     return ":".join([name, *changed])
 
@@ -443,7 +457,7 @@ def parse_lineup(text: str, n_players: int, game: str | None = None) -> tuple[li
     specs = [part.strip() for part in text.split(",") if part.strip()]
     if not specs:
         raise InputError("--lineup is empty: give one strategy per seat, e.g. greedy,random")
-    parsed = [parse_strategy(s) for s in specs]
+    parsed = [parse_strategy(s, game) for s in specs]
     for info, _ in parsed:
         if game is not None and info.games and game not in info.games:
             raise InputError(f"strategy {info.name!r} plays only {', '.join(info.games)}, not {game}")
@@ -452,7 +466,7 @@ def parse_lineup(text: str, n_players: int, game: str | None = None) -> tuple[li
         specs = specs * n_players
     if len(parsed) != n_players:
         raise InputError(f"--lineup names {len(parsed)} strategies for {n_players} players")
-    names = [canonical_spec(s) for s in specs]
+    names = [canonical_spec(s, game) for s in specs]
     lineup = np.array([info.id for info, _ in parsed], dtype=np.int64)
     params = np.stack([row for _, row in parsed])
     return names, lineup, params

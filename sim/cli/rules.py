@@ -186,7 +186,7 @@ def strategies_show_command(name: Annotated[str, typer.Argument(help="Strategy n
     presets = strategy_presets().get(info.name, {})
     if as_json:
         _print_json({"name": info.name, "id": info.id, "doc": info.doc, "params": _params_json(info.params),
-                     "presets": presets})
+                     "game_defaults": info.game_defaults, "presets": presets})
         return
     out_console.print(f"{info.name} (id {info.id})", markup=False)
     out_console.print(info.doc, markup=False)
@@ -194,6 +194,9 @@ def strategies_show_command(name: Annotated[str, typer.Argument(help="Strategy n
         out_console.print("parameters: none", markup=False)
     for p in info.params:
         out_console.print(f"  {p.name} = {p.default:g}: {p.doc}", markup=False)
+    for game, values in info.game_defaults.items():
+        settings = ", ".join(f"{k}={v:g}" for k, v in values.items())
+        out_console.print(f"defaults in {game}, where they differ: {settings}", markup=False)
     for preset, values in presets.items():
         settings = ":".join(f"{k}={v:g}" for k, v in values.items() if k != "description")
         out_console.print(f"preset {info.name}@{preset}: {values.get('description', '')}", markup=False)

@@ -17,6 +17,8 @@ play-out leaves in hand costs its 5000 value by its chance to meld in the draws 
 time it takes to shed (``tempo_5000``); the stock draw is worth the mean of drawing each unseen
 card; rummy calls and upcard exchanges (trades and joins are among the play-out's plays) are
 priced the same way. ``rollout`` plays by greedy's rules here (it has no 5000 play-out model).
+``search`` plays the heuristic as its base and searches its draws and late discards with
+play-outs (strategies/rum5000/search.py, strategies/rum5000/playout.py).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import numpy as np
 
 from rummysim.kernels.common._jit import njit, njit_inline, njit_noalloc
 from rummysim.kernels.rum5000.layout import (
-    C_NCARDS, C_SIZE, C_TYPE, C_VALUE, CARD_IDS, D_ALL, D_DECLINE, D_SKIP, D_STOCK, M_SIZE, MAX_CAND5,
+    C_NCARDS, C_SIZE, C_TYPE, C_VALUE, CARD_IDS, D_ALL, DECK5, D_DECLINE, D_SKIP, D_STOCK, M_SIZE, MAX_CAND5,
     MAX_MELDS5, O_HAND_SIZE, O_N, O_PILE_LEN, O_SEAT, O_STOCK, P_STOP, SC_FULL, UNKNOWN,
 )
 from rummysim.kernels.rum5000.melds import (
@@ -40,18 +42,22 @@ from rummysim.strategies.ids import (
     HEURISTIC, RANDOM, SEARCH,
 )
 from rummysim.strategies.random_play import random_choice
+from rummysim.strategies.rum5000.playout import best_play, new_world5, usefulness
+from rummysim.strategies.rum5000.search import MAX_SEARCHED, search_discard5, search_draw5
 from rummysim.strategies.rum5000.worth import count_unseen, draws_left, hand_cost
 
 SKIP_GAIN = 1e9  # going out without drawing scores the 500 bonus: always worth it
 TAKE_WEIGHT = 0.6  # share of an unmelded taken card's value counted against a take
 MIN_GAIN = 0.0
 
-Ahead5 = namedtuple("Ahead5", "hand take trial melds grp ends n_melds cand single cursor unseen")
+Ahead5 = namedtuple("Ahead5", "hand take trial melds grp ends n_melds cand single cursor unseen world sample stats cands")
 """The play-ahead workspace: the cards a play-out holds (``hand``), the holding after a take
 (``take``) and a trial holding (``trial``), the copy of the table it plays on (``melds``, ``grp``,
 ``ends``, ``n_melds``), its play candidates, the one card ``card_placeable`` tests, the stand-in
-for the state vector beside a None trace (``melds.NO_TRACE_CURSOR``) and the unseen card counts of
-the heuristic's valuation (``worth.count_unseen``)."""
+for the state vector beside a None trace (``melds.NO_TRACE_CURSOR``), the unseen card counts of
+the heuristic's valuation (``worth.count_unseen``), and ``search``'s: the world its play-outs
+deal (``playout.World5``), the unseen cards in dealing order, the per-candidate sums and the
+candidates (strategies/rum5000/search.py)."""
 
 Look5 = namedtuple("Look5", "on weight unseen n_unseen draws later_weight deadwood_weight tempo")
 """How a decision prices the cards a play-out leaves in hand: with ``on`` False as greedy does,
@@ -73,6 +79,10 @@ def new_ahead5():
         np.empty(CARD_IDS, dtype=np.int64),
         np.zeros(NO_TRACE_CURSOR, dtype=np.int64),
         np.zeros(CARD_IDS, dtype=np.int64),
+        new_world5(),
+        np.zeros(DECK5, dtype=np.int64),
+        np.zeros((3, MAX_SEARCHED), dtype=np.float64),
+        np.zeros(MAX_SEARCHED, dtype=np.int64),
     )
 
 
@@ -82,18 +92,6 @@ def hand_value(av, vals):
     for c in range(CARD_IDS):
         v += av[c] * vals[c]
     return v
-
-
-@njit_noalloc
-def best_play(cand, n):
-    """Index of the highest-valued play; STOP (row 0) when nothing puts points down."""
-    best = 0
-    best_v = 0
-    for i in range(n):
-        if cand[i, C_TYPE] != P_STOP and cand[i, C_VALUE] > best_v:
-            best = i
-            best_v = cand[i, C_VALUE]
-    return best
 
 
 @njit_noalloc
@@ -195,22 +193,6 @@ def greedy_draw5(look, min_gain, max_take, obs, hand, pile, tab, opts, nopt, wor
             best_gain = gain
             best = i
     return best
-
-
-@njit_noalloc
-def usefulness(hand, c, wild):
-    """How much card c helps the rest of the hand: same-rank partners and near same-suit cards."""
-    r = c % 16
-    s = c // 16
-    score = 0
-    for t in range(4):
-        score += 2 * hand[16 * t + r]
-    score -= 2  # the card itself
-    for d in (-2, -1, 1, 2):
-        rr = r + d
-        if 1 <= rr <= 13:
-            score += hand[16 * s + rr]
-    return score
 
 
 @njit_noalloc
@@ -349,8 +331,8 @@ def parametric(sid):
 
 @njit_noalloc
 def heuristic_family(sid):
-    """The heuristic's parameter rows; ``search`` plays its base heuristic here (it has no 5000
-    play-out model)."""
+    """The heuristic's parameter rows; ``search``'s base is the heuristic, its draws and late
+    discards searched (strategies/rum5000/search.py)."""
     return sid == HEURISTIC or sid == CAUTIOUS or sid == DIGGER or sid == SEARCH
 
 
@@ -414,8 +396,11 @@ def choose5_draw(sid, params, obs, hand, pile, tab, opts, nopt, rng, work):
     if sid == RANDOM:
         return random_choice(rng, nopt)
     look = seat_look(sid, params, obs, hand, pile, tab, work)
-    return greedy_draw5(look, min_gain(sid, params), heuristic_param(sid, params, 2), obs, hand, pile, tab, opts,
+    pick = greedy_draw5(look, min_gain(sid, params), heuristic_param(sid, params, 2), obs, hand, pile, tab, opts,
                         nopt, work)
+    if sid == SEARCH:
+        return search_draw5(params, obs, hand, pile, tab, opts, nopt, pick, rng, work)
+    return pick
 
 
 @njit_inline
@@ -436,8 +421,12 @@ def choose5_discard(sid, params, obs, hand, pile, tab, opts, nopt, rng, work):
     feed_weight = heuristic_param(sid, params, H_FEED_WEIGHT)
     if prices_by_worth(sid, params) and heuristic_param(sid, params, H_DISCARD_5000) > 0:
         look = seat_look(sid, params, obs, hand, pile, tab, work)
-        return worth_discard5(look, feed_weight, obs, hand, tab, opts, nopt, work)
-    return greedy_discard5(feed_weight, obs, hand, tab, opts, nopt, work)
+        pick = worth_discard5(look, feed_weight, obs, hand, tab, opts, nopt, work)
+    else:
+        pick = greedy_discard5(feed_weight, obs, hand, tab, opts, nopt, work)
+    if sid == SEARCH:
+        return search_discard5(params, obs, hand, pile, tab, opts, nopt, pick, rng, work)
+    return pick
 
 
 @njit_inline
