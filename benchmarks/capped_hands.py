@@ -5,8 +5,9 @@ forth through the top discard), not a result. This plays independent hands (``un
 every strategy (and every tuned preset of the game) against itself at 2 and 4 players in 500 Rum
 and 5000 Rummy and prints the capped
 hands per case; it exits 1 if any case has one. Run from the checkout:
-``python benchmarks/capped_hands.py [--hands 100000] [--rollout-hands 2000]``. ``rollout`` plays
-about 60 hands/s, so it gets its own, smaller count.
+``python benchmarks/capped_hands.py [--hands 100000] [--rollout-hands 2000] [--only search]``.
+``rollout`` plays about 60 hands/s, so it gets its own, smaller count; ``--only`` keeps the named
+strategies (and their presets).
 """
 
 from __future__ import annotations
@@ -41,12 +42,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=100_000)
     parser.add_argument("--rollout-hands", type=int, default=2_000)
+    parser.add_argument("--only", action="append", metavar="STRATEGY", help="play only these strategies")
     args = parser.parse_args()
     print(f"{'game':<11} {'players':>7} {'strategy':<24} {'hands':>8} {'capped':>6} {'turns/hand':>10} {'s':>7}")
     bad = 0
     for game in GAMES:
         for players in PLAYERS:
             for strategy in strategies_for(game):
+                if args.only and strategy.split("@")[0] not in args.only:
+                    continue
                 n = args.rollout_hands if strategy.startswith("rollout") else args.hands
                 count, turns, seconds = capped(game, players, strategy, n)
                 bad += count
