@@ -9,10 +9,9 @@ after numba's cache folder and the source fingerprint (``kernels.common._jit``):
 engine source starts with no markers, as it starts with no cache. ``first_compile`` uses the marker to announce
 a compile on stderr (one line, with the expected time) before it happens.
 
-``warmup`` compiles every variant of the chosen games in parallel worker processes. numba writes
-a function's cache index by reading it, adding its entry and writing it back, so two processes
-adding different signatures of one function at once could lose an entry or mix up data files:
-the workers take a file lock around that step (``_serialize_cache_writes``).
+``warmup`` compiles every variant of the chosen games in parallel worker processes. Their cache
+writes are serialized by the file lock every process that imports the kernels takes
+(``kernels.common._cache_lock``).
 """
 
 from __future__ import annotations
@@ -200,26 +199,6 @@ def compile_job(job: WarmupJob) -> float:
     return time.perf_counter() - t0
 
 
-def _serialize_cache_writes(lock_path: str) -> None:
-    """Worker initializer: hold an exclusive file lock while numba updates a cache index (see the
-    module docstring)."""
-    import fcntl
-
-    from numba.core.caching import IndexDataCacheFile
-
-    save = IndexDataCacheFile.save
-
-    def locked_save(self, key, data):
-        with open(lock_path, "a") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            try:
-                return save(self, key, data)
-            finally:
-                fcntl.flock(lock, fcntl.LOCK_UN)
-
-    IndexDataCacheFile.save = locked_save
-
-
 def default_jobs() -> int:
     return os.cpu_count() or 1
 
@@ -247,12 +226,10 @@ def run_jobs(todo: Sequence[WarmupJob], workers: int, progress: Progress | None 
     import numba
 
     compiled: list[tuple[Variant, float]] = []
-    cache = Path(numba.config.CACHE_DIR)
-    cache.mkdir(parents=True, exist_ok=True)
+    Path(numba.config.CACHE_DIR).mkdir(parents=True, exist_ok=True)
     context = multiprocessing.get_context("spawn")  # a fresh interpreter: no forked numba or thread state
     total = sum(len(job.variants) for job in todo)
-    with ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=context,
-                             initializer=_serialize_cache_writes, initargs=(str(cache / "index.lock"),)) as pool:
+    with ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=context) as pool:
         futures = {pool.submit(compile_job, job): job for job in todo}
         if progress is not None:
             progress(0, total, "")

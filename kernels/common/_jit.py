@@ -26,13 +26,14 @@ lives in a folder named after ``source_fingerprint()``, a hash of every source f
 kernels, the strategies and the rules encoding, in every subpackage: any edit selects a fresh
 cache. A resumed sweep checks the same fingerprint.
 
-Five groups of numba internals are used, checked at import (``check_numba_hooks``): the dispatcher's
+Six groups of numba internals are used, checked at import (``check_numba_hooks``): the dispatcher's
 ``get_call_template``, the ``_nrt`` target option and the IR inliner's ``inline_ir`` and
 ``run_untyped_passes``, wrapped to copy an inlined function's IR once and build it once
 (``_inline_copy``: compile time only, the same machine code), and the final-module optimisation
 and the cache write of libraries finalized during a nested compile (``_nested_opt``: the caller
 optimises their IR with its own); and the compile flags' ``values``, ``__hash__`` and ``__eq__``
-(``_fast_flags``, installed only if they give numba's own answers);
+(``_fast_flags``, installed only if they give numba's own answers); and the cache-index save,
+wrapped in a cross-process file lock (``_cache_lock``: numba issue 4807).
 numba is pinned below the first minor version not tested with them.
 """
 
@@ -46,7 +47,7 @@ from pathlib import Path
 import numba
 from numba.core import types
 
-from rummysim.kernels.common import _fast_flags, _inline_copy, _nested_opt
+from rummysim.kernels.common import _cache_lock, _fast_flags, _inline_copy, _nested_opt
 
 # What decides the compiled code and the rows it writes: every kernel and strategy source, and the
 # rules encoding. Named as modules so that the same files are found in a checkout, an editable
@@ -113,7 +114,8 @@ def check_numba_hooks(dispatcher_class: type | None = None, options_class: type 
                     (codegen.JITCodeLibrary, ("get_pointer_to_function", "_finalize_specific")),
                     (cpu.CPUContext, ("get_executable", "get_env_name")),
                     (dispatcher._DispatcherBase, ("add_overload", "_insert")),
-                    (caching.FunctionCache, ("save_overload",)))
+                    (caching.FunctionCache, ("save_overload",)),
+                    (caching.IndexDataCacheFile, ("save",)))
     absent = [f"{owner.__name__}.{name}" for owner, names in nested_hooks for name in names
               if not callable(getattr(owner, name, None))]
     if absent:
@@ -129,6 +131,7 @@ check_numba_hooks()
 _inline_copy.install()
 _nested_opt.install()
 _fast_flags.install()
+_cache_lock.install()
 
 if "NUMBA_LOOP_VECTORIZE" not in os.environ:
     numba.config.LOOP_VECTORIZE = 0
