@@ -327,3 +327,39 @@ def test_a_nested_library_links_nothing_and_its_caller_links_its_callees():
     assert {leaf_cres.library, middle_cres.library} <= set(_nested_opt.linked_closure(top_cres.library._linking_libraries))
     entry = middle_cres.entry_point.emit()  # the flat library's own machine code
     assert leaf_name in defined(middle_cres.library) and entry(3) == 33
+
+
+def test_a_callee_the_closure_walk_misses_is_linked_from_its_definer(monkeypatch):
+    """A CI run crashed in a ``play_games`` whose module called ``has_card`` and ``pos_card`` with no
+    linked library defining them (the calls went to address 0). Whatever makes the closure walk
+    miss a library, the kernel called from Python links the definer of every function it still
+    only declares (``_nested_opt._link_missing``). Here the walk is made to drop the leaf."""
+    from rummysim.kernels.common import _nested_opt
+
+    def leaf(x):
+        return x * 7 + 3
+
+    leaf_jit = numba.njit(leaf)
+
+    @numba.njit
+    def middle(x):
+        return leaf_jit(x) - 1
+
+    @numba.njit
+    def top(x):
+        return middle(x) * 2
+
+    walk, link_missing = _nested_opt.linked_closure, _nested_opt._link_missing
+    relinked: list[int] = []
+
+    def walk_without_the_leaf(libraries):
+        return [lib for lib in walk(libraries) if ".leaf" not in lib.name]
+
+    def counted(library, linked):
+        relinked.append(link_missing(library, linked))
+        return relinked[-1]
+
+    monkeypatch.setattr(_nested_opt, "linked_closure", walk_without_the_leaf)
+    monkeypatch.setattr(_nested_opt, "_link_missing", counted)
+    assert top(4) == (leaf(4) - 1) * 2
+    assert sum(relinked) == 1

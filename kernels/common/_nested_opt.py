@@ -32,6 +32,10 @@ calls stay declarations) and a caller links the closure through flat libraries
 (``linked_closure``), each library once: 204 clones and 375 links, 0.8 s and 1.0 s. The top-level
 module holds the same functions as before. A flat library whose own machine code is wanted
 (object-mode and lifted code, a pointer, a cache write) links its callees first (``_complete``).
+Every library notes the functions its IR defines (``_DEFINED_IN``), and a module that links (a
+top-level one, a completed flat one) then links the definer of any function it still only
+declares (``_link_missing``): a CI run once built a module calling two kernels no linked library
+defined, and their calls went to address 0.
 
 A function's environment pointer (a ``common`` global its code reads, e.g. in object-mode
 blocks) is set by numba when the function's own code is emitted; for a deferred one it is set
@@ -61,6 +65,9 @@ FLAT = "_rummysim_flat"
 
 # (codegen, environment global's name, environment) of deferred functions not yet set
 _PENDING_ENVS: list[tuple[Any, str, Any]] = []
+
+# the library whose IR last defined each function compiled in this process (see _link_missing)
+_DEFINED_IN: dict[str, weakref.ref] = {}
 
 
 class _CompileDepth(event.Listener):
@@ -143,11 +150,49 @@ def _link_in(library, callees) -> None:
         library._final_module.link_in(callee._get_module_for_linking(), preserve=True)
 
 
+def _missing_definers(module, linked: set) -> list:
+    """The libraries not yet linked that define a function ``module`` calls but only declares."""
+    definers = []
+    for fn in module.functions:
+        if fn.is_declaration:
+            ref = _DEFINED_IN.get(fn.name)
+            definer = ref() if ref is not None else None
+            if definer is not None and definer not in linked and definer not in definers:
+                definers.append(definer)
+    return definers
+
+
+def _link_missing(library, linked) -> int:
+    """Link into ``library``'s final module the definer of every function it still only declares;
+    the number of libraries linked that way (0 when the closure was whole).
+
+    A CI run once made a 500 Rum ``play_games`` whose code called ``has_card`` and ``pos_card``
+    (through an ``apply_play`` compiled nested) with neither defined in its module: the closure
+    walk had missed their libraries after a history of earlier compiles that was not reproduced.
+    The undefined calls resolved to address 0 and the first game crashed (and so did every later
+    process that loaded that cache entry). Linking the definers here keeps a final module whole
+    whatever the compile history; functions no library of this process defines (numba's runtime,
+    the C API) stay declarations as before."""
+    linked = set(linked)
+    count = 0
+    while True:
+        definers = _missing_definers(library._final_module, linked)
+        if not definers:
+            return count
+        for definer in definers:
+            callees = linked_closure(definer._linking_libraries) if getattr(definer, FLAT, False) else []
+            _link_in(library, [lib for lib in (definer, *callees) if lib not in linked])
+            linked.update((definer, *callees))
+            count += 1
+
+
 def _complete(library) -> None:
     """Link into a flat library the code it calls, before its own machine code is made (object-mode
     and lifted code, a pointer asked for, a cache write: once, as its deferred emission is)."""
     if getattr(library, FLAT, False):
-        _link_in(library, linked_closure(library._linking_libraries))
+        callees = linked_closure(library._linking_libraries)
+        _link_in(library, callees)
+        _link_missing(library, [library, *callees])
         library._dynamic_globals = []
         library._finalize_dynamic_globals()
         library._verify_declare_only_symbols()
@@ -165,8 +210,8 @@ def _emit_deferred(library) -> None:
 
 
 def install() -> None:
-    """Wrap numba's final-module optimisation and emission, ``get_executable``, the dispatcher's
-    ``add_overload`` and ``FunctionCache.save_overload``, once per process."""
+    """Wrap numba's final-module optimisation and emission, ``add_llvm_module``, ``get_executable``,
+    the dispatcher's ``add_overload`` and ``FunctionCache.save_overload``, once per process."""
     library = codegen.CPUCodeLibrary
     optimize = library._optimize_final_module
     if getattr(optimize, "_rummysim_nested", False):
@@ -224,11 +269,23 @@ def install() -> None:
             setattr(self, FLAT, True)
         else:
             _link_in(self, callees)
+            _link_missing(self, [self, *callees])
         self._optimize_final_module()
         self._final_module.verify()
         self._finalize_final_module()
 
     library.finalize = finalize
+
+    add_llvm_module = library.add_llvm_module
+
+    def add_llvm_module_noting_definitions(self, ll_module):
+        defined = [fn.name for fn in ll_module.functions if not fn.is_declaration]
+        add_llvm_module(self, ll_module)
+        ref = weakref.ref(self)
+        for name in defined:
+            _DEFINED_IN[name] = ref
+
+    library.add_llvm_module = add_llvm_module_noting_definitions
 
     jit_library = codegen.JITCodeLibrary
     pointer_to = jit_library.get_pointer_to_function
