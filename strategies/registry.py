@@ -143,6 +143,10 @@ SEARCH_5000_POINT = tuned_point("5000-rummy-3p")
 """``search``'s base policy by default in 5000 Rummy: the heuristic tuned for 5000 Rummy, 3
 players (the 500 point lost 6.4 points a hand to heuristic's defaults there)."""
 
+SEARCH_5000_LATE_STOCK = 8.0
+"""``search``'s ``late_stock`` in 5000 Rummy: fixed, its strength already grows with the budget there
+(docs/strategies.md); in 500 Rum it follows the budget (-1)."""
+
 SEARCH_PARAMS: tuple[tuple[int, str, float, str], ...] = (
     (ids.S_BUDGET, "budget", 16.0,
      "determinizations (play-outs per candidate) of a searched decision; 0 = play the base heuristic"),
@@ -150,7 +154,9 @@ SEARCH_PARAMS: tuple[tuple[int, str, float, str], ...] = (
     (ids.S_CONFIDENCE, "confidence", 2.0,
      "standard errors by which a candidate's paired mean must beat the base's pick to overrule it"),
     (ids.S_MODEL, "model", 0.0, "play-outs: 0 the fast greedy model, 1 every seat plays the heuristic (about 10x slower)"),
-    (ids.S_LATE_STOCK, "late_stock", 8.0, "discards are searched once the stock holds this many cards or fewer"),
+    (ids.S_LATE_STOCK, "late_stock", -1.0,
+     "discards are searched once the stock holds this many cards or fewer; -1: half the budget (8 at the "
+     "default budget), so more budget also searches earlier discards (8 in 5000 Rummy)"),
     (ids.S_LATE_CARDS, "late_cards", 3.0, "discards are searched once some seat holds this many cards or fewer"),
     (ids.S_SEARCH_DRAWS, "search_draws", 1.0, "1: search every draw (the stock against the top discard); 0: draw as the base"),
     (ids.S_KNOWN_TAKES, "known_takes", 1.0,
@@ -163,7 +169,7 @@ _RANGES = {"min_gain": (-math.inf, math.inf), "future": (0.0, 1.0), "hold_melds"
            "team_play": (0.0, 1.0), "search_discards": (0.0, 1.0), "samples": (1.0, 4096.0),
            "nominate": (0.0, 2.0), "block": (0.0, 1.0),
            "hold_5000": (0.0, 1.0), "worth_5000": (0.0, 1.0), "discard_5000": (0.0, 1.0),
-           "max_candidates": (1.0, 64.0), "budget": (0.0, 4096.0), "model": (0.0, 1.0),
+           "max_candidates": (1.0, 64.0), "budget": (0.0, 4096.0), "model": (0.0, 1.0), "late_stock": (-1.0, math.inf),
            "search_draws": (0.0, 1.0), "known_takes": (0.0, 1.0)}
 
 
@@ -296,7 +302,8 @@ STRATEGIES: dict[str, StrategyInfo] = {
             "moves (model and known_takes are not used there; Persian 5000 is not searched); in Rummikub "
             "as greedy.",
             search_params(),
-            game_defaults={"5000-rummy": {k: v for k, v in SEARCH_5000_POINT.items() if v != SEARCH_BASE_POINT[k]}},
+            game_defaults={"5000-rummy": {**{k: v for k, v in SEARCH_5000_POINT.items() if v != SEARCH_BASE_POINT[k]},
+                                          "late_stock": SEARCH_5000_LATE_STOCK}},
         ),
         StrategyInfo(
             "value",

@@ -4,8 +4,8 @@ Every decision starts from the heuristic's own pick (strategies/rum500/heuristic
 seat's parameter row, whose first columns are the heuristic's (``search``'s defaults are the tuned
 ``heuristic@500-rum-2p`` point). Every draw between the stock (or declining) and the top discard
 is searched when the top card connects with the hand (``search_draws``); a discard only late in
-the hand (the stock holds at most ``late_stock`` cards or some seat at most ``late_cards``), where
-a wrong card costs the most and the play-outs are short. Deep takes, melds, lay-offs, stopping
+the hand (the stock holds at most ``late_stock`` cards, by default half the budget, or some seat
+at most ``late_cards``), where a wrong card costs the most and the play-outs are short. Deep takes, melds, lay-offs, stopping
 and rummy calls are the base's, and at ``budget`` 0 the seat plays its base exactly.
 
 A searched decision keeps the base's pick and the others the heuristic ranks next (a draw: the
@@ -37,7 +37,7 @@ from rummysim.kernels.rum500.layout import (
 )
 from rummysim.kernels.rum500.melds import card_playable
 from rummysim.strategies.ids import (
-    S_BUDGET, S_CONFIDENCE, S_KNOWN_TAKES, S_LATE_CARDS, S_LATE_STOCK, S_MAX_CANDIDATES, S_MODEL, S_SEARCH_DRAWS,
+    S_BUDGET, S_CONFIDENCE, S_KNOWN_TAKES, S_LATE_CARDS, S_MAX_CANDIDATES, S_MODEL, S_SEARCH_DRAWS,
 )
 from rummysim.strategies.rum500.greedy import card_usefulness
 from rummysim.strategies.rum500.heuristic import discard_score, feed_targets, heuristic_discard, heuristic_draw
@@ -46,13 +46,14 @@ from rummysim.strategies.rum500.knowledge import sample_unseen
 from rummysim.strategies.rum500.playout import (
     apply_draw, deal_world, discard_card, finish_turn, hand_result, new_world, play_rest,
 )
+from rummysim.strategies.search_scope import late_stock_limit
 
 
 @njit
 def late_in_hand(params, obs):
     """The stock is short or some seat (this one too) is close to going out: the decisions whose
     play-outs are short and whose mistakes cost the most."""
-    if obs[OB_STOCK] <= params[S_LATE_STOCK]:
+    if obs[OB_STOCK] <= late_stock_limit(params):
         return True
     for s in range(obs[OB_N]):
         if obs[OB_HAND_SIZE + s] <= params[S_LATE_CARDS]:

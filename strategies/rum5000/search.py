@@ -33,7 +33,7 @@ from rummysim.kernels.rum5000.layout import (
     CARD_IDS, D_STOCK, O_HAND_SIZE, O_N, O_PILE_LEN, O_SEAT, O_STOCK, UNKNOWN,
 )
 from rummysim.strategies.ids import (
-    S_BUDGET, S_CONFIDENCE, S_LATE_CARDS, S_LATE_STOCK, S_MAX_CANDIDATES, S_SEARCH_DRAWS,
+    S_BUDGET, S_CONFIDENCE, S_LATE_CARDS, S_MAX_CANDIDATES, S_SEARCH_DRAWS,
 )
 from rummysim.strategies.rum5000.playout import (
     W_OUT, W_PILE_LEN, W_STOCK_LEN, W_STOCK_POS, deal_world, discard_card, discard_key, finish_turn, hand_result,
@@ -42,6 +42,7 @@ from rummysim.strategies.rum5000.playout import (
 from rummysim.strategies.rum5000.worth import count_unseen
 
 MAX_SEARCHED = 16  # candidates of one searched decision at most (the workspace's rows)
+from rummysim.strategies.search_scope import late_stock_limit
 
 
 @njit_noalloc
@@ -62,7 +63,7 @@ def searchable(params, obs, tab, nopt):
 @njit_noalloc
 def late_in_hand(params, obs):
     """The stock is short or some seat (this one too) is close to going out."""
-    if obs[O_STOCK] <= params[S_LATE_STOCK]:
+    if obs[O_STOCK] <= late_stock_limit(params):
         return True
     for s in range(obs[O_N]):
         if obs[O_HAND_SIZE + s] <= params[S_LATE_CARDS]:

@@ -1,0 +1,20 @@
+"""Which discards ``search`` looks at, in every game it plays: shared by the 500 Rum and 5000 Rummy
+searches (strategies/rum500/search.py, strategies/rum5000/search.py), so ``late_stock`` means the
+same in both."""
+
+from __future__ import annotations
+
+from rummysim.kernels.common._jit import njit_noalloc
+from rummysim.strategies.ids import S_BUDGET, S_LATE_STOCK
+
+
+@njit_noalloc
+def late_stock_limit(params):
+    """The stock size from which discards are searched: ``late_stock``, or when it is negative
+    (500 Rum's default) half the budget, 8 at the default 16. With more budget the search then also
+    checks earlier discards: at a fixed 8 its gain over its base stopped growing past 16 play-outs
+    (docs/strategies.md, Strength against budget)."""
+    late = params[S_LATE_STOCK]
+    if late < 0:
+        return params[S_BUDGET] / 2
+    return late
