@@ -37,7 +37,7 @@ from rummysim.kernels.rum500.layout import (
 )
 from rummysim.kernels.rum500.melds import card_playable
 from rummysim.strategies.ids import (
-    S_BUDGET, S_CONFIDENCE, S_KNOWN_TAKES, S_LATE_CARDS, S_MAX_CANDIDATES, S_MODEL, S_SEARCH_DRAWS,
+    S_BUDGET, S_CONFIDENCE, S_KNOWN_TAKES, S_MAX_CANDIDATES, S_MODEL, S_SEARCH_DRAWS,
 )
 from rummysim.strategies.rum500.greedy import card_usefulness
 from rummysim.strategies.rum500.heuristic import discard_score, feed_targets, heuristic_discard, heuristic_draw
@@ -46,19 +46,7 @@ from rummysim.strategies.rum500.knowledge import sample_unseen
 from rummysim.strategies.rum500.playout import (
     apply_draw, deal_world, discard_card, finish_turn, hand_result, new_world, play_rest,
 )
-from rummysim.strategies.search_scope import late_stock_limit
-
-
-@njit
-def late_in_hand(params, obs):
-    """The stock is short or some seat (this one too) is close to going out: the decisions whose
-    play-outs are short and whose mistakes cost the most."""
-    if obs[OB_STOCK] <= late_stock_limit(params):
-        return True
-    for s in range(obs[OB_N]):
-        if obs[OB_HAND_SIZE + s] <= params[S_LATE_CARDS]:
-            return True
-    return False
+from rummysim.strategies.search_scope import late_in_hand
 
 
 @njit
@@ -255,7 +243,7 @@ def discard_candidates(params, view, opts, nopt, base, scratch):
 def search_discard(params, view, opts, nopt, rng, scratch):
     """The heuristic's discard; late in the hand, searched among the next best ranked."""
     base = heuristic_discard(params, view, opts, nopt, scratch)
-    if not worth_searching(params, view, nopt) or not late_in_hand(params, view.obs):
+    if not worth_searching(params, view, nopt) or not late_in_hand(params, view.obs, OB_STOCK, OB_N, OB_HAND_SIZE):
         return base
     cands = discard_candidates(params, view, opts, nopt, base, scratch)
     if cands.shape[0] < 2:

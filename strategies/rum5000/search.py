@@ -33,7 +33,7 @@ from rummysim.kernels.rum5000.layout import (
     CARD_IDS, D_STOCK, O_HAND_SIZE, O_N, O_PILE_LEN, O_SEAT, O_STOCK, UNKNOWN,
 )
 from rummysim.strategies.ids import (
-    S_BUDGET, S_CONFIDENCE, S_LATE_CARDS, S_MAX_CANDIDATES, S_SEARCH_DRAWS,
+    S_BUDGET, S_CONFIDENCE, S_MAX_CANDIDATES, S_SEARCH_DRAWS,
 )
 from rummysim.strategies.rum5000.playout import (
     W_OUT, W_PILE_LEN, W_STOCK_LEN, W_STOCK_POS, deal_world, discard_card, discard_key, finish_turn, hand_result,
@@ -42,7 +42,7 @@ from rummysim.strategies.rum5000.playout import (
 from rummysim.strategies.rum5000.worth import count_unseen
 
 MAX_SEARCHED = 16  # candidates of one searched decision at most (the workspace's rows)
-from rummysim.strategies.search_scope import late_stock_limit
+from rummysim.strategies.search_scope import late_in_hand
 
 
 @njit_noalloc
@@ -58,17 +58,6 @@ def searchable(params, obs, tab, nopt):
     """A budget, more than one option, and the plain table the model knows (not Persian 5000,
     whose sizes are hidden and whose melds are shared)."""
     return params[S_BUDGET] >= 1 and nopt >= 2 and tab.team < 0 and obs[O_STOCK] != UNKNOWN
-
-
-@njit_noalloc
-def late_in_hand(params, obs):
-    """The stock is short or some seat (this one too) is close to going out."""
-    if obs[O_STOCK] <= late_stock_limit(params):
-        return True
-    for s in range(obs[O_N]):
-        if obs[O_HAND_SIZE + s] <= params[S_LATE_CARDS]:
-            return True
-    return False
 
 
 @njit_noalloc
@@ -202,7 +191,7 @@ def discard_candidates(params, hand, tab, opts, nopt, base, work):
 @njit_noalloc
 def search_discard5(params, obs, hand, pile, tab, opts, nopt, base, rng, work):
     """The base's discard (index ``base``); late in the hand, searched among the next ranked."""
-    if not searchable(params, obs, tab, nopt) or not late_in_hand(params, obs):
+    if not searchable(params, obs, tab, nopt) or not late_in_hand(params, obs, O_STOCK, O_N, O_HAND_SIZE):
         return base
     n_cand = discard_candidates(params, hand, tab, opts, nopt, base, work)
     if n_cand < 2:
