@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numba
 import numpy as np
+import pytest
 
 from rummysim.kernels.common._jit import njit
 from rummysim.kernels.rum500.batch import needs_full_engine
@@ -203,7 +204,14 @@ def test_an_inlined_helper_is_built_once_for_all_its_call_sites():
     assert len(built) == 1  # two call sites, one untyped IR
 
 
-def test_nested_libraries_skip_the_module_optimisation_the_machine_code_and_the_cache():
+@pytest.fixture
+def empty_kernel_cache(tmp_path, monkeypatch):
+    """Kernels defined in the test compile rather than load a cache entry of an earlier run (the
+    tests below are about what a compile does)."""
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
+
+
+def test_nested_libraries_skip_the_module_optimisation_the_machine_code_and_the_cache(empty_kernel_cache):
     """Issue 19 point 4: a kernel compiled because another kernel's compile calls it skips numba's
     final-module optimisation, is compiled again at the top level if it is called from Python, and
     is not written to the disk cache; the kernel called from Python is optimised as before, and both
@@ -242,7 +250,7 @@ def test_nested_libraries_skip_the_module_optimisation_the_machine_code_and_the_
     assert top(5) == leaf(5) - 2
 
 
-def test_a_nested_kernel_with_an_object_mode_block_finds_its_environment():
+def test_a_nested_kernel_with_an_object_mode_block_finds_its_environment(empty_kernel_cache):
     """The object-mode bridge (``kernels/common/external.py``) runs inside nested kernels: their
     environment pointer is set although their own machine code is deferred (``_nested_opt``)."""
     seen = []

@@ -186,6 +186,53 @@ def _link_missing(library, linked) -> int:
             count += 1
 
 
+def _diagnose(library, linked) -> None:
+    """INVESTIGATION ONLY: dump what is known about kernels a linked module still only declares."""
+    import gc, os
+    missing = [fn.name for fn in library._final_module.functions if fn.is_declaration and fn.name.startswith("_ZN")]
+    if not missing:
+        return
+    lines = [f"library {library.name} flags flat={getattr(library, FLAT, None)} nested={getattr(library, NESTED, None)}",
+             f"linked {len(linked)}: " + ", ".join(lib.name for lib in linked)]
+    for name in missing:
+        ref = _DEFINED_IN.get(name)
+        definer = ref() if ref is not None else None
+        lines.append(f"MISSING {name}")
+        lines.append(f"  _DEFINED_IN: {'absent' if ref is None else ('dead' if definer is None else definer.name)}")
+        if definer is not None:
+            lines.append(f"  definer in linked: {definer in set(linked)} finalized={definer._finalized} "
+                         f"flat={getattr(definer, FLAT, None)} nested={getattr(definer, NESTED, None)} "
+                         f"deferred={getattr(definer, DEFERRED, None)} shared={definer._shared_module is not None}")
+            try:
+                f = definer._final_module.get_function(name)
+                lines.append(f"  definer final module: declaration={f.is_declaration}")
+            except NameError:
+                lines.append("  definer final module: absent")
+        for lib in linked:
+            mod = lib._shared_module if lib._shared_module is not None else lib._final_module
+            try:
+                f = mod.get_function(name)
+                lines.append(f"  linked {lib.name}: {'declares' if f.is_declaration else 'defines'} "
+                             f"flat={getattr(lib, FLAT, None)} shared={lib._shared_module is not None}")
+            except NameError:
+                pass
+        for obj in gc.get_objects():
+            if isinstance(obj, codegen.CPUCodeLibrary) and obj is not library:
+                for mod in (obj._final_module, obj._shared_module):
+                    if mod is None:
+                        continue
+                    try:
+                        f = mod.get_function(name)
+                    except NameError:
+                        continue
+                    if not f.is_declaration:
+                        lines.append(f"  live definer {obj.name} finalized={obj._finalized} flat={getattr(obj, FLAT, None)} "
+                                     f"in linked={obj in set(linked)}")
+    path = f"/tmp/rummysim-link-diag-{os.getpid()}.txt"
+    with open(path, "a") as out:
+        out.write("\n".join(lines) + "\n\n")
+
+
 def _complete(library) -> None:
     """Link into a flat library the code it calls, before its own machine code is made (object-mode
     and lifted code, a pointer asked for, a cache write: once, as its deferred emission is)."""
@@ -270,6 +317,7 @@ def install() -> None:
         else:
             _link_in(self, callees)
             _link_missing(self, [self, *callees])
+            _diagnose(self, [self, *callees])
         self._optimize_final_module()
         self._final_module.verify()
         self._finalize_final_module()
