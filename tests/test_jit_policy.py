@@ -371,3 +371,51 @@ def test_a_callee_the_closure_walk_misses_is_linked_from_its_definer(monkeypatch
     monkeypatch.setattr(_nested_opt, "_link_missing", counted)
     assert top(4) == (leaf(4) - 1) * 2
     assert sum(relinked) == 1
+
+
+def _three_level_kernels(factor: int):
+    """A leaf, a middle kernel calling it and a top kernel calling the middle one, compiled on first
+    call (the top from Python, the others nested)."""
+    def leaf(x):
+        return x * factor + 3
+
+    leaf_jit = numba.njit(leaf)
+
+    @numba.njit
+    def middle(x):
+        return leaf_jit(x) - 1
+
+    @numba.njit
+    def top(x):
+        return middle(x) * 2
+
+    return leaf, top
+
+
+def _walk_and_definers_miss_the_leaf(monkeypatch):
+    from rummysim.kernels.common import _nested_opt
+
+    walk = _nested_opt.linked_closure
+    monkeypatch.setattr(_nested_opt, "linked_closure",
+                        lambda libraries: [lib for lib in walk(libraries) if ".leaf" not in lib.name])
+    monkeypatch.setattr(_nested_opt, "_link_missing", lambda library, linked: 0)
+    return _nested_opt
+
+
+def test_a_kernel_no_linked_library_defines_is_found_among_the_live_libraries(monkeypatch):
+    """The last check before a module is emitted (``_link_unlinked``): when both the closure walk and
+    ``_link_missing`` miss a callee's library, the definer is found among all live libraries and
+    linked, with a warning naming the kernel, instead of a call to address 0."""
+    _walk_and_definers_miss_the_leaf(monkeypatch)
+    leaf, top = _three_level_kernels(11)
+    with pytest.warns(RuntimeWarning, match="which the closure walk missed"):
+        assert top(4) == (leaf(4) - 1) * 2
+
+
+def test_a_kernel_no_live_library_defines_fails_the_compile(monkeypatch):
+    """A called kernel no library of the process defines stops the compile with an error naming it."""
+    nested_opt = _walk_and_definers_miss_the_leaf(monkeypatch)
+    monkeypatch.setattr(nested_opt, "_live_definers", lambda names, library, linked: [])
+    _, top = _three_level_kernels(13)
+    with pytest.raises(Exception, match="no library of this process defines: .*leaf"):
+        top(4)

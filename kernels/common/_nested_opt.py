@@ -47,6 +47,8 @@ compile at a time. The hooks are checked at import (``check_numba_hooks`` in ``_
 
 from __future__ import annotations
 
+import gc
+import warnings
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -162,6 +164,50 @@ def _missing_definers(module, linked: set) -> list:
     return definers
 
 
+def _unlinked_kernels(module) -> list[str]:
+    """Compiled kernels ``module`` calls but neither defines nor can get from a linked library."""
+    return [fn.name for fn in module.functions if fn.is_declaration and fn.name.startswith("_ZN")]
+
+
+def _live_definers(names: list[str], library, linked: set) -> list:
+    """Finalized code libraries alive in this process, not yet linked, whose IR defines one of
+    ``names``: a scan of the heap, only run when the closure walk and ``_DEFINED_IN`` both missed."""
+    wanted = set(names)
+    found = []
+    for obj in gc.get_objects():
+        if not issubclass(type(obj), codegen.CPUCodeLibrary) or obj is library or obj in linked or not obj._finalized:
+            continue
+        for module in (obj._shared_module, obj._final_module):
+            if module is not None and any(not fn.is_declaration and fn.name in wanted for fn in module.functions):
+                found.append(obj)
+                break
+    return found
+
+
+def _link_unlinked(library, linked) -> None:
+    """The last check before a module is optimised and emitted: every compiled kernel it calls must
+    be defined in it. Definers the closure walk and ``_link_missing`` missed are searched among all
+    live libraries and linked (with a warning naming them, so that the miss is seen); a kernel no
+    live library defines is an error here, at compile time, rather than a call to address 0."""
+    linked = set(linked)
+    while True:
+        missing = _unlinked_kernels(library._final_module)
+        if not missing:
+            return
+        definers = _live_definers(missing, library, linked)
+        if not definers:
+            raise RuntimeError(
+                f"rummysim: {library.name} calls compiled kernels that no library of this process defines: "
+                f"{', '.join(missing)} (a compile-order fault in kernels/common/_nested_opt.py; "
+                "clear the kernel cache and run the command again)")
+        warnings.warn(f"rummysim: {library.name} linked {', '.join(missing)} from "
+                      f"{', '.join(d.name for d in definers)}, which the closure walk missed", RuntimeWarning)
+        for definer in definers:
+            callees = linked_closure(definer._linking_libraries) if getattr(definer, FLAT, False) else []
+            _link_in(library, [lib for lib in (definer, *callees) if lib not in linked])
+            linked.update((definer, *callees))
+
+
 def _link_missing(library, linked) -> int:
     """Link into ``library``'s final module the definer of every function it still only declares;
     the number of libraries linked that way (0 when the closure was whole).
@@ -186,53 +232,6 @@ def _link_missing(library, linked) -> int:
             count += 1
 
 
-def _diagnose(library, linked) -> None:
-    """INVESTIGATION ONLY: dump what is known about kernels a linked module still only declares."""
-    import gc, os
-    missing = [fn.name for fn in library._final_module.functions if fn.is_declaration and fn.name.startswith("_ZN")]
-    if not missing:
-        return
-    lines = [f"library {library.name} flags flat={getattr(library, FLAT, None)} nested={getattr(library, NESTED, None)}",
-             f"linked {len(linked)}: " + ", ".join(lib.name for lib in linked)]
-    for name in missing:
-        ref = _DEFINED_IN.get(name)
-        definer = ref() if ref is not None else None
-        lines.append(f"MISSING {name}")
-        lines.append(f"  _DEFINED_IN: {'absent' if ref is None else ('dead' if definer is None else definer.name)}")
-        if definer is not None:
-            lines.append(f"  definer in linked: {definer in set(linked)} finalized={definer._finalized} "
-                         f"flat={getattr(definer, FLAT, None)} nested={getattr(definer, NESTED, None)} "
-                         f"deferred={getattr(definer, DEFERRED, None)} shared={definer._shared_module is not None}")
-            try:
-                f = definer._final_module.get_function(name)
-                lines.append(f"  definer final module: declaration={f.is_declaration}")
-            except NameError:
-                lines.append("  definer final module: absent")
-        for lib in linked:
-            mod = lib._shared_module if lib._shared_module is not None else lib._final_module
-            try:
-                f = mod.get_function(name)
-                lines.append(f"  linked {lib.name}: {'declares' if f.is_declaration else 'defines'} "
-                             f"flat={getattr(lib, FLAT, None)} shared={lib._shared_module is not None}")
-            except NameError:
-                pass
-        for obj in gc.get_objects():
-            if isinstance(obj, codegen.CPUCodeLibrary) and obj is not library:
-                for mod in (obj._final_module, obj._shared_module):
-                    if mod is None:
-                        continue
-                    try:
-                        f = mod.get_function(name)
-                    except NameError:
-                        continue
-                    if not f.is_declaration:
-                        lines.append(f"  live definer {obj.name} finalized={obj._finalized} flat={getattr(obj, FLAT, None)} "
-                                     f"in linked={obj in set(linked)}")
-    path = f"/tmp/rummysim-link-diag-{os.getpid()}.txt"
-    with open(path, "a") as out:
-        out.write("\n".join(lines) + "\n\n")
-
-
 def _complete(library) -> None:
     """Link into a flat library the code it calls, before its own machine code is made (object-mode
     and lifted code, a pointer asked for, a cache write: once, as its deferred emission is)."""
@@ -240,6 +239,7 @@ def _complete(library) -> None:
         callees = linked_closure(library._linking_libraries)
         _link_in(library, callees)
         _link_missing(library, [library, *callees])
+        _link_unlinked(library, [library, *callees])
         library._dynamic_globals = []
         library._finalize_dynamic_globals()
         library._verify_declare_only_symbols()
@@ -317,7 +317,7 @@ def install() -> None:
         else:
             _link_in(self, callees)
             _link_missing(self, [self, *callees])
-            _diagnose(self, [self, *callees])
+            _link_unlinked(self, [self, *callees])
         self._optimize_final_module()
         self._final_module.verify()
         self._finalize_final_module()
