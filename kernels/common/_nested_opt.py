@@ -35,7 +35,11 @@ module holds the same functions as before. A flat library whose own machine code
 Every library notes the functions its IR defines (``_DEFINED_IN``), and a module that links (a
 top-level one, a completed flat one) then links the definer of any function it still only
 declares (``_link_missing``): a CI run once built a module calling two kernels no linked library
-defined, and their calls went to address 0.
+defined, and their calls went to address 0. That happened once more after ``_link_missing``
+(session 19, the same test), so a module about to be emitted is also checked to define every
+compiled function it calls (``_link_unlinked``); a definer found only by scanning the live
+libraries is linked with a warning naming it, and a function no library defines fails the
+compile with an error instead of crashing the process that runs it.
 
 A function's environment pointer (a ``common`` global its code reads, e.g. in object-mode
 blocks) is set by numba when the function's own code is emitted; for a deferred one it is set
