@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numba
 import numpy as np
+import pytest
 
 from rummysim.kernels.common._jit import njit
 from rummysim.kernels.rum500.batch import needs_full_engine
@@ -203,7 +204,14 @@ def test_an_inlined_helper_is_built_once_for_all_its_call_sites():
     assert len(built) == 1  # two call sites, one untyped IR
 
 
-def test_nested_libraries_skip_the_module_optimisation_the_machine_code_and_the_cache():
+@pytest.fixture
+def empty_kernel_cache(tmp_path, monkeypatch):
+    """Kernels defined in the test compile rather than load a cache entry of an earlier run (the
+    tests below are about what a compile does)."""
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
+
+
+def test_nested_libraries_skip_the_module_optimisation_the_machine_code_and_the_cache(empty_kernel_cache):
     """Issue 19 point 4: a kernel compiled because another kernel's compile calls it skips numba's
     final-module optimisation, is compiled again at the top level if it is called from Python, and
     is not written to the disk cache; the kernel called from Python is optimised as before, and both
@@ -242,7 +250,7 @@ def test_nested_libraries_skip_the_module_optimisation_the_machine_code_and_the_
     assert top(5) == leaf(5) - 2
 
 
-def test_a_nested_kernel_with_an_object_mode_block_finds_its_environment():
+def test_a_nested_kernel_with_an_object_mode_block_finds_its_environment(empty_kernel_cache):
     """The object-mode bridge (``kernels/common/external.py``) runs inside nested kernels: their
     environment pointer is set although their own machine code is deferred (``_nested_opt``)."""
     seen = []
@@ -363,3 +371,51 @@ def test_a_callee_the_closure_walk_misses_is_linked_from_its_definer(monkeypatch
     monkeypatch.setattr(_nested_opt, "_link_missing", counted)
     assert top(4) == (leaf(4) - 1) * 2
     assert sum(relinked) == 1
+
+
+def _three_level_kernels(factor: int):
+    """A leaf, a middle kernel calling it and a top kernel calling the middle one, compiled on first
+    call (the top from Python, the others nested)."""
+    def leaf(x):
+        return x * factor + 3
+
+    leaf_jit = numba.njit(leaf)
+
+    @numba.njit
+    def middle(x):
+        return leaf_jit(x) - 1
+
+    @numba.njit
+    def top(x):
+        return middle(x) * 2
+
+    return leaf, top
+
+
+def _walk_and_definers_miss_the_leaf(monkeypatch):
+    from rummysim.kernels.common import _nested_opt
+
+    walk = _nested_opt.linked_closure
+    monkeypatch.setattr(_nested_opt, "linked_closure",
+                        lambda libraries: [lib for lib in walk(libraries) if ".leaf" not in lib.name])
+    monkeypatch.setattr(_nested_opt, "_link_missing", lambda library, linked: 0)
+    return _nested_opt
+
+
+def test_a_kernel_no_linked_library_defines_is_found_among_the_live_libraries(monkeypatch):
+    """The last check before a module is emitted (``_link_unlinked``): when both the closure walk and
+    ``_link_missing`` miss a callee's library, the definer is found among all live libraries and
+    linked, with a warning naming the kernel, instead of a call to address 0."""
+    _walk_and_definers_miss_the_leaf(monkeypatch)
+    leaf, top = _three_level_kernels(11)
+    with pytest.warns(RuntimeWarning, match="which the closure walk missed"):
+        assert top(4) == (leaf(4) - 1) * 2
+
+
+def test_a_kernel_no_live_library_defines_fails_the_compile(monkeypatch):
+    """A called kernel no library of the process defines stops the compile with an error naming it."""
+    nested_opt = _walk_and_definers_miss_the_leaf(monkeypatch)
+    monkeypatch.setattr(nested_opt, "_live_definers", lambda names, library, linked: [])
+    _, top = _three_level_kernels(13)
+    with pytest.raises(Exception, match="no library of this process defines: .*leaf"):
+        top(4)

@@ -35,7 +35,11 @@ module holds the same functions as before. A flat library whose own machine code
 Every library notes the functions its IR defines (``_DEFINED_IN``), and a module that links (a
 top-level one, a completed flat one) then links the definer of any function it still only
 declares (``_link_missing``): a CI run once built a module calling two kernels no linked library
-defined, and their calls went to address 0.
+defined, and their calls went to address 0. That happened once more after ``_link_missing``
+(session 19, the same test), so a module about to be emitted is also checked to define every
+compiled function it calls (``_link_unlinked``); a definer found only by scanning the live
+libraries is linked with a warning naming it, and a function no library defines fails the
+compile with an error instead of crashing the process that runs it.
 
 A function's environment pointer (a ``common`` global its code reads, e.g. in object-mode
 blocks) is set by numba when the function's own code is emitted; for a deferred one it is set
@@ -47,6 +51,8 @@ compile at a time. The hooks are checked at import (``check_numba_hooks`` in ``_
 
 from __future__ import annotations
 
+import gc
+import warnings
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -162,6 +168,50 @@ def _missing_definers(module, linked: set) -> list:
     return definers
 
 
+def _unlinked_kernels(module) -> list[str]:
+    """Compiled kernels ``module`` calls but neither defines nor can get from a linked library."""
+    return [fn.name for fn in module.functions if fn.is_declaration and fn.name.startswith("_ZN")]
+
+
+def _live_definers(names: list[str], library, linked: set) -> list:
+    """Finalized code libraries alive in this process, not yet linked, whose IR defines one of
+    ``names``: a scan of the heap, only run when the closure walk and ``_DEFINED_IN`` both missed."""
+    wanted = set(names)
+    found = []
+    for obj in gc.get_objects():
+        if not issubclass(type(obj), codegen.CPUCodeLibrary) or obj is library or obj in linked or not obj._finalized:
+            continue
+        for module in (obj._shared_module, obj._final_module):
+            if module is not None and any(not fn.is_declaration and fn.name in wanted for fn in module.functions):
+                found.append(obj)
+                break
+    return found
+
+
+def _link_unlinked(library, linked) -> None:
+    """The last check before a module is optimised and emitted: every compiled kernel it calls must
+    be defined in it. Definers the closure walk and ``_link_missing`` missed are searched among all
+    live libraries and linked (with a warning naming them, so that the miss is seen); a kernel no
+    live library defines is an error here, at compile time, rather than a call to address 0."""
+    linked = set(linked)
+    while True:
+        missing = _unlinked_kernels(library._final_module)
+        if not missing:
+            return
+        definers = _live_definers(missing, library, linked)
+        if not definers:
+            raise RuntimeError(
+                f"rummysim: {library.name} calls compiled kernels that no library of this process defines: "
+                f"{', '.join(missing)} (a compile-order fault in kernels/common/_nested_opt.py; "
+                "clear the kernel cache and run the command again)")
+        warnings.warn(f"rummysim: {library.name} linked {', '.join(missing)} from "
+                      f"{', '.join(d.name for d in definers)}, which the closure walk missed", RuntimeWarning)
+        for definer in definers:
+            callees = linked_closure(definer._linking_libraries) if getattr(definer, FLAT, False) else []
+            _link_in(library, [lib for lib in (definer, *callees) if lib not in linked])
+            linked.update((definer, *callees))
+
+
 def _link_missing(library, linked) -> int:
     """Link into ``library``'s final module the definer of every function it still only declares;
     the number of libraries linked that way (0 when the closure was whole).
@@ -193,6 +243,7 @@ def _complete(library) -> None:
         callees = linked_closure(library._linking_libraries)
         _link_in(library, callees)
         _link_missing(library, [library, *callees])
+        _link_unlinked(library, [library, *callees])
         library._dynamic_globals = []
         library._finalize_dynamic_globals()
         library._verify_declare_only_symbols()
@@ -270,6 +321,7 @@ def install() -> None:
         else:
             _link_in(self, callees)
             _link_missing(self, [self, *callees])
+            _link_unlinked(self, [self, *callees])
         self._optimize_final_module()
         self._final_module.verify()
         self._finalize_final_module()
