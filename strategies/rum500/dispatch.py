@@ -44,7 +44,8 @@ from rummysim.strategies.rum500.external import (
 )
 from rummysim.strategies.rum500.greedy import greedy_call, greedy_discard, greedy_draw, greedy_play, greedy_team_discard
 from rummysim.strategies.rum500.heuristic import (
-    heuristic_call, heuristic_discard, heuristic_draw, heuristic_holds, heuristic_play,
+    discards_as_greedy, heuristic_call, heuristic_discard, heuristic_draw, heuristic_holds, heuristic_play,
+    takes_as_greedy,
 )
 from rummysim.strategies.ids import CAUTIOUS, DIGGER, EXTERNAL, GREEDY, HEURISTIC, RANDOM, ROLLOUT, SEARCH
 from rummysim.strategies.random_play import random_choice
@@ -132,8 +133,8 @@ def is_heuristic(sid):
 @njit_inline
 def builtin_draw(heur, roll, sid, params, view, opts, nopt, rng, scratch):
     """Index into opts[:nopt] (draw options: stock/decline, then pile indexes)."""
-    if sid == GREEDY:
-        return greedy_draw(params, view, opts, nopt, scratch)
+    if sid == GREEDY or (heur is not None and is_heuristic(sid) and takes_as_greedy(params)):
+        return greedy_draw(params, view, opts, nopt, scratch)  # one call site, one call level
     if heur is not None and is_heuristic(sid):
         return heuristic_draw(params, view, opts, nopt, scratch)
     if roll is not None and sid == ROLLOUT:
@@ -155,6 +156,8 @@ def builtin_play(heur, roll, sid, params, view, cand, ncand, rng, scratch):
             return gambit_play(cand, ncand, view.obs, DEFAULT_DOUBLE_MIN, DEFAULT_BLOCK)
         return greedy_play(cand, ncand)
     if heur is not None and is_heuristic(sid):
+        if view.obs[OB_EFFECT] == 0 and params[H_HOLD_MELDS] <= 0:
+            return greedy_play(cand, ncand)  # heuristic_play's choice when it never holds
         return heuristic_play(params, view, cand, ncand, scratch)
     if roll is not None and sid == SEARCH:
         return heuristic_play(params, view, cand, ncand, scratch)
@@ -169,6 +172,8 @@ def builtin_discard(heur, roll, sid, params, view, opts, nopt, rng, scratch):
             return greedy_team_discard(params, view, opts, nopt, scratch)
         return greedy_discard(view.mine, view.table.vals, opts, nopt)
     if heur is not None and is_heuristic(sid):
+        if discards_as_greedy(params):
+            return greedy_discard(view.mine, view.table.vals, opts, nopt)
         return heuristic_discard(params, view, opts, nopt, scratch)
     if roll is not None and sid == ROLLOUT:
         return rollout_discard(params, view, opts, nopt, rng, scratch)

@@ -614,6 +614,16 @@ def takes_as_greedy(params):
 
 
 @njit_noalloc
+def discards_as_greedy(params):
+    """With greedy's discard weights (100 a partner card, 1 a point of value), no feed penalty and
+    no melds held, ``heuristic_discard`` scores every card as greedy's integer ``discard_cost``
+    does (the products are exact in floating point) and keeps the first of equals as it does, so
+    greedy's function decides (issue 19 point 3: the dispatch cost a call with the whole View)."""
+    return (params[H_USEFUL_WEIGHT] == 100.0 and params[H_VALUE_WEIGHT] == 1.0 and params[H_FEED_WEIGHT] == 0.0
+            and params[H_HOLD_MELDS] <= 0)
+
+
+@njit_noalloc
 def heuristic_draw(params, view, opts, nopt, scratch):
     if takes_as_greedy(params):
         return greedy_draw(params, view, opts, nopt, scratch)
