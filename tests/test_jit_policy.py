@@ -337,42 +337,6 @@ def test_a_nested_library_links_nothing_and_its_caller_links_its_callees():
     assert leaf_name in defined(middle_cres.library) and entry(3) == 33
 
 
-def test_a_callee_the_closure_walk_misses_is_linked_from_its_definer(monkeypatch):
-    """A CI run crashed in a ``play_games`` whose module called ``has_card`` and ``pos_card`` with no
-    linked library defining them (the calls went to address 0). Whatever makes the closure walk
-    miss a library, the kernel called from Python links the definer of every function it still
-    only declares (``_nested_opt._link_missing``). Here the walk is made to drop the leaf."""
-    from rummysim.kernels.common import _nested_opt
-
-    def leaf(x):
-        return x * 7 + 3
-
-    leaf_jit = numba.njit(leaf)
-
-    @numba.njit
-    def middle(x):
-        return leaf_jit(x) - 1
-
-    @numba.njit
-    def top(x):
-        return middle(x) * 2
-
-    walk, link_missing = _nested_opt.linked_closure, _nested_opt._link_missing
-    relinked: list[int] = []
-
-    def walk_without_the_leaf(libraries):
-        return [lib for lib in walk(libraries) if ".leaf" not in lib.name]
-
-    def counted(library, linked):
-        relinked.append(link_missing(library, linked))
-        return relinked[-1]
-
-    monkeypatch.setattr(_nested_opt, "linked_closure", walk_without_the_leaf)
-    monkeypatch.setattr(_nested_opt, "_link_missing", counted)
-    assert top(4) == (leaf(4) - 1) * 2
-    assert sum(relinked) == 1
-
-
 def _three_level_kernels(factor: int):
     """A leaf, a middle kernel calling it and a top kernel calling the middle one, compiled on first
     call (the top from Python, the others nested)."""
@@ -392,14 +356,39 @@ def _three_level_kernels(factor: int):
     return leaf, top
 
 
-def _walk_and_definers_miss_the_leaf(monkeypatch):
+def _walk_misses_the_leaf(monkeypatch):
+    """The closure walk made to drop the leaf's library; returns the ``_nested_opt`` module."""
     from rummysim.kernels.common import _nested_opt
 
     walk = _nested_opt.linked_closure
     monkeypatch.setattr(_nested_opt, "linked_closure",
                         lambda libraries: [lib for lib in walk(libraries) if ".leaf" not in lib.name])
-    monkeypatch.setattr(_nested_opt, "_link_missing", lambda library, linked: 0)
     return _nested_opt
+
+
+def _walk_and_definers_miss_the_leaf(monkeypatch):
+    nested_opt = _walk_misses_the_leaf(monkeypatch)
+    monkeypatch.setattr(nested_opt, "_link_missing", lambda library, linked: 0)
+    return nested_opt
+
+
+def test_a_callee_the_closure_walk_misses_is_linked_from_its_definer(monkeypatch):
+    """A CI run crashed in a ``play_games`` whose module called ``has_card`` and ``pos_card`` with no
+    linked library defining them (the calls went to address 0). Whatever makes the closure walk
+    miss a library, the kernel called from Python links the definer of every function it still
+    only declares (``_nested_opt._link_missing``). Here the walk is made to drop the leaf."""
+    nested_opt = _walk_misses_the_leaf(monkeypatch)
+    link_missing = nested_opt._link_missing
+    relinked: list[int] = []
+
+    def counted(library, linked):
+        relinked.append(link_missing(library, linked))
+        return relinked[-1]
+
+    monkeypatch.setattr(nested_opt, "_link_missing", counted)
+    leaf, top = _three_level_kernels(7)
+    assert top(4) == (leaf(4) - 1) * 2
+    assert sum(relinked) == 1
 
 
 def test_a_kernel_no_linked_library_defines_is_found_among_the_live_libraries(monkeypatch):
