@@ -7,7 +7,8 @@ and ``pos_card`` without defining them, so the calls went to address 0 in every 
 loaded the entry. Each numba cache entry (``*.nbc``) holds a library's object code and the bitcode
 other libraries link. This script reads every entry under the folder and lists the compiled
 functions (mangled ``_ZN`` names) its bitcode declares but does not define. A whole entry lists
-none. ``kernels/common/_nested_opt.py`` (``_link_unlinked``) now refuses to emit such a module.
+none. The cause was the link order (``_relink_dropped`` in ``kernels/common/_nested_opt.py``,
+session 20), which now links the dropped code again and refuses to emit a module still lacking it.
 The list is printed oldest entry first, so a fault can be placed in the run's history.
 """
 

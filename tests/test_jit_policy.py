@@ -366,45 +366,39 @@ def _walk_misses_the_leaf(monkeypatch):
     return _nested_opt
 
 
-def _walk_and_definers_miss_the_leaf(monkeypatch):
-    nested_opt = _walk_misses_the_leaf(monkeypatch)
-    monkeypatch.setattr(nested_opt, "_link_missing", lambda library, linked: 0)
-    return nested_opt
-
-
-def test_a_callee_the_closure_walk_misses_is_linked_from_its_definer(monkeypatch):
+def test_a_callee_linked_before_its_caller_is_linked_again():
     """A CI run crashed in a ``play_games`` whose module called ``has_card`` and ``pos_card`` with no
-    linked library defining them (the calls went to address 0). Whatever makes the closure walk
-    miss a library, the kernel called from Python links the definer of every function it still
-    only declares (``_nested_opt._link_missing``). Here the walk is made to drop the leaf."""
-    nested_opt = _walk_misses_the_leaf(monkeypatch)
-    link_missing = nested_opt._link_missing
-    relinked: list[int] = []
+    definition (the calls went to address 0). The kernel called from Python had lost its own call
+    to the leaf in a dead branch (its function passes run before linking) but still linked the
+    leaf's library first, and LLVM drops ``linkonce_odr`` code nothing calls yet; the middle kernel,
+    linked next, called it. The dropped library is linked again (``_nested_opt._relink_dropped``)."""
+    from rummysim.kernels.common import _nested_opt
 
-    def counted(library, linked):
-        relinked.append(link_missing(library, linked))
-        return relinked[-1]
+    @numba.njit
+    def leaf(x):
+        return x + 1
 
-    monkeypatch.setattr(nested_opt, "_link_missing", counted)
-    leaf, top = _three_level_kernels(7)
-    assert top(4) == (leaf(4) - 1) * 2
-    assert sum(relinked) == 1
+    @numba.njit
+    def middle(x):
+        return leaf(x) * 2
+
+    @numba.njit
+    def top(x):
+        r = 0
+        if x != x:  # false for every integer: LLVM removes the call, numba keeps the link
+            r = leaf(x)
+        return r + middle(x)
+
+    assert top(5) == 12
+    (leaf_cres,), (top_cres,) = leaf.overloads.values(), top.overloads.values()
+    order = _nested_opt.linked_closure(top_cres.library._linking_libraries)
+    assert order[0] is leaf_cres.library  # linked before the middle kernel that calls it
 
 
-def test_a_kernel_no_linked_library_defines_is_found_among_the_live_libraries(monkeypatch):
-    """The last check before a module is emitted (``_link_unlinked``): when both the closure walk and
-    ``_link_missing`` miss a callee's library, the definer is found among all live libraries and
-    linked, with a warning naming the kernel, instead of a call to address 0."""
-    _walk_and_definers_miss_the_leaf(monkeypatch)
-    leaf, top = _three_level_kernels(11)
-    with pytest.warns(RuntimeWarning, match="which the closure walk missed"):
-        assert top(4) == (leaf(4) - 1) * 2
-
-
-def test_a_kernel_no_live_library_defines_fails_the_compile(monkeypatch):
-    """A called kernel no library of the process defines stops the compile with an error naming it."""
-    nested_opt = _walk_and_definers_miss_the_leaf(monkeypatch)
-    monkeypatch.setattr(nested_opt, "_live_definers", lambda names, library, linked: [])
+def test_a_kernel_no_linked_library_defines_fails_the_compile(monkeypatch):
+    """A called kernel the closure walk missed stops the compile with an error naming it, rather
+    than emit a call to address 0."""
+    _walk_misses_the_leaf(monkeypatch)
     _, top = _three_level_kernels(13)
-    with pytest.raises(Exception, match="no library of this process defines: .*leaf"):
+    with pytest.raises(Exception, match="no library it links defines: .*leaf"):
         top(4)

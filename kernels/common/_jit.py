@@ -108,7 +108,7 @@ def check_numba_hooks(dispatcher_class: type | None = None, options_class: type 
     from numba.core import caching, codegen
     nested_hooks = ((codegen.CPUCodeLibrary, ("finalize", "_optimize_final_module", "_optimize_functions",
                                               "_finalize_final_module", "serialize_using_object_code",
-                                              "_finalize_dynamic_globals", "_verify_declare_only_symbols", "add_llvm_module",
+                                              "_finalize_dynamic_globals", "_verify_declare_only_symbols",
                                               "_raise_if_finalized", "_get_module_for_linking")),
                     (codegen.CPUCodegen, ("_check_llvm_bugs",)),
                     (codegen.JITCodeLibrary, ("get_pointer_to_function", "_finalize_specific")),

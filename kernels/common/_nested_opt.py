@@ -32,14 +32,10 @@ calls stay declarations) and a caller links the closure through flat libraries
 (``linked_closure``), each library once: 204 clones and 375 links, 0.8 s and 1.0 s. The top-level
 module holds the same functions as before. A flat library whose own machine code is wanted
 (object-mode and lifted code, a pointer, a cache write) links its callees first (``_complete``).
-Every library notes the functions its IR defines (``_DEFINED_IN``), and a module that links (a
-top-level one, a completed flat one) then links the definer of any function it still only
-declares (``_link_missing``): a CI run once built a module calling two kernels no linked library
-defined, and their calls went to address 0. That happened once more after ``_link_missing``
-(session 19, the same test), so a module about to be emitted is also checked to define every
-compiled function it calls (``_link_unlinked``); a definer found only by scanning the live
-libraries is linked with a warning naming it, and a function no library defines fails the
-compile with an error instead of crashing the process that runs it.
+LLVM links a library's functions (``linkonce_odr`` in its module for linking) only where the
+module linked into already calls them, so a library linked before any caller in the closure loses
+its code; a module that links then links such a library again (``_relink_dropped``), and stops
+the compile with an error if it calls a kernel no linked library defines.
 
 A function's environment pointer (a ``common`` global its code reads, e.g. in object-mode
 blocks) is set by numba when the function's own code is emitted; for a deferred one it is set
@@ -51,8 +47,6 @@ compile at a time. The hooks are checked at import (``check_numba_hooks`` in ``_
 
 from __future__ import annotations
 
-import gc
-import warnings
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -71,9 +65,6 @@ FLAT = "_rummysim_flat"
 
 # (codegen, environment global's name, environment) of deferred functions not yet set
 _PENDING_ENVS: list[tuple[Any, str, Any]] = []
-
-# the library whose IR last defined each function compiled in this process (see _link_missing)
-_DEFINED_IN: dict[str, weakref.ref] = {}
 
 
 class _CompileDepth(event.Listener):
@@ -156,84 +147,43 @@ def _link_in(library, callees) -> None:
         library._final_module.link_in(callee._get_module_for_linking(), preserve=True)
 
 
-def _missing_definers(module, linked: set) -> list:
-    """The libraries not yet linked that define a function ``module`` calls but only declares."""
-    definers = []
-    for fn in module.functions:
-        if fn.is_declaration:
-            ref = _DEFINED_IN.get(fn.name)
-            definer = ref() if ref is not None else None
-            if definer is not None and definer not in linked and definer not in definers:
-                definers.append(definer)
-    return definers
-
-
-def _unlinked_kernels(module) -> list[str]:
-    """Compiled kernels ``module`` calls but neither defines nor can get from a linked library."""
+def _declared_kernels(module) -> list[str]:
+    """Compiled kernels (``_ZN`` names) ``module`` calls but does not define."""
     return [fn.name for fn in module.functions if fn.is_declaration and fn.name.startswith("_ZN")]
 
 
-def _live_definers(names: list[str], library, linked: set) -> list:
-    """Finalized code libraries alive in this process, not yet linked, whose IR defines one of
-    ``names``: a scan of the heap, only run when the closure walk and ``_DEFINED_IN`` both missed."""
+def _definers_among(names: list[str], libraries) -> list:
+    """The libraries among ``libraries`` whose module for linking defines one of ``names``."""
     wanted = set(names)
-    found = []
-    for obj in gc.get_objects():
-        if not issubclass(type(obj), codegen.CPUCodeLibrary) or obj is library or obj in linked or not obj._finalized:
-            continue
-        for module in (obj._shared_module, obj._final_module):
-            if module is not None and any(not fn.is_declaration and fn.name in wanted for fn in module.functions):
-                found.append(obj)
-                break
-    return found
+    return [lib for lib in libraries
+            if any(not fn.is_declaration and fn.name in wanted for fn in lib._get_module_for_linking().functions)]
 
 
-def _link_unlinked(library, linked) -> None:
-    """The last check before a module is optimised and emitted: every compiled kernel it calls must
-    be defined in it. Definers the closure walk and ``_link_missing`` missed are searched among all
-    live libraries and linked (with a warning naming them, so that the miss is seen); a kernel no
-    live library defines is an error here, at compile time, rather than a call to address 0."""
-    linked = set(linked)
+def _relink_dropped(library, linked) -> None:
+    """Link again the libraries whose code LLVM dropped from ``library``'s final module, so that
+    every compiled kernel it calls is defined in it.
+
+    A library's module for linking holds its functions as ``linkonce_odr``, and LLVM's linker only
+    takes such a function when the module it links into already refers to it. The closure is
+    linked callers first, but a caller optimised before linking (the kernel called from Python, its
+    ``_optimize_functions``) may have lost its only call to a callee in a dead branch and still link
+    the callee's library first: its code is dropped, and the flat library linked next that calls it
+    leaves a declaration. A CI run made such a ``play_games``, whose calls to ``has_card`` and
+    ``pos_card`` went to address 0 (tests/test_jit_policy.py rebuilds the case). Linking the
+    definer again once the call is there takes the code. A kernel no linked library defines is a
+    fault of the closure walk: the compile stops with an error naming it rather than emit the call."""
+    tried: set[str] = set()
     while True:
-        missing = _unlinked_kernels(library._final_module)
-        if not missing:
+        missing = _declared_kernels(library._final_module)
+        new = [name for name in missing if name not in tried]
+        if not new:
+            if missing:
+                raise RuntimeError(
+                    f"rummysim: {library.name} calls compiled kernels that no library it links defines: "
+                    f"{', '.join(missing)} (a fault of the closure walk in kernels/common/_nested_opt.py)")
             return
-        definers = _live_definers(missing, library, linked)
-        if not definers:
-            raise RuntimeError(
-                f"rummysim: {library.name} calls compiled kernels that no library of this process defines: "
-                f"{', '.join(missing)} (a compile-order fault in kernels/common/_nested_opt.py; "
-                "clear the kernel cache and run the command again)")
-        warnings.warn(f"rummysim: {library.name} linked {', '.join(missing)} from "
-                      f"{', '.join(d.name for d in definers)}, which the closure walk missed", RuntimeWarning)
-        for definer in definers:
-            callees = linked_closure(definer._linking_libraries) if getattr(definer, FLAT, False) else []
-            _link_in(library, [lib for lib in (definer, *callees) if lib not in linked])
-            linked.update((definer, *callees))
-
-
-def _link_missing(library, linked) -> int:
-    """Link into ``library``'s final module the definer of every function it still only declares;
-    the number of libraries linked that way (0 when the closure was whole).
-
-    A CI run once made a 500 Rum ``play_games`` whose code called ``has_card`` and ``pos_card``
-    (through an ``apply_play`` compiled nested) with neither defined in its module: the closure
-    walk had missed their libraries after a history of earlier compiles that was not reproduced.
-    The undefined calls resolved to address 0 and the first game crashed (and so did every later
-    process that loaded that cache entry). Linking the definers here keeps a final module whole
-    whatever the compile history; functions no library of this process defines (numba's runtime,
-    the C API) stay declarations as before."""
-    linked = set(linked)
-    count = 0
-    while True:
-        definers = _missing_definers(library._final_module, linked)
-        if not definers:
-            return count
-        for definer in definers:
-            callees = linked_closure(definer._linking_libraries) if getattr(definer, FLAT, False) else []
-            _link_in(library, [lib for lib in (definer, *callees) if lib not in linked])
-            linked.update((definer, *callees))
-            count += 1
+        tried.update(new)
+        _link_in(library, _definers_among(new, [lib for lib in linked if lib is not library]))
 
 
 def _complete(library) -> None:
@@ -242,8 +192,7 @@ def _complete(library) -> None:
     if getattr(library, FLAT, False):
         callees = linked_closure(library._linking_libraries)
         _link_in(library, callees)
-        _link_missing(library, [library, *callees])
-        _link_unlinked(library, [library, *callees])
+        _relink_dropped(library, callees)
         library._dynamic_globals = []
         library._finalize_dynamic_globals()
         library._verify_declare_only_symbols()
@@ -261,7 +210,7 @@ def _emit_deferred(library) -> None:
 
 
 def install() -> None:
-    """Wrap numba's final-module optimisation and emission, ``add_llvm_module``, ``get_executable``,
+    """Wrap numba's final-module optimisation and emission, ``get_executable``,
     the dispatcher's ``add_overload`` and ``FunctionCache.save_overload``, once per process."""
     library = codegen.CPUCodeLibrary
     optimize = library._optimize_final_module
@@ -320,24 +269,12 @@ def install() -> None:
             setattr(self, FLAT, True)
         else:
             _link_in(self, callees)
-            _link_missing(self, [self, *callees])
-            _link_unlinked(self, [self, *callees])
+            _relink_dropped(self, callees)
         self._optimize_final_module()
         self._final_module.verify()
         self._finalize_final_module()
 
     library.finalize = finalize
-
-    add_llvm_module = library.add_llvm_module
-
-    def add_llvm_module_noting_definitions(self, ll_module):
-        defined = [fn.name for fn in ll_module.functions if not fn.is_declaration]
-        add_llvm_module(self, ll_module)
-        ref = weakref.ref(self)
-        for name in defined:
-            _DEFINED_IN[name] = ref
-
-    library.add_llvm_module = add_llvm_module_noting_definitions
 
     jit_library = codegen.JITCodeLibrary
     pointer_to = jit_library.get_pointer_to_function
