@@ -55,7 +55,7 @@ def _check_rate_row(row: dict) -> None:
 def test_stdout_json_is_the_written_file(quick):
     printed, written = quick
     assert printed == written
-    assert set(printed) == {"suite", "machine", "throughput", "strategies", "validator_reference",
+    assert set(printed) == {"suite", "machine", "throughput", "strategies", "greedy_point", "validator_reference",
                             "rummikub_solver", "startup", "end_to_end", "targets"}
     assert printed["suite"]["mode"] == "quick"
 
@@ -81,6 +81,25 @@ def test_every_registered_strategy_has_a_row(quick):
     for row in rows:
         assert (row["game"], row["players"]) == ("500-rum", 4)
         _check_rate_row(row)
+
+
+def test_greedy_point_cost_is_the_median_of_alternated_pairs(quick):
+    """Issue 19 point 3's ratio comes from runs of greedy and the heuristic at greedy's point
+    alternated in one process, not from two rows measured minutes apart."""
+    point = quick[0]["greedy_point"]
+    assert (point["base"], point["other"]) == ("greedy", GREEDY_POINT_LINEUP)
+    assert len(point["pairs"]) == SIZES["quick"].repetitions and _positive(*point["pairs"], point["games_per_run"])
+    assert point["cost"] == pytest.approx(sorted(point["pairs"])[len(point["pairs"]) // 2] if len(point["pairs"]) % 2
+                                          else sum(sorted(point["pairs"])[len(point["pairs"]) // 2 - 1:][:2]) / 2)
+    target = next(t for t in quick[0]["targets"] if t["key"] == "heuristic_greedy_point_cost")
+    assert target["value"] == point["cost"] and "alternated" in target["note"]
+
+
+def test_paired_cost_reports_a_case_it_cannot_play():
+    from rummysim.bench import paired_cost
+
+    result = paired_cost(Case("500-rum", 4, "greedy"), Case("500-rum", 4, "no-such-strategy"), SIZES["quick"])
+    assert result["cost"] is None and "unknown strategy" in result["reason"]
 
 
 def test_validator_reference_replays_the_games_cleanly(quick):
