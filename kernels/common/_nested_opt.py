@@ -183,7 +183,7 @@ def _relink_dropped(library, linked) -> None:
                     f"{', '.join(missing)} (a fault of the closure walk in kernels/common/_nested_opt.py)")
             return
         tried.update(new)
-        _link_in(library, _definers_among(new, [lib for lib in linked if lib is not library]))
+        _link_in(library, _definers_among(new, linked))
 
 
 def _complete(library) -> None:
