@@ -128,7 +128,7 @@ def write_parquet_atomic(df: pl.DataFrame, target: OutputTarget | Path, metadata
         _write_or_explain(lambda: df.write_parquet(sys.stdout.buffer, metadata=metadata), "standard output")
         return
     if target.through:
-        _write_or_explain(lambda: df.write_parquet(target.path, metadata=metadata), target.path)
+        _write_or_explain(lambda: _write_parquet_through(df, target.path, metadata), target.path)
         return
     path = target.path
     try:
@@ -143,6 +143,14 @@ def write_parquet_atomic(df: pl.DataFrame, target: OutputTarget | Path, metadata
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _write_parquet_through(df: pl.DataFrame, path: Path, metadata: dict[str, str]) -> None:
+    """Write to a FIFO through one open of it: given the path, polars may open it more than once,
+    and a reader that saw the first writer close has gone, so the next open waits for ever (a CI
+    run hung so in tests/test_output_paths.py::test_a_fifo_is_written_through)."""
+    with open(path, "wb") as sink:
+        df.write_parquet(sink, metadata=metadata)
 
 
 def write_text_atomic(text: str, target: OutputTarget) -> None:
