@@ -369,23 +369,37 @@ def worth_after_discard(params, p1, p2, jok, discard, table, outlook):
     return total - card_worth(params, discard, p1, table, outlook, ~U0)
 
 
+StockDraw = namedtuple("StockDraw", "known p1 jok worst pending")
+"""A stock draw's value in two parts (future = 1): ``known``, the points of the play-out and the
+worth of the hand before its discard, and the draw to come (``pending``), whose ``draw_gain``
+over the unseen cards, with the hand (p1, jok) after the play-out and its least ``worst``
+worth, ``stock_value`` adds. With ``worst <= 0`` that gain is a sum of terms >= 0 (card
+values are not negative), so ``known`` bounds the value from below."""
+
+
 @njit_noalloc
-def stock_value(params, obs, mine, table, scratch, outlook, targets, joker_ok):
-    """Expected points after a stock draw and this turn's discard (future = 1), averaged over the
-    unseen cards it may draw (``draw_gain``). An empty stock (declining ends the hand,
-    R500-STOCK-1) leaves every held card as deadwood. ``targets`` and ``joker_ok`` are the table's
+def stock_draw(params, obs, mine, table, scratch, outlook, targets, joker_ok):
+    """The ``StockDraw`` of this seat. An empty stock (declining ends the hand, R500-STOCK-1)
+    leaves every held card as deadwood. ``targets`` and ``joker_ok`` are the table's
     ``layoff_targets``."""
     jok = obs[OB_MY_JOKERS]
     if obs[OB_STOCK] == 0:
-        return -params[H_DEADWOOD_WEIGHT] * holding_value(table.vals, mine[0], mine[1], jok)
+        return StockDraw(-params[H_DEADWOOD_WEIGHT] * holding_value(table.vals, mine[0], mine[1], jok), U0, 0, 0.0, False)
     pts, used, used_jok = playout_on(mine[0], jok, -1, table, scratch, targets, joker_ok)
     p1, p2 = drop_mask(mine[0], mine[1], used)
     jok -= used_jok
     worth, worst = hand_worth(params, p1, p2, jok, U0, False, table, outlook)
     kept = worth + worst  # the hand before its discard
-    if outlook.count <= 0:
-        return pts + kept
-    return pts + kept + draw_gain(params, p1, jok, worst, table, scratch, outlook) / outlook.count
+    return StockDraw(pts + kept, p1, jok, worst, outlook.count > 0)
+
+
+@njit_noalloc
+def stock_value(params, table, scratch, outlook, draw):
+    """Expected points after a stock draw and this turn's discard (future = 1): the ``StockDraw``
+    with its draw's gain averaged over the unseen cards it may bring (``draw_gain``)."""
+    if not draw.pending:
+        return draw.known
+    return draw.known + draw_gain(params, draw.p1, draw.jok, draw.worst, table, scratch, outlook) / outlook.count
 
 
 @njit_noalloc
@@ -543,6 +557,12 @@ def seat_outlook(params, view, future):
     return outlook_of(unseen0, unseen1, jokers, draws, view.table.melds, view.obs[OB_N_MELDS])
 
 
+TakeScan = namedtuple("TakeScan", "future must_play_all outlook targets joker_ok")
+"""What ``scan_takes`` needs beside the View, fixed for one draw decision."""
+
+ALL_OPTIONS = ~U0  # a mask of options: bit i for opts[i], bit 63 for opts[63:] together
+
+
 @njit_noalloc
 def best_take(params, view, opts, nopt, scratch, must_play_all):
     """Index of the best option in opts[1:nopt] (pile indexes) if it gains more than min_gain
@@ -551,33 +571,58 @@ def best_take(params, view, opts, nopt, scratch, must_play_all):
     # the View's arrays are taken out once: each array read out of a record in an njit function
     # may cost a reference-count update, so the helpers called per option get them one by one
     obs, mine, pile, table = view
-    top = obs[OB_PILE_LEN] - 1
     outlook = seat_outlook(params, view, future)
     # the table is fixed for the decision: its lay-off targets serve every play-out (issue 19)
     targets, joker_ok = layoff_targets(table.melds, table.n_melds, table.rules[R_MAX_POS])
-    if future:
-        base = stock_value(params, obs, mine, table, scratch, outlook, targets, joker_ok)
-    else:
+    scan = TakeScan(future, must_play_all, outlook, targets, joker_ok)
+    if not future:
         base, _, _ = playout_on(mine[0], obs[OB_MY_JOKERS], -1, table, scratch, targets, joker_ok)
+        return scan_takes(params, view, opts, nopt, scratch, scan, base, ALL_OPTIONS)[0]
+    draw = stock_draw(params, obs, mine, table, scratch, outlook, targets, joker_ok)
+    hopeful = ALL_OPTIONS
+    if draw.pending and draw.worst <= 0.0:
+        # The draw's gain is then >= 0, so an option that does not beat ``known`` by more than
+        # min_gain cannot beat the stock either (IEEE subtraction is monotone): the gain over the
+        # unseen cards, a sixth of a decision's time, is worked out only when some option does,
+        # and only those options are valued again (issue 19 point 3).
+        _, hopeful = scan_takes(params, view, opts, nopt, scratch, scan, draw.known, ALL_OPTIONS)
+        if hopeful == U0:
+            return 0
+    return scan_takes(params, view, opts, nopt, scratch, scan, stock_value(params, table, scratch, outlook, draw), hopeful)[0]
+
+
+@njit_noalloc
+def scan_takes(params, view, opts, nopt, scratch, scan, base, options):
+    """(Index of the best option among opts[1:nopt] in the mask ``options`` that gains more than
+    min_gain over ``base``, else 0; the mask of every option scanned that does)."""
+    obs, mine, pile, table = view
+    top = obs[OB_PILE_LEN] - 1
     max_take = params[H_MAX_TAKE]
     best = 0
     best_gain = params[H_MIN_GAIN]
+    gaining = U0
     for i in range(1, nopt):
+        flag = U1 << np.uint64(min(i, 63))
+        if not options & flag:
+            continue
         k = opts[i]
         if max_take > 0 and top + 1 - k > max_take:
             continue
-        if future and k == top and takes_back_own_discard(obs, mine, pile[top], table, scratch):
+        if scan.future and k == top and takes_back_own_discard(obs, mine, pile[top], table, scratch):
             continue
-        must_play = must_play_all or k < top
-        if future:
-            value = future_take_value(params, obs, mine, pile, table, k, must_play, scratch, outlook, targets, joker_ok)
+        must_play = scan.must_play_all or k < top
+        if scan.future:
+            value = future_take_value(params, obs, mine, pile, table, k, must_play, scratch, scan.outlook,
+                                      scan.targets, scan.joker_ok)
         else:  # greedy's take test (H_DEADWOOD_WEIGHT is greedy's deadwood_weight index)
             value = greedy_take_value(params, obs, mine, pile, view, k, must_play, base, scratch)
         gain = value - base
+        if gain > params[H_MIN_GAIN]:
+            gaining |= flag
         if gain > best_gain:
             best = i
             best_gain = gain
-    return best
+    return best, gaining
 
 
 @njit_noalloc
