@@ -43,8 +43,12 @@ def test_short_help_everywhere(command):
 
 
 def test_shell_completion_is_enabled():
-    r = run("--show-completion", "bash", env={"SHELL": "/bin/bash"})  # typer reads $SHELL, unset in some CI shells
-    assert r.returncode == 0 and "_rummysim_completion" in r.stdout
+    # typer finds the shell among the command's parent processes (shellingham), and a test run
+    # started detached has none: the command runs under bash here (the trailing exit keeps bash
+    # from replacing itself with it)
+    r = subprocess.run(["bash", "-c", '"$0" -m rummysim --show-completion; exit $?', sys.executable],
+                       capture_output=True, text=True)
+    assert r.returncode == 0 and "_rummysim_completion" in r.stdout, r.stderr
     r = run(env={"_RUMMYSIM_COMPLETE": "complete_bash", "COMP_WORDS": "rummysim rules sh", "COMP_CWORD": "2"})
     assert r.returncode == 0 and r.stdout.split() == ["show"]
     assert "--install-completion" in run("--help").stdout

@@ -64,42 +64,63 @@ def test_strategy_family_switch_follows_the_lineup():
         assert family_switch(ids) is family, lineup
 
 
-def _callees_after_pruning(fn, heur, roll) -> set[str]:
-    """The globals ``fn``'s body still refers to once numba has pruned its branches for the
-    family arguments' types (the step before typing: a pruned strategy is never compiled)."""
-    from numba.core import compiler, ir, types
-    from numba.core.analysis import dead_branch_prune
+def _family_strategies():
+    """The decisions of each strategy family, as the dispatch calls them: (heuristic family,
+    rollout and search)."""
+    from rummysim.strategies.rum500 import heuristic as H, rollout as R, search as S
 
-    func_ir = compiler.run_frontend(fn.py_func)
-    n_args = fn.py_func.__code__.co_argcount
-    dead_branch_prune(func_ir, (heur, roll) + (types.int64,) * (n_args - 2))
-    return {stmt.value.name for block in func_ir.blocks.values() for stmt in block.body
-            if isinstance(stmt, ir.Assign) and isinstance(stmt.value, (ir.Global, ir.FreeVar))}
+    return ((H.heuristic_draw, H.heuristic_call, H.heuristic_discard, H.heuristic_play, H.heuristic_holds),
+            (R.rollout_draw, R.rollout_call, R.rollout_discard, S.search_draw, S.search_discard))
 
 
-def test_each_strategy_family_compiles_only_its_strategies():
-    """Issue 19 point 4: a heuristic lineup does not compile rollout, nor a rollout lineup the
-    heuristic; the step API's family compiles both."""
+def _decision_arguments(family):
+    """Each ``choose_*`` of the dispatch with arguments of the engine's types."""
+    from rummysim.kernels.rum500 import layout as L
+    from rummysim.strategies.rum500 import dispatch as D
+    from tests.kstate import make_state
+
+    k = make_state(4, {0: "AH 2H 3H", 1: "KS", 2: "KD", 3: "KC"}, pile="5C", stock="9D 9S")
+    obs, mine = np.zeros(L.OB_SIZE, dtype=np.int64), np.zeros(2, dtype=np.uint64)
+    params, rng = np.zeros(L.N_PARAMS), np.zeros(4, dtype=np.uint64)
+    opts, cand = np.zeros(L.MAX_PACK + 2, dtype=np.int64), np.zeros((L.MAX_CAND, L.A_SIZE), dtype=np.int64)
+    view, sid, n = k.view(obs, mine), 1, 1
+    return ((D.choose_draw, (family, sid, params, view, opts, n, rng, cand)),
+            (D.choose_play, (family, sid, params, view, cand, n, rng, cand)),
+            (D.choose_discard, (family, sid, params, view, opts, n, rng, cand)),
+            (D.choose_call, (family, sid, params, view, opts, n, rng, cand)),
+            (D.choose_hold, (family, sid, params, view, cand)),
+            (D.choose_nomination, (family, sid, params, obs, rng)),
+            (D.choose_split, (family, sid, params, view, n, opts, n, rng, cand)))
+
+
+@pytest.mark.parametrize("name", ["basic", "heuristic"])
+def test_each_strategy_family_compiles_only_its_strategies(name, monkeypatch):
+    """Issue 19 point 4: the decisions compiled for a lineup's family type no strategy of a family
+    it does not compile in (a greedy lineup neither the heuristic family nor rollout, a heuristic
+    lineup not rollout), and do type those of the families it does (``search``, compiled with
+    rollout, uses the heuristic's decisions, so a rollout lineup types both). Each ``choose_*`` is
+    compiled afresh; a strategy typed from compiled code goes through its ``get_call_template``,
+    watched here. Until session 21 the inlined draw, play and discard decisions typed every
+    family whatever the lineup."""
     from numba import typeof
-    from numba.core import types
 
     from rummysim.strategies.rum500 import dispatch as D
-    from rummysim.strategies.rum500.external import ENV_FAMILY
 
-    expected = {None: (False, False), D.HEURISTIC_FAMILY.dtype: (True, False), D.ROLLOUT_FAMILY.dtype: (False, True),
-                D.ALL_STRATEGIES.dtype: (True, True), ENV_FAMILY.dtype: (True, True)}
-    for family in (None, D.HEURISTIC_FAMILY, D.ROLLOUT_FAMILY, D.ALL_STRATEGIES, ENV_FAMILY):
-        assert D._compiled_families(typeof(family)) == expected[None if family is None else family.dtype], family
-    part = typeof(D.HEURISTIC_FAMILY)
-    for name in ("draw", "play", "discard", "call", "nomination", "split"):
-        fn = getattr(D, f"builtin_{name}")
-        alone = _callees_after_pruning(fn, part, types.none)
-        assert not any(g.startswith("rollout") for g in alone) and "ROLLOUT" not in alone, name
-        assert "is_heuristic" in alone, name
-        rollout = _callees_after_pruning(fn, types.none, part)
-        assert "is_heuristic" not in rollout and "ROLLOUT" in rollout, name
-        basic = _callees_after_pruning(fn, types.none, types.none)
-        assert "is_heuristic" not in basic and "ROLLOUT" not in basic, name
+    family = {"basic": None, "heuristic": D.HEURISTIC_FAMILY}[name]
+    compiled_in = D._compiled_families(typeof(family))
+    typed: set[str] = set()
+    for strategies in _family_strategies():
+        for dispatcher in strategies:
+            def watched(args, kws, _template=dispatcher.get_call_template, _name=dispatcher.py_func.__name__):
+                typed.add(_name)
+                return _template(args, kws)
+            monkeypatch.setattr(dispatcher, "get_call_template", watched)
+    for decision, args in _decision_arguments(family):
+        fresh = numba.njit(nogil=True, error_model="numpy", _nrt=False)(decision.py_func)
+        fresh.compile(tuple(typeof(a) for a in args))
+    for strategies, wanted in zip(_family_strategies(), compiled_in):
+        names = {d.py_func.__name__ for d in strategies}
+        assert (names <= typed) if wanted else not (names & typed), (name, sorted(names & typed))
 
 
 def test_basic_and_all_strategy_engines_play_the_same_games():

@@ -13,9 +13,13 @@ typing, so such a run never compiles them (issue 8: they were about half of a co
 an empty array whose dtype names the strategy families compiled in (``FAMILIES``): the heuristic
 family alone (``HEURISTIC_FAMILY``), ``rollout`` alone (``ROLLOUT_FAMILY``) or both
 (``ALL_STRATEGIES``), so a heuristic lineup does not compile ``rollout`` nor a rollout lineup the
-heuristic (issue 19). Each ``choose_*`` hands the ``builtin_*`` decision one argument per family
-(``heuristic_part``, ``rollout_part``: the family array or None), whose ``is not None`` tests
-numba prunes before typing as it does the basic lineups'. ``search`` compiles with ``rollout``
+heuristic (issue 19). The draw, play and discard decisions (``builtin_draw``, ``_play``,
+``_discard``) are overloads inlined into their ``choose_*``: each builds its body for the family's
+type, with the families it compiles in as constants whose branches numba prunes before typing
+(an inlined njit function is copied before its arguments have types, so its ``is not None`` tests
+were never pruned and every lineup compiled every strategy: issue 19 point 4). The other decisions
+are plain kernels given one argument per family (``heuristic_part``, ``rollout_part``: the family
+array or None), whose ``is not None`` tests numba prunes by the argument's type. ``search`` compiles with ``rollout``
 (both search by play-outs; ``rollout_part`` gates both): its plays and rummy calls are the
 heuristic's, its draws and discards ``strategies.rum500.search``'s.
 
@@ -30,7 +34,7 @@ import numpy as np
 from numba.core import types
 from numba.extending import overload
 
-from rummysim.kernels.common._jit import njit_inline, njit_noalloc
+from rummysim.kernels.common._jit import njit_noalloc
 from rummysim.kernels.rum500.layout import EFFECT_WILD, N_EFFECTS, OB_EFFECT, OB_TEAMS
 from rummysim.strategies.ids import (
     GREEDY_BLOCK, GREEDY_DEADWOOD_WEIGHT, GREEDY_DOUBLE_MIN, GREEDY_NOMINATE, GREEDY_TEAM_FEED, H_HOLD_MELDS, H_NOMINATE,
@@ -130,56 +134,80 @@ def is_heuristic(sid):
     return sid == HEURISTIC or sid == CAUTIOUS or sid == DIGGER
 
 
-@njit_inline
-def builtin_draw(heur, roll, sid, params, view, opts, nopt, rng, scratch):
+INLINE_NOALLOC = dict(_nrt=False, error_model="numpy", nogil=True)  # njit_noalloc's options
+
+
+def builtin_draw(family, sid, params, view, opts, nopt, rng, scratch):
     """Index into opts[:nopt] (draw options: stock/decline, then pile indexes)."""
-    if sid == GREEDY or (heur is not None and is_heuristic(sid) and takes_as_greedy(params)):
-        return greedy_draw(params, view, opts, nopt, scratch)  # one call site, one call level
-    if heur is not None and is_heuristic(sid):
-        return heuristic_draw(params, view, opts, nopt, scratch)
-    if roll is not None and sid == ROLLOUT:
-        return rollout_draw(params, view, opts, nopt, rng, scratch)
-    if roll is not None and sid == SEARCH:
-        return search_draw(params, view, opts, nopt, rng, scratch)
-    return random_choice(rng, nopt)
 
 
-@njit_inline
-def builtin_play(heur, roll, sid, params, view, cand, ncand, rng, scratch):
+@overload(builtin_draw, inline="always", jit_options=INLINE_NOALLOC)
+def _builtin_draw(family, sid, params, view, opts, nopt, rng, scratch):
+    heur, roll = _compiled_families(family)
+
+    def impl(family, sid, params, view, opts, nopt, rng, scratch):
+        if sid == GREEDY or (heur and is_heuristic(sid) and takes_as_greedy(params)):
+            return greedy_draw(params, view, opts, nopt, scratch)  # one call site, one call level
+        if heur and is_heuristic(sid):
+            return heuristic_draw(params, view, opts, nopt, scratch)
+        if roll and sid == ROLLOUT:
+            return rollout_draw(params, view, opts, nopt, rng, scratch)
+        if roll and sid == SEARCH:
+            return search_draw(params, view, opts, nopt, rng, scratch)
+        return random_choice(rng, nopt)
+    return impl
+
+
+def builtin_play(family, sid, params, view, cand, ncand, rng, scratch):
     """Index into cand[:ncand] (play actions; row 0 is STOP when stopping is allowed)."""
-    if sid == GREEDY:
-        if view.obs[OB_EFFECT] != 0:
-            return gambit_play(cand, ncand, view.obs, params[GREEDY_DOUBLE_MIN], params[GREEDY_BLOCK])
-        return greedy_play(cand, ncand)
-    if roll is not None and sid == ROLLOUT:
-        if view.obs[OB_EFFECT] != 0:
-            return gambit_play(cand, ncand, view.obs, DEFAULT_DOUBLE_MIN, DEFAULT_BLOCK)
-        return greedy_play(cand, ncand)
-    if heur is not None and is_heuristic(sid):
-        if view.obs[OB_EFFECT] == 0 and params[H_HOLD_MELDS] <= 0:
-            return greedy_play(cand, ncand)  # heuristic_play's choice when it never holds
-        return heuristic_play(params, view, cand, ncand, scratch)
-    if roll is not None and sid == SEARCH:
-        return heuristic_play(params, view, cand, ncand, scratch)
-    return random_choice(rng, ncand)
 
 
-@njit_inline
-def builtin_discard(heur, roll, sid, params, view, opts, nopt, rng, scratch):
+@overload(builtin_play, inline="always", jit_options=INLINE_NOALLOC)
+def _builtin_play(family, sid, params, view, cand, ncand, rng, scratch):
+    heur, roll = _compiled_families(family)
+
+    def impl(family, sid, params, view, cand, ncand, rng, scratch):
+        if sid == GREEDY:
+            if view.obs[OB_EFFECT] != 0:
+                return gambit_play(cand, ncand, view.obs, params[GREEDY_DOUBLE_MIN], params[GREEDY_BLOCK])
+            return greedy_play(cand, ncand)
+        if roll and sid == ROLLOUT:
+            if view.obs[OB_EFFECT] != 0:
+                return gambit_play(cand, ncand, view.obs, DEFAULT_DOUBLE_MIN, DEFAULT_BLOCK)
+            return greedy_play(cand, ncand)
+        if heur and is_heuristic(sid):
+            if view.obs[OB_EFFECT] == 0 and params[H_HOLD_MELDS] <= 0:
+                return greedy_play(cand, ncand)  # heuristic_play's choice when it never holds
+            return heuristic_play(params, view, cand, ncand, scratch)
+        if roll and sid == SEARCH:
+            return heuristic_play(params, view, cand, ncand, scratch)
+        return random_choice(rng, ncand)
+    return impl
+
+
+def builtin_discard(family, sid, params, view, opts, nopt, rng, scratch):
     """Index into opts[:nopt] (card ids that may be discarded)."""
-    if sid == GREEDY:
-        if view.obs[OB_TEAMS] != 0 and params[GREEDY_TEAM_FEED] > 0:
-            return greedy_team_discard(params, view, opts, nopt, scratch)
-        return greedy_discard(view.mine, view.table.vals, opts, nopt)
-    if heur is not None and is_heuristic(sid):
-        if discards_as_greedy(params):
+
+
+@overload(builtin_discard, inline="always", jit_options=INLINE_NOALLOC)
+def _builtin_discard(family, sid, params, view, opts, nopt, rng, scratch):
+    heur, roll = _compiled_families(family)
+
+    def impl(family, sid, params, view, opts, nopt, rng, scratch):
+        if sid == GREEDY:
+            if view.obs[OB_TEAMS] != 0 and params[GREEDY_TEAM_FEED] > 0:
+                return greedy_team_discard(params, view, opts, nopt, scratch)
             return greedy_discard(view.mine, view.table.vals, opts, nopt)
-        return heuristic_discard(params, view, opts, nopt, scratch)
-    if roll is not None and sid == ROLLOUT:
-        return rollout_discard(params, view, opts, nopt, rng, scratch)
-    if roll is not None and sid == SEARCH:
-        return search_discard(params, view, opts, nopt, rng, scratch)
-    return random_choice(rng, nopt)
+        if heur and is_heuristic(sid):
+            if discards_as_greedy(params):
+                return greedy_discard(view.mine, view.table.vals, opts, nopt)
+            return heuristic_discard(params, view, opts, nopt, scratch)
+        if roll and sid == ROLLOUT:
+            return rollout_discard(params, view, opts, nopt, rng, scratch)
+        if roll and sid == SEARCH:
+            return search_discard(params, view, opts, nopt, rng, scratch)
+        return random_choice(rng, nopt)
+    return impl
 
 
 @njit_noalloc
@@ -232,8 +260,7 @@ def builtin_id(sid):
 @njit_noalloc
 def choose_draw(family, sid, params, view, opts, nopt, rng, scratch):
     """Index into opts[:nopt] (draw options: stock/decline, then pile indexes)."""
-    heur, roll = heuristic_part(family), rollout_part(family)
-    pick = builtin_draw(heur, roll, builtin_id(sid), params, view, opts, nopt, rng, scratch)
+    pick = builtin_draw(family, builtin_id(sid), params, view, opts, nopt, rng, scratch)
     if sid >= EXTERNAL:
         return ask_options(family, K_DRAW, view, opts, nopt, pick, 0)
     return pick
@@ -242,8 +269,7 @@ def choose_draw(family, sid, params, view, opts, nopt, rng, scratch):
 @njit_noalloc
 def choose_play(family, sid, params, view, cand, ncand, rng, scratch):
     """Index into cand[:ncand] (play actions; row 0 is STOP when stopping is allowed)."""
-    heur, roll = heuristic_part(family), rollout_part(family)
-    pick = builtin_play(heur, roll, builtin_id(sid), params, view, cand, ncand, rng, scratch)
+    pick = builtin_play(family, builtin_id(sid), params, view, cand, ncand, rng, scratch)
     if sid >= EXTERNAL:
         return ask_plays(family, view, cand, ncand, pick)
     return pick
@@ -264,7 +290,13 @@ def may_hold(family, sid, params):
 def choose_hold(family, sid, params, view, scratch):
     """With STOP offered, the seat's ``choose_play`` would pick it whatever plays were listed
     beside it (asked only where ``may_hold``): the engine then lists none (issue 19 point 3)."""
-    heur = heuristic_part(family)
+    return builtin_hold(heuristic_part(family), sid, params, view, scratch)
+
+
+@njit_noalloc
+def builtin_hold(heur, sid, params, view, scratch):
+    """``choose_hold``'s answer for a built-in strategy (heur, the family argument, pruned as in
+    every ``builtin_*``)."""
     if heur is not None and is_heuristic(sid):
         return heuristic_holds(params, view, scratch)
     return False
@@ -289,8 +321,7 @@ def plays_highest(family, sid):
 @njit_noalloc
 def choose_discard(family, sid, params, view, opts, nopt, rng, scratch):
     """Index into opts[:nopt] (card ids that may be discarded)."""
-    heur, roll = heuristic_part(family), rollout_part(family)
-    pick = builtin_discard(heur, roll, builtin_id(sid), params, view, opts, nopt, rng, scratch)
+    pick = builtin_discard(family, builtin_id(sid), params, view, opts, nopt, rng, scratch)
     if sid >= EXTERNAL:
         return ask_options(family, K_DISCARD, view, opts, nopt, pick, 0)
     return pick

@@ -577,7 +577,7 @@ def best_take(params, view, opts, nopt, scratch, must_play_all):
     scan = TakeScan(future, must_play_all, outlook, targets, joker_ok)
     if not future:
         base, _, _ = playout_on(mine[0], obs[OB_MY_JOKERS], -1, table, scratch, targets, joker_ok)
-        return scan_takes(params, view, opts, nopt, scratch, scan, base, ALL_OPTIONS)[0]
+        return scan_takes(params, view, opts, nopt, scratch, scan, np.float64(base), ALL_OPTIONS)[0]  # one compile
     draw = stock_draw(params, obs, mine, table, scratch, outlook, targets, joker_ok)
     hopeful = ALL_OPTIONS
     if draw.pending and draw.worst <= 0.0:
