@@ -27,7 +27,7 @@ def discard_of(g, seat: int) -> int:
     """The seat's discard (a card id) from its dealt hand, by its own lineup's strategy."""
     E.observe5(g, seat, -1)
     cards = np.array([c for c in range(L5.CARD_IDS) if g.hands[seat, c] > 0], dtype=np.int64)
-    i = S.choose5_discard(g.lineup[seat], g.params[seat], g.obs, g.hands[seat], g.pile, table_for(g, seat), cards,
+    i = S.choose5_discard(g.lineup[seat], g.searching, g.params[seat], g.obs, g.hands[seat], g.pile, table_for(g, seat), cards,
                           len(cards), g.rngs[seat].copy(), g.work)
     return int(cards[i])
 

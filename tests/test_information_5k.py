@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from rummysim.kernels.rum5000 import engine as E
+from rummysim.kernels.rum5000.batch import searching_switch
 from rummysim.kernels.rum5000 import layout as L5
 from rummysim.kernels.common.rng import STREAM_DEAL, seed_stream
 from rummysim.simulation import prepare
@@ -21,7 +22,7 @@ from tests.kstate5k import table_for
 
 def dealt_context(name: str, seed: int, game: str = "5000-rummy", players: int = 3):
     cfg = prepare(game, players, name)
-    g = E.new_context5(cfg.vector, cfg.lineup, cfg.params, None, None)
+    g = E.new_context5(cfg.vector, cfg.lineup, cfg.params, None, None, searching_switch(cfg.lineup))
     E.seed_game5(g, seed, 0)
     seed_stream(g.rng_deal, seed, 0, STREAM_DEAL, 0)
     first = E.start_hand5(g)
@@ -58,12 +59,12 @@ def decisions(g, seat: int) -> tuple[int, int, int]:
     obs = g.obs
     sid, params = g.lineup[seat], g.params[seat]
     table = table_for(g, seat)
-    draw = S.choose5_draw(sid, params, obs, g.hands[seat], g.pile, table, opts, nopt, rng, g.work)
+    draw = S.choose5_draw(sid, g.searching, params, obs, g.hands[seat], g.pile, table, opts, nopt, rng, g.work)
     cand = g.cand
     n = E.enumerate_plays5(g.hands[seat].copy(), -1, table, seat, L5.SC_FULL, cand, True)
     play = S.choose5_play(sid, params, obs, cand, n, rng)
     cards = np.array([c for c in range(L5.CARD_IDS) if g.hands[seat, c] > 0], dtype=np.int64)
-    discard = S.choose5_discard(sid, params, obs, g.hands[seat], g.pile, table, cards, len(cards), rng, g.work)
+    discard = S.choose5_discard(sid, g.searching, params, obs, g.hands[seat], g.pile, table, cards, len(cards), rng, g.work)
     return int(draw), int(play), int(discard)
 
 

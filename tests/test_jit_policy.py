@@ -423,3 +423,32 @@ def test_a_kernel_no_linked_library_defines_fails_the_compile(monkeypatch):
     _, top = _three_level_kernels(13)
     with pytest.raises(Exception, match="no library it links defines: .*leaf"):
         top(4)
+
+
+@pytest.mark.parametrize("lineup", ["heuristic", "search"])
+def test_5000_rummy_compiles_search_only_for_a_lineup_that_plays_it(lineup, monkeypatch):
+    """Issue 19 point 4: the 5000 Rummy engine types ``search`` and its play-outs only when a seat
+    plays it (``batch.searching_switch``); its draw and discard decisions are compiled afresh
+    here and the search functions' typing is watched."""
+    from numba import typeof
+
+    from rummysim.kernels.rum5000 import engine as E
+    from rummysim.kernels.rum5000.batch import engine_variant5, searching_switch
+    from rummysim.simulation import prepare
+    from rummysim.strategies.rum5000 import dispatch as S5, search as SR
+    from tests.kstate5k import table_for
+
+    cfg = prepare("5000-rummy", 3, lineup)
+    assert engine_variant5(cfg.vector, cfg.lineup) == ("search" if lineup == "search" else "")
+    g = E.new_context5(cfg.vector, cfg.lineup, cfg.params, None, None, searching_switch(cfg.lineup))
+    typed: set[str] = set()
+    for dispatcher in (SR.search_draw5, SR.search_discard5):
+        def watched(args, kws, _template=dispatcher.get_call_template, _name=dispatcher.py_func.__name__):
+            typed.add(_name)
+            return _template(args, kws)
+        monkeypatch.setattr(dispatcher, "get_call_template", watched)
+    tail = (g.params[0], g.obs, g.hands[0], g.pile, table_for(g, 0), g.opts, 1, g.rngs[0], g.work)
+    for decision in (S5.choose5_draw, S5.choose5_discard):
+        fresh = numba.njit(nogil=True, error_model="numpy", _nrt=False)(decision.py_func)
+        fresh.compile(tuple(typeof(a) for a in (g.lineup[0], g.searching) + tail))
+    assert typed == ({"search_draw5", "search_discard5"} if lineup == "search" else set())

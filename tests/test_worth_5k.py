@@ -95,7 +95,7 @@ def draw_choice(lineup: str, pile: str) -> int:
     g = k.g
     nopt = E.draw_options5(g, 0, False)
     E.observe5(g, 0, -1)
-    i = S.choose5_draw(g.lineup[0], g.params[0], g.obs, g.hands[0], g.pile, table_for(g, 0), g.opts, nopt,
+    i = S.choose5_draw(g.lineup[0], g.searching, g.params[0], g.obs, g.hands[0], g.pile, table_for(g, 0), g.opts, nopt,
                        g.rngs[0].copy(), g.work)
     return int(g.opts[i])
 

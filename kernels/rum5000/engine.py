@@ -72,7 +72,7 @@ TALLY_ROWS = 5  # score_hand5's per-seat rows: table, queens, sevens, held, bonu
 Game5 = namedtuple(
     "Game5",
     "st hands pack pile melds rules grp lineup params rngs rng_deal trace obs opts cand ends face vals n_melds "
-    "avail before single tally search work sv ext",
+    "avail before single tally search work sv ext searching",
 )
 """The state and work arrays of one game, as the flow functions take them (``g``).
 
@@ -81,13 +81,14 @@ it is applied, ``single`` the one card ``card_placeable`` tests, ``tally`` the p
 scoring, ``search`` the R5K-OUT-3 search's arrays (``melds.Search5``) and ``work`` the strategies'
 play-ahead workspace (``dispatch.Ahead5``); ``sv`` the stakes view a betting policy decides from
 (``stakes.stake_view``); ``ext`` the step API's switch (``ENV_FAMILY``, or None: no seat is asked
-outside numba, ``strategies.rum5000.external``)."""
+outside numba, ``strategies.rum5000.external``); ``searching`` the switch compiling ``search``
+in (``dispatch.SEARCH_COMPILED``, or None when no seat plays it)."""
 
 
 @njit
-def new_context5(rules, lineup, params, trace, ext):
+def new_context5(rules, lineup, params, trace, ext, searching):
     """All state and work arrays of one game (a ``Game5``); ``trace`` is None outside trace mode,
-    ``ext`` None outside the step API."""
+    ``ext`` None outside the step API, ``searching`` None unless a seat plays ``search``."""
     return Game5(
         np.zeros(S_SIZE, dtype=np.int64),  # st
         np.zeros((MAX_SEATS, CARD_IDS), dtype=np.int64),  # hands
@@ -116,6 +117,7 @@ def new_context5(rules, lineup, params, trace, ext):
         new_ahead5(),
         np.zeros(SV_SIZE, dtype=np.int64),  # sv
         ext,
+        searching,
     )
 
 
@@ -399,8 +401,8 @@ def discard5(g, seat):
             opts[n] = c
             n += 1
     observe5(g, seat, -1)
-    i = choose5_discard(g.lineup[seat], g.params[seat], g.obs, hands[seat], pile, seat_table(g, seat), opts, n,
-                        g.rngs[seat], g.work)
+    i = choose5_discard(g.lineup[seat], g.searching, g.params[seat], g.obs, hands[seat], pile, seat_table(g, seat),
+                        opts, n, g.rngs[seat], g.work)
     i = ask5(g.ext, seat, K_DISCARD, g.obs, hands[seat], pile, g.melds, opts, n, i)
     c = opts[i]
     hands[seat, c] -= 1
@@ -529,8 +531,8 @@ def normal_turn(g, seat):
     nopt = draw_options5(g, seat, first_turn)
     exchange = first_turn and seat == st[S_FIRST] and rules[R5_FIRST_TURN] == FT_EXCHANGE and st[S_TURN] == 1
     observe5(g, seat, -1)
-    pick = choose5_draw(g.lineup[seat], g.params[seat], g.obs, hands[seat], g.pile, seat_table(g, seat), opts, nopt,
-                        g.rngs[seat], g.work)
+    pick = choose5_draw(g.lineup[seat], g.searching, g.params[seat], g.obs, hands[seat], g.pile, seat_table(g, seat),
+                        opts, nopt, g.rngs[seat], g.work)
     choice = opts[ask5(g.ext, seat, K_DRAW, g.obs, hands[seat], g.pile, g.melds, opts, nopt, pick)]
     stall_card = -1
     stall_before = st[S_STALL]
@@ -839,13 +841,14 @@ def store_hand_row5(row, st, rules, dealer, reason, out_seat, turns):
 
 
 @njit
-def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace, ext):
+def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace, ext, searching):
     """Play one game of 5000 Rummy to its target (or the hand cap); fills out_game and out_hands.
 
     Returns (trace rows used, overflowed); ``trace`` is None outside trace mode, ``ext`` None
-    outside the step API (``strategies.rum5000.external``).
+    outside the step API (``strategies.rum5000.external``), ``searching`` None unless a seat plays
+    ``search`` (``dispatch.SEARCH_COMPILED``).
     """
-    g = new_context5(rules, lineup, params, trace, ext)
+    g = new_context5(rules, lineup, params, trace, ext, searching)
     st = g.st
     n = rules[R_N_PLAYERS]
     seed_game5(g, seed, game)
@@ -902,9 +905,9 @@ def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace, ex
 
 
 @njit
-def play_single_hand5(rules, lineup, params, seed, index, out_hand):
+def play_single_hand5(rules, lineup, params, seed, index, out_hand, searching):
     """``--unit hands``: one independent hand from zero totals with a random dealer."""
-    g = new_context5(rules, lineup, params, None, None)
+    g = new_context5(rules, lineup, params, None, None, searching)
     st = g.st
     seed_game5(g, seed, index)
     seed_stream(g.rng_deal, seed, index, STREAM_DEAL, 0)

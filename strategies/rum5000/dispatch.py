@@ -18,7 +18,8 @@ time it takes to shed (``tempo_5000``); the stock draw is worth the mean of draw
 card; rummy calls and upcard exchanges (trades and joins are among the play-out's plays) are
 priced the same way. ``rollout`` plays by greedy's rules here (it has no 5000 play-out model).
 ``search`` plays the heuristic as its base and searches its draws and late discards with
-play-outs (strategies/rum5000/search.py, strategies/rum5000/playout.py).
+play-outs (strategies/rum5000/search.py, strategies/rum5000/playout.py); the engine compiles it
+in only for a lineup that plays it (``SEARCH_COMPILED``, ``searched_draw5``).
 """
 
 from __future__ import annotations
@@ -390,16 +391,40 @@ def holds_melds(sid, params, obs, cand, ncand):
     return cand[best, C_NCARDS] < obs[O_HAND_SIZE + seat]  # a play that empties the hand goes out
 
 
+SEARCH_COMPILED = np.zeros(0, dtype=np.int8)
+"""The engine's ``search`` switch when a seat plays ``search`` (or through the step API), else
+None: ``searched_draw5`` and ``searched_discard5`` test it as an argument, which numba prunes by
+its type before typing, so the other lineups never compile ``search`` and its play-outs (issue
+19 point 4)."""
+
+
+@njit_noalloc
+def searched_draw5(search, params, obs, hand, pile, tab, opts, nopt, pick, rng, work):
+    """``search``'s draw over its base ``pick`` where the engine compiles it in, else the pick."""
+    if search is not None:
+        return search_draw5(params, obs, hand, pile, tab, opts, nopt, pick, rng, work)
+    return pick
+
+
+@njit_noalloc
+def searched_discard5(search, params, obs, hand, pile, tab, opts, nopt, pick, rng, work):
+    """``search``'s discard over its base ``pick`` where the engine compiles it in, else the pick."""
+    if search is not None:
+        return search_discard5(params, obs, hand, pile, tab, opts, nopt, pick, rng, work)
+    return pick
+
+
 @njit_inline
-def choose5_draw(sid, params, obs, hand, pile, tab, opts, nopt, rng, work):
-    """Index into opts[:nopt]: D_STOCK, D_DECLINE, D_SKIP, D_ALL or a pile index to take from."""
+def choose5_draw(sid, search, params, obs, hand, pile, tab, opts, nopt, rng, work):
+    """Index into opts[:nopt]: D_STOCK, D_DECLINE, D_SKIP, D_ALL or a pile index to take from.
+    ``search`` is the engine's switch (``SEARCH_COMPILED`` or None)."""
     if sid == RANDOM:
         return random_choice(rng, nopt)
     look = seat_look(sid, params, obs, hand, pile, tab, work)
     pick = greedy_draw5(look, min_gain(sid, params), heuristic_param(sid, params, 2), obs, hand, pile, tab, opts,
                         nopt, work)
     if sid == SEARCH:
-        return search_draw5(params, obs, hand, pile, tab, opts, nopt, pick, rng, work)
+        return searched_draw5(search, params, obs, hand, pile, tab, opts, nopt, pick, rng, work)
     return pick
 
 
@@ -414,8 +439,8 @@ def choose5_play(sid, params, obs, cand, ncand, rng):
 
 
 @njit_inline
-def choose5_discard(sid, params, obs, hand, pile, tab, opts, nopt, rng, work):
-    """Index into opts[:nopt] (card ids)."""
+def choose5_discard(sid, search, params, obs, hand, pile, tab, opts, nopt, rng, work):
+    """Index into opts[:nopt] (card ids); ``search`` as in ``choose5_draw``."""
     if sid == RANDOM:
         return random_choice(rng, nopt)
     feed_weight = heuristic_param(sid, params, H_FEED_WEIGHT)
@@ -425,7 +450,7 @@ def choose5_discard(sid, params, obs, hand, pile, tab, opts, nopt, rng, work):
     else:
         pick = greedy_discard5(feed_weight, obs, hand, tab, opts, nopt, work)
     if sid == SEARCH:
-        return search_discard5(params, obs, hand, pile, tab, opts, nopt, pick, rng, work)
+        return searched_discard5(search, params, obs, hand, pile, tab, opts, nopt, pick, rng, work)
     return pick
 
 
