@@ -93,34 +93,66 @@ def _decision_arguments(family):
             (D.choose_split, (family, sid, params, view, n, opts, n, rng, cand)))
 
 
+def _watch_typing(dispatchers) -> set[str]:
+    """The names of these dispatchers typed from compiled code from now on (numba types a call
+    through the callee's ``get_call_template``), filled as it happens."""
+    typed: set[str] = set()
+    for dispatcher in dispatchers:
+        def watched(args, kws, _template=dispatcher.get_call_template, _name=dispatcher.py_func.__name__):
+            typed.add(_name)
+            return _template(args, kws)
+        dispatcher.get_call_template = watched
+    return typed
+
+
+def _compile_afresh(decision, args) -> None:
+    numba.njit(nogil=True, error_model="numpy", _nrt=False)(decision.py_func).compile(
+        tuple(numba.typeof(a) for a in args))
+
+
+def _typed_in_a_fresh_process(probe: str, arg: str) -> set[str]:
+    """Run ``probe(arg)`` of this module in a new interpreter: a callee already compiled in this
+    process (by an earlier test) is not typed again, so the watch would miss its callees."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = f"import json; from tests.test_jit_policy import {probe}; print(json.dumps(sorted({probe}({arg!r}))))"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       cwd=Path(__file__).resolve().parents[1])
+    assert r.returncode == 0, r.stderr[-3000:]
+    return set(json.loads(r.stdout.splitlines()[-1]))
+
+
+def _family_probe(name: str) -> set[str]:
+    """The strategies typed when every ``choose_*`` is compiled for family ``name``."""
+    from rummysim.strategies.rum500 import dispatch as D
+
+    family = {"basic": None, "heuristic": D.HEURISTIC_FAMILY}[name]
+    typed = _watch_typing([d for strategies in _family_strategies() for d in strategies])
+    for decision, args in _decision_arguments(family):
+        _compile_afresh(decision, args)
+    return typed
+
+
 @pytest.mark.parametrize("name", ["basic", "heuristic"])
-def test_each_strategy_family_compiles_only_its_strategies(name, monkeypatch):
+def test_each_strategy_family_compiles_only_its_strategies(name):
     """Issue 19 point 4: the decisions compiled for a lineup's family type no strategy of a family
     it does not compile in (a greedy lineup neither the heuristic family nor rollout, a heuristic
     lineup not rollout), and do type those of the families it does (``search``, compiled with
     rollout, uses the heuristic's decisions, so a rollout lineup types both). Each ``choose_*`` is
-    compiled afresh; a strategy typed from compiled code goes through its ``get_call_template``,
-    watched here. Until session 21 the inlined draw, play and discard decisions typed every
-    family whatever the lineup."""
+    compiled afresh in a new process, watching which strategies get typed. Until session 21 the
+    inlined draw, play and discard decisions typed every family whatever the lineup."""
     from numba import typeof
 
     from rummysim.strategies.rum500 import dispatch as D
 
-    family = {"basic": None, "heuristic": D.HEURISTIC_FAMILY}[name]
-    compiled_in = D._compiled_families(typeof(family))
-    typed: set[str] = set()
-    for strategies in _family_strategies():
-        for dispatcher in strategies:
-            def watched(args, kws, _template=dispatcher.get_call_template, _name=dispatcher.py_func.__name__):
-                typed.add(_name)
-                return _template(args, kws)
-            monkeypatch.setattr(dispatcher, "get_call_template", watched)
-    for decision, args in _decision_arguments(family):
-        fresh = numba.njit(nogil=True, error_model="numpy", _nrt=False)(decision.py_func)
-        fresh.compile(tuple(typeof(a) for a in args))
+    typed = _typed_in_a_fresh_process("_family_probe", name)
+    compiled_in = D._compiled_families(typeof({"basic": None, "heuristic": D.HEURISTIC_FAMILY}[name]))
     for strategies, wanted in zip(_family_strategies(), compiled_in):
         names = {d.py_func.__name__ for d in strategies}
-        assert (names <= typed) if wanted else not (names & typed), (name, sorted(names & typed))
+        assert (names <= typed) if wanted else not (names & typed), (name, sorted(typed))
 
 
 def test_basic_and_all_strategy_engines_play_the_same_games():
@@ -425,30 +457,33 @@ def test_a_kernel_no_linked_library_defines_fails_the_compile(monkeypatch):
         top(4)
 
 
-@pytest.mark.parametrize("lineup", ["heuristic", "search"])
-def test_5000_rummy_compiles_search_only_for_a_lineup_that_plays_it(lineup, monkeypatch):
-    """Issue 19 point 4: the 5000 Rummy engine types ``search`` and its play-outs only when a seat
-    plays it (``batch.searching_switch``); its draw and discard decisions are compiled afresh
-    here and the search functions' typing is watched."""
-    from numba import typeof
-
+def _search5_probe(lineup: str) -> set[str]:
+    """The search functions typed when 5000 Rummy's draw and discard decisions are compiled for
+    a 3-player ``lineup``."""
     from rummysim.kernels.rum5000 import engine as E
-    from rummysim.kernels.rum5000.batch import engine_variant5, searching_switch
+    from rummysim.kernels.rum5000.batch import searching_switch
     from rummysim.simulation import prepare
     from rummysim.strategies.rum5000 import dispatch as S5, search as SR
     from tests.kstate5k import table_for
 
     cfg = prepare("5000-rummy", 3, lineup)
-    assert engine_variant5(cfg.vector, cfg.lineup) == ("search" if lineup == "search" else "")
     g = E.new_context5(cfg.vector, cfg.lineup, cfg.params, None, None, searching_switch(cfg.lineup))
-    typed: set[str] = set()
-    for dispatcher in (SR.search_draw5, SR.search_discard5):
-        def watched(args, kws, _template=dispatcher.get_call_template, _name=dispatcher.py_func.__name__):
-            typed.add(_name)
-            return _template(args, kws)
-        monkeypatch.setattr(dispatcher, "get_call_template", watched)
+    typed = _watch_typing((SR.search_draw5, SR.search_discard5))
     tail = (g.params[0], g.obs, g.hands[0], g.pile, table_for(g, 0), g.opts, 1, g.rngs[0], g.work)
     for decision in (S5.choose5_draw, S5.choose5_discard):
-        fresh = numba.njit(nogil=True, error_model="numpy", _nrt=False)(decision.py_func)
-        fresh.compile(tuple(typeof(a) for a in (g.lineup[0], g.searching) + tail))
+        _compile_afresh(decision, (g.lineup[0], g.searching) + tail)
+    return typed
+
+
+@pytest.mark.parametrize("lineup", ["heuristic", "search"])
+def test_5000_rummy_compiles_search_only_for_a_lineup_that_plays_it(lineup):
+    """Issue 19 point 4: the 5000 Rummy engine types ``search`` and its play-outs only when a seat
+    plays it (``batch.searching_switch``); its draw and discard decisions are compiled afresh in
+    a new process, watching the search functions' typing."""
+    from rummysim.kernels.rum5000.batch import engine_variant5
+    from rummysim.simulation import prepare
+
+    cfg = prepare("5000-rummy", 3, lineup)
+    assert engine_variant5(cfg.vector, cfg.lineup) == ("search" if lineup == "search" else "")
+    typed = _typed_in_a_fresh_process("_search5_probe", lineup)
     assert typed == ({"search_draw5", "search_discard5"} if lineup == "search" else set())
