@@ -124,6 +124,14 @@ def warm_up_runs(cfgs: Sequence[RunConfig], seed: int, note: Note | None) -> Non
 # ----------------------------------------------------------------------------- rummysim warmup
 
 
+class WarmupRun(NamedTuple):
+    """One of a game's ``warmup_runs``: a preset, a lineup and rule settings (``--rule`` form)."""
+
+    preset: str
+    lineup: str
+    rule: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True)
 class WarmupJob:
     """A representative run compiling some variants in one worker process (its entries share
@@ -133,6 +141,7 @@ class WarmupJob:
     lineup: str
     variants: tuple[Variant, ...]
     seconds: float  # expected
+    rule: tuple[str, ...] = ()  # rule settings on top of the preset
 
 
 @dataclass
@@ -172,8 +181,8 @@ def plan(names: Sequence[str] = ()) -> tuple[list[WarmupJob], list[Variant]]:
     cached: list[Variant] = []
     seen: set[Variant] = set()
     for spec in _games(names):
-        for preset, lineup in spec.warmup_runs or ((spec.name, "greedy"),):
-            cfg = prepare(preset, default_players(preset, (), None, 2), lineup)
+        for run in (WarmupRun(*run) for run in spec.warmup_runs or ((spec.name, "greedy"),)):
+            cfg = prepare(run.preset, default_players(run.preset, run.rule, None, 2), run.lineup, run.rule)
             todo = []
             entries = ENTRIES[:1] if cfg.python else ENTRIES  # a Python seat plays whole games only
             for variant in (variant_of(cfg, entry) for entry in entries):
@@ -182,7 +191,7 @@ def plan(names: Sequence[str] = ()) -> tuple[list[WarmupJob], list[Variant]]:
                 seen.add(variant)
                 (todo if not is_compiled(variant) else cached).append(variant)
             if todo:
-                jobs.append(WarmupJob(preset, lineup, tuple(todo), expected_seconds(spec, todo[0])))
+                jobs.append(WarmupJob(run.preset, run.lineup, tuple(todo), expected_seconds(spec, todo[0]), run.rule))
     jobs.sort(key=lambda job: -job.seconds)
     return jobs, cached
 
@@ -193,7 +202,7 @@ def compile_job(job: WarmupJob) -> float:
     from rummysim.simulation import default_players, prepare, warm_up
 
     t0 = time.perf_counter()
-    cfg = prepare(job.preset, default_players(job.preset, (), None, 2), job.lineup)
+    cfg = prepare(job.preset, default_players(job.preset, job.rule, None, 2), job.lineup, job.rule)
     for variant in job.variants:
         warm_up(cfg, WARMUP_SEED, variant.entry)
     return time.perf_counter() - t0

@@ -16,7 +16,7 @@ import numpy as np
 from rummysim.kernels.rum500 import layout as L
 from rummysim.kernels.rum5000 import layout as L5
 from rummysim.kernels.rum5000.engine import Game5, new_context5
-from rummysim.kernels.rum5000.batch import searching_switch
+from rummysim.kernels.rum5000.batch import switches5
 from rummysim.kernels.rum5000.melds import Table5, apply_play5, enumerate_plays5, fill_values
 from rummysim.simulation import prepare
 from tests.cardtext import RANKS, cid, ids
@@ -176,7 +176,7 @@ def make5(players: int, wild: str, hands: dict[int, str] | None = None, pile: st
     """A hand in progress: ``wild`` is the wild rank ("K"); every seat has played ``played`` turns."""
     cfg = prepare("5000-rummy", players, lineup, rule)
     trace = np.zeros((TRACE_ROWS, L.TRACE_COLS), dtype=np.int32)
-    k = K5(new_context5(cfg.vector, cfg.lineup, cfg.params.copy(), trace, None, searching_switch(cfg.lineup)))
+    k = K5(new_context5(cfg.vector, cfg.lineup, cfg.params.copy(), trace, None, *switches5(cfg.vector, cfg.lineup)))
     st = k.st
     st[L5.S_N] = players
     st[L5.S_DEALER] = players - 1

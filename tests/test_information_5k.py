@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from rummysim.kernels.rum5000 import engine as E
-from rummysim.kernels.rum5000.batch import searching_switch
+from rummysim.kernels.rum5000.batch import switches5
 from rummysim.kernels.rum5000 import layout as L5
 from rummysim.kernels.common.rng import STREAM_DEAL, seed_stream
 from rummysim.simulation import prepare
@@ -22,7 +22,7 @@ from tests.kstate5k import table_for
 
 def dealt_context(name: str, seed: int, game: str = "5000-rummy", players: int = 3):
     cfg = prepare(game, players, name)
-    g = E.new_context5(cfg.vector, cfg.lineup, cfg.params, None, None, searching_switch(cfg.lineup))
+    g = E.new_context5(cfg.vector, cfg.lineup, cfg.params, None, None, *switches5(cfg.vector, cfg.lineup))
     E.seed_game5(g, seed, 0)
     seed_stream(g.rng_deal, seed, 0, STREAM_DEAL, 0)
     first = E.start_hand5(g)

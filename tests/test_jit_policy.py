@@ -461,13 +461,13 @@ def _search5_probe(lineup: str) -> set[str]:
     """The search functions typed when 5000 Rummy's draw and discard decisions are compiled for
     a 3-player ``lineup``."""
     from rummysim.kernels.rum5000 import engine as E
-    from rummysim.kernels.rum5000.batch import searching_switch
+    from rummysim.kernels.rum5000.batch import switches5
     from rummysim.simulation import prepare
     from rummysim.strategies.rum5000 import dispatch as S5, search as SR
     from tests.kstate5k import table_for
 
     cfg = prepare("5000-rummy", 3, lineup)
-    g = E.new_context5(cfg.vector, cfg.lineup, cfg.params, None, None, searching_switch(cfg.lineup))
+    g = E.new_context5(cfg.vector, cfg.lineup, cfg.params, None, None, *switches5(cfg.vector, cfg.lineup))
     typed = _watch_typing((SR.search_draw5, SR.search_discard5))
     tail = (g.params[0], g.obs, g.hands[0], g.pile, table_for(g, 0), g.opts, 1, g.rngs[0], g.work)
     for decision in (S5.choose5_draw, S5.choose5_discard):
@@ -487,3 +487,43 @@ def test_5000_rummy_compiles_search_only_for_a_lineup_that_plays_it(lineup):
     assert engine_variant5(cfg.vector, cfg.lineup) == ("search" if lineup == "search" else "")
     typed = _typed_in_a_fresh_process("_search5_probe", lineup)
     assert typed == ({"search_draw5", "search_discard5"} if lineup == "search" else set())
+
+
+def _stakes5_probe(_: str) -> set[str]:
+    """The stakes-layer functions typed when 5000 Rummy's ``play_game5`` is compiled afresh for a
+    2-player game without stakes (listed as ``off:<name>``), then with doubling (``on:<name>``)."""
+    from rummysim.kernels.rum5000 import engine as E, stakes as SK
+    from rummysim.kernels.rum5000.batch import switches5
+    from rummysim.kernels.rum5000.layout import G_SIZE, H_SIZE
+    from rummysim.simulation import prepare
+    from rummysim.strategies.rum5000 import betting as B
+
+    layer = [SK.first_dealer_tie, SK.session_start, SK.hand_stakes_start, SK.before_turn, SK.settle_hand,
+             SK.session_result, SK.betting_round, SK.double_window, SK.stake_view, B.wants_double]
+    typed = _watch_typing(layer)
+    seen: set[str] = set()
+    for label, rule in (("off", ()), ("on", ("r5k_doubling=true",))):
+        before = set(typed)
+        cfg = prepare("5000-rummy", 2, "greedy", rule)
+        args = (cfg.vector, cfg.lineup, cfg.params, 1, 0, np.zeros(G_SIZE, dtype=np.int64),
+                np.zeros((4, H_SIZE), dtype=np.int32), None, None, *switches5(cfg.vector, cfg.lineup))
+        numba.njit(nogil=True, error_model="numpy")(E.play_game5.py_func).compile(
+            tuple(numba.typeof(a) for a in args))
+        seen |= {f"{label}:{name}" for name in typed - before}
+    return seen
+
+
+def test_5000_rummy_compiles_the_stakes_layers_only_for_rules_that_play_them():
+    """Issue 19 point 4: 5000 Rummy's engine types the stakes layers (V5K-13/14) and the betting
+    policies only when the rules play one (``batch.stakes_switch``): ``play_game5`` compiled afresh
+    in a new process for a game without stakes types none of them, and for doubling all."""
+    from rummysim.kernels.rum5000.batch import engine_variant5
+    from rummysim.simulation import prepare
+
+    for rule, label in (((), ""), (("r5k_doubling=true",), "stakes"), (("r5k_limit_poker=true",), "stakes")):
+        cfg = prepare("5000-rummy", 2, "greedy", rule)
+        assert engine_variant5(cfg.vector, cfg.lineup) == label
+    typed = _typed_in_a_fresh_process("_stakes5_probe", "")
+    assert not {name for name in typed if name.startswith("off:")}
+    assert {"on:session_start", "on:hand_stakes_start", "on:before_turn", "on:settle_hand",
+            "on:double_window", "on:wants_double"} <= typed

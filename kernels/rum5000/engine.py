@@ -45,7 +45,7 @@ from rummysim.kernels.rum5000.melds import (
     is_wild, meld_out_path, natural_may_go_down, new_search5, wild_count,
 )
 from rummysim.kernels.rum5000.stakes import (
-    before_turn, first_dealer_tie, hand_stakes_start, session_result, session_start, settle_hand,
+    staked_before_turn, staked_hand_start, staked_session_result, staked_session_start, staked_settle, stakes_played,
 )
 from rummysim.strategies.rum5000.betting import SV_SIZE
 from rummysim.strategies.rum5000.dispatch import (
@@ -72,7 +72,7 @@ TALLY_ROWS = 5  # score_hand5's per-seat rows: table, queens, sevens, held, bonu
 Game5 = namedtuple(
     "Game5",
     "st hands pack pile melds rules grp lineup params rngs rng_deal trace obs opts cand ends face vals n_melds "
-    "avail before single tally search work sv ext searching",
+    "avail before single tally search work sv ext searching staking",
 )
 """The state and work arrays of one game, as the flow functions take them (``g``).
 
@@ -82,13 +82,15 @@ scoring, ``search`` the R5K-OUT-3 search's arrays (``melds.Search5``) and ``work
 play-ahead workspace (``dispatch.Ahead5``); ``sv`` the stakes view a betting policy decides from
 (``stakes.stake_view``); ``ext`` the step API's switch (``ENV_FAMILY``, or None: no seat is asked
 outside numba, ``strategies.rum5000.external``); ``searching`` the switch compiling ``search``
-in (``dispatch.SEARCH_COMPILED``, or None when no seat plays it)."""
+in (``dispatch.SEARCH_COMPILED``, or None when no seat plays it); ``staking`` the one compiling
+the stakes layers in (``stakes.STAKES_COMPILED``, or None when the rules play none)."""
 
 
 @njit
-def new_context5(rules, lineup, params, trace, ext, searching):
+def new_context5(rules, lineup, params, trace, ext, searching, staking):
     """All state and work arrays of one game (a ``Game5``); ``trace`` is None outside trace mode,
-    ``ext`` None outside the step API, ``searching`` None unless a seat plays ``search``."""
+    ``ext`` None outside the step API, ``searching`` None unless a seat plays ``search``,
+    ``staking`` None unless the rules play a stakes layer (``batch.switches5``)."""
     return Game5(
         np.zeros(S_SIZE, dtype=np.int64),  # st
         np.zeros((MAX_SEATS, CARD_IDS), dtype=np.int64),  # hands
@@ -118,6 +120,7 @@ def new_context5(rules, lineup, params, trace, ext, searching):
         np.zeros(SV_SIZE, dtype=np.int64),  # sv
         ext,
         searching,
+        staking,
     )
 
 
@@ -748,15 +751,15 @@ def play_hand5(g):
     st, rules = g.st, g.rules
     n = st[S_N]
     seat = start_hand5(g)
-    stakes = rules[R5_STAKES] != 0
-    reason = hand_stakes_start(g) if stakes else 0
+    stakes = stakes_played(g.staking, rules)
+    reason = staked_hand_start(g.staking, g) if stakes else 0
     out_seat = -1
     while reason == 0:
         if st[S_TURN] >= rules[R_TURN_CAP]:
             reason = END_TURN_CAP
             break
         if stakes:
-            reason = before_turn(g, seat)
+            reason = staked_before_turn(g.staking, g, seat)
             if reason != 0:
                 break
         reason = normal_turn(g, seat)
@@ -774,7 +777,7 @@ def play_hand5(g):
         seat = nxt
     score_hand5(g, reason, out_seat)
     if stakes:
-        settle_hand(g, reason)
+        staked_settle(g.staking, g, reason)
     return reason, out_seat, st[S_TURN]
 
 
@@ -841,24 +844,25 @@ def store_hand_row5(row, st, rules, dealer, reason, out_seat, turns):
 
 
 @njit
-def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace, ext, searching):
+def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace, ext, searching, staking):
     """Play one game of 5000 Rummy to its target (or the hand cap); fills out_game and out_hands.
 
     Returns (trace rows used, overflowed); ``trace`` is None outside trace mode, ``ext`` None
     outside the step API (``strategies.rum5000.external``), ``searching`` None unless a seat plays
-    ``search`` (``dispatch.SEARCH_COMPILED``).
+    ``search`` (``dispatch.SEARCH_COMPILED``), ``staking`` None unless the rules play a stakes layer
+    (``stakes.STAKES_COMPILED``).
     """
-    g = new_context5(rules, lineup, params, trace, ext, searching)
+    g = new_context5(rules, lineup, params, trace, ext, searching, staking)
     st = g.st
     n = rules[R_N_PLAYERS]
     seed_game5(g, seed, game)
     out_game[:] = 0
     out_game[G_FIRST_DEALER] = st[S_DEALER]
-    stakes = rules[R5_STAKES]
+    stakes = stakes_played(staking, rules)
     record(trace, st, T_GAME_START, n, st[S_DEALER], game & 0x7FFFFFFF, 0 if stakes else rules[R5_TARGET], 2,
-           PARTNER_CODE_5000 if rules[R5_PERSIAN] != 0 else 0, stakes | TRACE_FEATURES)
+           PARTNER_CODE_5000 if rules[R5_PERSIAN] != 0 else 0, rules[R5_STAKES] | TRACE_FEATURES)
     if stakes:
-        session_start(g, first_dealer_tie(seed, game))
+        staked_session_start(staking, g, seed, game)
     winner = -1
     tied = 0
     turns = 0
@@ -878,7 +882,7 @@ def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace, ex
         h += 1
         st[S_DEALER] = (dealer + 1) % n  # R5K-DEAL-3
         if stakes:  # V5K-13/14: a session of two hands, won in stake (E71)
-            winner, tied = session_result(st)
+            winner, tied = staked_session_result(staking, st)
             finished = h == SESSION_HANDS
         elif rules[R5_PERSIAN] != 0:  # V5K-9: the two team totals (team t's is seat t's)
             winner, tied, finished = game_result(st, 2, rules[R5_TARGET], rules[R5_MUST_GO_OUT] != 0,
@@ -905,9 +909,9 @@ def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace, ex
 
 
 @njit
-def play_single_hand5(rules, lineup, params, seed, index, out_hand, searching):
+def play_single_hand5(rules, lineup, params, seed, index, out_hand, searching, staking):
     """``--unit hands``: one independent hand from zero totals with a random dealer."""
-    g = new_context5(rules, lineup, params, None, None, searching)
+    g = new_context5(rules, lineup, params, None, None, searching, staking)
     st = g.st
     seed_game5(g, seed, index)
     seed_stream(g.rng_deal, seed, index, STREAM_DEAL, 0)

@@ -254,3 +254,59 @@ def session_result(st):
     if a == b:
         return -1, 3
     return (0 if a > b else 1), 0
+
+
+# ----------------------------------------------------------------------------- the engine's switch
+
+STAKES_COMPILED = np.zeros(0, dtype=np.int8)
+"""The engine's stakes switch when the rules play a stakes layer (and in the step API's engine),
+else None. The engine reaches this module only through the ``staked_*`` functions below, which
+test the switch as an argument: numba prunes that test by the argument's type before typing, so
+an engine for rules without stakes never compiles the stakes layers and the betting policies
+(issue 19 point 4)."""
+
+
+@njit_noalloc
+def stakes_played(staking, rules):
+    """The rules play a stakes layer (V5K-13/14) in an engine compiled with it."""
+    if staking is None:
+        return False
+    return rules[R5_STAKES] != 0
+
+
+@njit
+def staked_session_start(staking, g, seed, game):
+    """``session_start`` with the modelled first-dealer tie, where the engine compiles stakes."""
+    if staking is not None:
+        session_start(g, first_dealer_tie(seed, game))
+
+
+@njit_noalloc
+def staked_hand_start(staking, g):
+    """``hand_stakes_start`` where the engine compiles stakes, else 0."""
+    if staking is None:
+        return 0
+    return hand_stakes_start(g)
+
+
+@njit_noalloc
+def staked_before_turn(staking, g, seat):
+    """``before_turn`` where the engine compiles stakes, else 0."""
+    if staking is None:
+        return 0
+    return before_turn(g, seat)
+
+
+@njit_noalloc
+def staked_settle(staking, g, reason):
+    """``settle_hand`` where the engine compiles stakes."""
+    if staking is not None:
+        settle_hand(g, reason)
+
+
+@njit_noalloc
+def staked_session_result(staking, st):
+    """``session_result`` where the engine compiles stakes, else (-1, 0)."""
+    if staking is None:
+        return -1, 0
+    return session_result(st)

@@ -74,8 +74,9 @@ class GameSpec:
     #: the step API's engine record (``"module:attribute"``, a ``stepenv.engines.StepGame``), or
     #: None for a game the step API does not drive yet
     step_game_at: str | None = None
-    #: (preset, lineup) runs that between them play every variant (``rummysim warmup``)
-    warmup_runs: tuple[tuple[str, str], ...] = ()
+    #: runs that between them play every variant (``rummysim warmup``): (preset, lineup) or
+    #: (preset, lineup, rule settings), read as ``warmup.WarmupRun``s
+    warmup_runs: tuple[tuple, ...] = ()
     #: measured seconds of a variant's cold compile (a 1-game ``simulate``), by its label or by the
     #: label's first word (the strategy family; "" for a game of one variant): the first-compile
     #: note's estimate
