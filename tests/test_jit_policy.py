@@ -489,20 +489,21 @@ def test_5000_rummy_compiles_search_only_for_a_lineup_that_plays_it(lineup):
     assert typed == ({"search_draw5", "search_discard5"} if lineup == "search" else set())
 
 
-def _stakes5_probe(_: str) -> set[str]:
-    """The stakes-layer functions typed when 5000 Rummy's ``play_game5`` is compiled afresh for a
-    2-player game without stakes (listed as ``off:<name>``), then with doubling (``on:<name>``)."""
+def _rare5_probe(_: str) -> set[str]:
+    """The rare paths' functions typed when 5000 Rummy's ``play_game5`` is compiled afresh for a
+    2-player game of the standard rules (listed as ``off:<name>``), then with doubling and rummy
+    calls (``on:<name>``)."""
     from rummysim.kernels.rum5000 import engine as E, stakes as SK
     from rummysim.kernels.rum5000.batch import switches5
     from rummysim.kernels.rum5000.layout import G_SIZE, H_SIZE
     from rummysim.simulation import prepare
-    from rummysim.strategies.rum5000 import betting as B
+    from rummysim.strategies.rum5000 import betting as B, dispatch as D
 
-    layer = [SK.first_dealer_tie, SK.session_start, SK.hand_stakes_start, SK.before_turn, SK.settle_hand,
-             SK.session_result, SK.betting_round, SK.double_window, SK.stake_view, B.wants_double]
-    typed = _watch_typing(layer)
+    rare = [SK.first_dealer_tie, SK.session_start, SK.hand_stakes_start, SK.before_turn, SK.settle_hand,
+            SK.session_result, SK.betting_round, SK.double_window, SK.stake_view, B.wants_double, D.call_gain]
+    typed = _watch_typing(rare)
     seen: set[str] = set()
-    for label, rule in (("off", ()), ("on", ("r5k_doubling=true",))):
+    for label, rule in (("off", ()), ("on", ("r5k_doubling=true", "r5k_rummy=top_card"))):
         before = set(typed)
         cfg = prepare("5000-rummy", 2, "greedy", rule)
         args = (cfg.vector, cfg.lineup, cfg.params, 1, 0, np.zeros(G_SIZE, dtype=np.int64),
@@ -513,17 +514,23 @@ def _stakes5_probe(_: str) -> set[str]:
     return seen
 
 
-def test_5000_rummy_compiles_the_stakes_layers_only_for_rules_that_play_them():
-    """Issue 19 point 4: 5000 Rummy's engine types the stakes layers (V5K-13/14) and the betting
-    policies only when the rules play one (``batch.stakes_switch``): ``play_game5`` compiled afresh
-    in a new process for a game without stakes types none of them, and for doubling all."""
+@pytest.mark.parametrize("rule", [("r5k_doubling=true",), ("r5k_limit_poker=true",), ("r5k_rummy=top_card",),
+                                  ("r5k_rummy=any_cards",), ("r5k_first_turn=exchange_upcard",)])
+def test_5000_rummy_rare_rules_select_the_full_engine(rule):
     from rummysim.kernels.rum5000.batch import engine_variant5
     from rummysim.simulation import prepare
 
-    for rule, label in (((), ""), (("r5k_doubling=true",), "stakes"), (("r5k_limit_poker=true",), "stakes")):
-        cfg = prepare("5000-rummy", 2, "greedy", rule)
-        assert engine_variant5(cfg.vector, cfg.lineup) == label
-    typed = _typed_in_a_fresh_process("_stakes5_probe", "")
+    assert engine_variant5(prepare("5000-rummy", 2, "greedy").vector, np.zeros(2, dtype=np.int64)) == ""
+    cfg = prepare("5000-rummy", 2, "greedy", rule)
+    assert engine_variant5(cfg.vector, cfg.lineup) == "full"
+
+
+def test_5000_rummy_compiles_the_rare_paths_only_for_rules_that_use_them():
+    """Issue 19 point 4: 5000 Rummy's engine types the stakes layers (V5K-13/14), the betting
+    policies and rummy calls (V5K-3/4) only when the rules use a rare path (``batch.full_switch5``):
+    ``play_game5`` compiled afresh in a new process for the standard rules types none of them, and
+    for doubling with rummy calls all."""
+    typed = _typed_in_a_fresh_process("_rare5_probe", "")
     assert not {name for name in typed if name.startswith("off:")}
     assert {"on:session_start", "on:hand_stakes_start", "on:before_turn", "on:settle_hand",
-            "on:double_window", "on:wants_double"} <= typed
+            "on:double_window", "on:wants_double", "on:call_gain"} <= typed

@@ -72,7 +72,7 @@ TALLY_ROWS = 5  # score_hand5's per-seat rows: table, queens, sevens, held, bonu
 Game5 = namedtuple(
     "Game5",
     "st hands pack pile melds rules grp lineup params rngs rng_deal trace obs opts cand ends face vals n_melds "
-    "avail before single tally search work sv ext searching staking",
+    "avail before single tally search work sv ext searching full",
 )
 """The state and work arrays of one game, as the flow functions take them (``g``).
 
@@ -82,15 +82,24 @@ scoring, ``search`` the R5K-OUT-3 search's arrays (``melds.Search5``) and ``work
 play-ahead workspace (``dispatch.Ahead5``); ``sv`` the stakes view a betting policy decides from
 (``stakes.stake_view``); ``ext`` the step API's switch (``ENV_FAMILY``, or None: no seat is asked
 outside numba, ``strategies.rum5000.external``); ``searching`` the switch compiling ``search``
-in (``dispatch.SEARCH_COMPILED``, or None when no seat plays it); ``staking`` the one compiling
-the stakes layers in (``stakes.STAKES_COMPILED``, or None when the rules play none)."""
+in (``dispatch.SEARCH_COMPILED``, or None when no seat plays it); ``full`` the one compiling
+the rare rule paths in (``FULL_COMPILED``, or None when the rules use none)."""
+
+
+FULL_COMPILED = np.zeros(0, dtype=np.int8)
+"""The engine's ``full`` switch when the rules use a rare path (``batch.needs_full_engine5``: a
+stakes layer, rummy calls, the upcard exchange) and in the step API's engine, else None. The
+engine reaches those paths only through functions that test the switch as an argument
+(``full_rummy_windows``, ``full_exchange_offers``, the ``staked_*`` of ``stakes``): numba prunes
+that test by the argument's type before typing, so an engine for the other rules never compiles
+them (issue 19 point 4: about a fifth of a cold compile)."""
 
 
 @njit
-def new_context5(rules, lineup, params, trace, ext, searching, staking):
+def new_context5(rules, lineup, params, trace, ext, searching, full):
     """All state and work arrays of one game (a ``Game5``); ``trace`` is None outside trace mode,
     ``ext`` None outside the step API, ``searching`` None unless a seat plays ``search``,
-    ``staking`` None unless the rules play a stakes layer (``batch.switches5``)."""
+    ``full`` None unless the rules use a rare path (``batch.switches5``)."""
     return Game5(
         np.zeros(S_SIZE, dtype=np.int64),  # st
         np.zeros((MAX_SEATS, CARD_IDS), dtype=np.int64),  # hands
@@ -120,7 +129,7 @@ def new_context5(rules, lineup, params, trace, ext, searching, staking):
         np.zeros(SV_SIZE, dtype=np.int64),  # sv
         ext,
         searching,
-        staking,
+        full,
     )
 
 
@@ -470,6 +479,13 @@ def begin_turn(g, seat, kind):
     g.ends[:] = 0
 
 
+@njit_noalloc
+def full_exchange_offers(full, g, first):
+    """``exchange_offers`` in the engine with the rare paths (``FULL_COMPILED``)."""
+    if full is not None:
+        exchange_offers(g, first)
+
+
 @njit_inline
 def exchange_offers(g, first):
     """V5K-11: clockwise from the first player's left up to the dealer, the first swap ends it (in
@@ -552,7 +568,7 @@ def normal_turn(g, seat):
     else:
         if choice == D_STOCK:
             if exchange:
-                exchange_offers(g, seat)
+                full_exchange_offers(g.full, g, seat)
             draw_stock5(g, seat)
         elif choice == D_ALL:
             take_whole_pile(g, seat)
@@ -639,6 +655,14 @@ def window_opens(g):
     """Whether calls may follow the turn just ended: V5K-3a only once a discard lands (a turn that
     floats after melding its last card, V5K-5b, discards nothing); V5K-4a between any turns."""
     return g.rules[R5_RUMMY] != RUMMY_TOP or g.st[S_DISCARDED] == 1
+
+
+@njit_noalloc
+def full_rummy_windows(full, g, discarder, in_turn):
+    """``rummy_windows`` in the engine with the rare paths (``FULL_COMPILED``), else 0."""
+    if full is None:
+        return 0
+    return rummy_windows(g, discarder, in_turn)
 
 
 @njit_inline
@@ -751,15 +775,15 @@ def play_hand5(g):
     st, rules = g.st, g.rules
     n = st[S_N]
     seat = start_hand5(g)
-    stakes = stakes_played(g.staking, rules)
-    reason = staked_hand_start(g.staking, g) if stakes else 0
+    stakes = stakes_played(g.full, rules)
+    reason = staked_hand_start(g.full, g) if stakes else 0
     out_seat = -1
     while reason == 0:
         if st[S_TURN] >= rules[R_TURN_CAP]:
             reason = END_TURN_CAP
             break
         if stakes:
-            reason = staked_before_turn(g.staking, g, seat)
+            reason = staked_before_turn(g.full, g, seat)
             if reason != 0:
                 break
         reason = normal_turn(g, seat)
@@ -769,7 +793,7 @@ def play_hand5(g):
             break
         nxt = (seat + 1) % n
         if rules[R5_RUMMY] != RUMMY_OFF and window_opens(g):
-            reason = rummy_windows(g, seat, nxt)
+            reason = full_rummy_windows(g.full, g, seat, nxt)
             if reason != 0:
                 if reason == END_OUT:
                     out_seat = st[S_OUT]
@@ -777,7 +801,7 @@ def play_hand5(g):
         seat = nxt
     score_hand5(g, reason, out_seat)
     if stakes:
-        staked_settle(g.staking, g, reason)
+        staked_settle(g.full, g, reason)
     return reason, out_seat, st[S_TURN]
 
 
@@ -844,25 +868,25 @@ def store_hand_row5(row, st, rules, dealer, reason, out_seat, turns):
 
 
 @njit
-def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace, ext, searching, staking):
+def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace, ext, searching, full):
     """Play one game of 5000 Rummy to its target (or the hand cap); fills out_game and out_hands.
 
     Returns (trace rows used, overflowed); ``trace`` is None outside trace mode, ``ext`` None
     outside the step API (``strategies.rum5000.external``), ``searching`` None unless a seat plays
-    ``search`` (``dispatch.SEARCH_COMPILED``), ``staking`` None unless the rules play a stakes layer
-    (``stakes.STAKES_COMPILED``).
+    ``search`` (``dispatch.SEARCH_COMPILED``), ``full`` None unless the rules use a rare path
+    (``FULL_COMPILED``).
     """
-    g = new_context5(rules, lineup, params, trace, ext, searching, staking)
+    g = new_context5(rules, lineup, params, trace, ext, searching, full)
     st = g.st
     n = rules[R_N_PLAYERS]
     seed_game5(g, seed, game)
     out_game[:] = 0
     out_game[G_FIRST_DEALER] = st[S_DEALER]
-    stakes = stakes_played(staking, rules)
+    stakes = stakes_played(full, rules)
     record(trace, st, T_GAME_START, n, st[S_DEALER], game & 0x7FFFFFFF, 0 if stakes else rules[R5_TARGET], 2,
            PARTNER_CODE_5000 if rules[R5_PERSIAN] != 0 else 0, rules[R5_STAKES] | TRACE_FEATURES)
     if stakes:
-        staked_session_start(staking, g, seed, game)
+        staked_session_start(full, g, seed, game)
     winner = -1
     tied = 0
     turns = 0
@@ -882,7 +906,7 @@ def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace, ex
         h += 1
         st[S_DEALER] = (dealer + 1) % n  # R5K-DEAL-3
         if stakes:  # V5K-13/14: a session of two hands, won in stake (E71)
-            winner, tied = staked_session_result(staking, st)
+            winner, tied = staked_session_result(full, st)
             finished = h == SESSION_HANDS
         elif rules[R5_PERSIAN] != 0:  # V5K-9: the two team totals (team t's is seat t's)
             winner, tied, finished = game_result(st, 2, rules[R5_TARGET], rules[R5_MUST_GO_OUT] != 0,
@@ -909,9 +933,9 @@ def play_game5(rules, lineup, params, seed, game, out_game, out_hands, trace, ex
 
 
 @njit
-def play_single_hand5(rules, lineup, params, seed, index, out_hand, searching, staking):
+def play_single_hand5(rules, lineup, params, seed, index, out_hand, searching, full):
     """``--unit hands``: one independent hand from zero totals with a random dealer."""
-    g = new_context5(rules, lineup, params, None, None, searching, staking)
+    g = new_context5(rules, lineup, params, None, None, searching, full)
     st = g.st
     seed_game5(g, seed, index)
     seed_stream(g.rng_deal, seed, index, STREAM_DEAL, 0)

@@ -258,55 +258,54 @@ def session_result(st):
 
 # ----------------------------------------------------------------------------- the engine's switch
 
-STAKES_COMPILED = np.zeros(0, dtype=np.int8)
-"""The engine's stakes switch when the rules play a stakes layer (and in the step API's engine),
-else None. The engine reaches this module only through the ``staked_*`` functions below, which
-test the switch as an argument: numba prunes that test by the argument's type before typing, so
-an engine for rules without stakes never compiles the stakes layers and the betting policies
-(issue 19 point 4)."""
+# The engine reaches this module only through the functions below, which test the engine's ``full``
+# switch (``engine.FULL_COMPILED`` when the rules use a rare path, a stakes layer among them, else
+# None) as an argument: numba prunes that test by the argument's type before typing, so an engine
+# for rules without stakes never compiles the stakes layers and the betting policies (issue 19
+# point 4).
 
 
 @njit_noalloc
-def stakes_played(staking, rules):
-    """The rules play a stakes layer (V5K-13/14) in an engine compiled with it."""
-    if staking is None:
+def stakes_played(full, rules):
+    """The rules play a stakes layer (V5K-13/14), in an engine compiled with the rare paths."""
+    if full is None:
         return False
     return rules[R5_STAKES] != 0
 
 
 @njit
-def staked_session_start(staking, g, seed, game):
-    """``session_start`` with the modelled first-dealer tie, where the engine compiles stakes."""
-    if staking is not None:
+def staked_session_start(full, g, seed, game):
+    """``session_start`` with the modelled first-dealer tie, in the engine with the rare paths."""
+    if full is not None:
         session_start(g, first_dealer_tie(seed, game))
 
 
 @njit_noalloc
-def staked_hand_start(staking, g):
-    """``hand_stakes_start`` where the engine compiles stakes, else 0."""
-    if staking is None:
+def staked_hand_start(full, g):
+    """``hand_stakes_start`` in the engine with the rare paths, else 0."""
+    if full is None:
         return 0
     return hand_stakes_start(g)
 
 
 @njit_noalloc
-def staked_before_turn(staking, g, seat):
-    """``before_turn`` where the engine compiles stakes, else 0."""
-    if staking is None:
+def staked_before_turn(full, g, seat):
+    """``before_turn`` in the engine with the rare paths, else 0."""
+    if full is None:
         return 0
     return before_turn(g, seat)
 
 
 @njit_noalloc
-def staked_settle(staking, g, reason):
-    """``settle_hand`` where the engine compiles stakes."""
-    if staking is not None:
+def staked_settle(full, g, reason):
+    """``settle_hand`` in the engine with the rare paths."""
+    if full is not None:
         settle_hand(g, reason)
 
 
 @njit_noalloc
-def staked_session_result(staking, st):
-    """``session_result`` where the engine compiles stakes, else (-1, 0)."""
-    if staking is None:
+def staked_session_result(full, st):
+    """``session_result`` in the engine with the rare paths, else (-1, 0)."""
+    if full is None:
         return -1, 0
     return session_result(st)

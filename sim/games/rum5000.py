@@ -105,12 +105,13 @@ SPECS = (
         game_columns=game_columns_5000,
         hand_columns=hand_columns_5000,
         variant_at=f"{_ENTRY}:engine_variant5",
-        # the engine's switches (search, stakes) on and off, and the step API's engine
+        # the engine's switches (search, full: doubling is a rare path) on and off, and the step
+        # API's engine
         warmup_runs=tuple(("5000-rummy", lineup, rule) for lineup in ("greedy", "search")
                           for rule in ((), ("r5k_doubling=true",))) + (("5000-rummy", "py:rummysim:Strategy"),),
         # "" measured idle at session 21 (43-45 s, 3 players), "search" (the variant compiling
         # search) as "" was before search was left out of it (47-51 s); the step API's: estimated
-        compile_seconds={"": 45.0, "search": 50.0, "stakes": 45.0, "step-api": 100.0},
+        compile_seconds={"": 45.0, "search": 50.0, "full": 45.0, "step-api": 100.0},
         step_game_at="rummysim.stepenv.engines:RUM5000",
     ),
 )
