@@ -418,10 +418,10 @@ def enumerate_plays(p1, jok, must, table, scope, cand, n, limit):
     if table.gambit != 0:
         return _enumerate_gambit(p1, jok, must, table, scope, cand, n, limit)
     if scope != PLAY_LAYOFF_ONLY:
-        n = _enumerate_sets(p1, jok, must, table.vals, cand, n, limit, False)
-        n = _enumerate_runs(p1, jok, must, table, cand, n, limit, False)
+        n = _sets_called(p1, jok, must, table.vals, cand, n, limit)
+        n = _runs_called(p1, jok, must, table, cand, n, limit)
     if scope != PLAY_NEW_ONLY:
-        n = _enumerate_layoffs(p1, jok, must, table, cand, n, limit, False)
+        n = _layoffs_called(p1, jok, must, table, cand, n, limit)
     return n
 
 
@@ -452,8 +452,12 @@ def best_play(p1, jok, must, table, cand, targets, joker_ok):
 
 @njit_noalloc
 def _sets_called(p1, jok, must, vals, cand, n, limit):
-    """``_enumerate_sets`` as a call, for the rare paths (Dealer's gambit, Persian rummy): inlined at
-    their nine call sites it cost about a fifth of every cold compile, lean engine included."""
+    """``_enumerate_sets`` as a call, for ``enumerate_plays`` and the rare paths (Dealer's gambit,
+    Persian rummy). Inlined at the rare paths' nine call sites it cost about a fifth of every cold
+    compile, lean engine included; ``enumerate_plays`` inlined it too until session 22, and calling
+    it instead compiles each enumerator once less (a few seconds of every cold compile) with greedy
+    as fast (74-76k hands/s both ways, alternating runs). ``best_play``, the play-outs' search,
+    keeps its own inlined copies (``best_only``)."""
     return _enumerate_sets(p1, jok, must, vals, cand, n, limit, False)
 
 
