@@ -74,6 +74,15 @@ def test_rules_list_and_show():
     assert r.returncode == 2 and r.stderr.startswith("error: ")
 
 
+@pytest.mark.parametrize("args, needle", [(["rules"], "one of list, show, explain, reference"),
+                                           ([], "one of simulate, validate")])
+def test_a_command_group_without_its_command_is_one_line_exit_2(args, needle):
+    r = run(*args)
+    assert r.returncode == 2 and r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: missing command: ") and needle in lines[0], r.stderr
+
+
 def test_validate_and_replay_commands():
     r = run("validate", "--players", "3", "--lineup", "random,greedy,random", "--games", "5", "--seed", "3")
     assert r.returncode == 0, r.stdout + r.stderr

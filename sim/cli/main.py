@@ -108,6 +108,16 @@ def _exit_stopped(signum: int) -> None:
     sys.exit(128 + signum)
 
 
+def _usage_message(exc: TyperException) -> str:
+    """A usage error in one line. A command group run without its command would carry the whole
+    help text: name the commands instead."""
+    ctx = getattr(exc, "ctx", None)
+    commands = getattr(getattr(ctx, "command", None), "commands", None)
+    if type(exc).__name__ == "NoArgsIsHelpError" and commands:
+        return f"missing command: one of {', '.join(commands)} (see {ctx.command_path} --help)"
+    return exc.format_message() if hasattr(exc, "format_message") else str(exc)
+
+
 def main(argv: Optional[list[str]] = None) -> None:
     """Console entry point: run the app and turn every user error into one line and exit code 2;
     Ctrl-C, SIGTERM and SIGHUP stop a command with one line and exit code 128 + the signal."""
@@ -123,7 +133,7 @@ def main(argv: Optional[list[str]] = None) -> None:
             print_error("aborted")
             sys.exit(EXIT_ABORTED)
         except TyperException as exc:  # click's usage errors (typer vendors click)
-            print_error(exc.format_message() if hasattr(exc, "format_message") else str(exc))
+            print_error(_usage_message(exc))
             sys.exit(EXIT_USAGE)
         if _stop_signals:
             _exit_stopped(_stop_signals[0])
