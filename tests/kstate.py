@@ -14,6 +14,7 @@ from rummysim.kernels.rum500.engine import Game
 from rummysim.kernels.rum500.view import View, gambit_of
 from rummysim.strategies.registry import STRATEGIES
 from rummysim.games import encode_rules
+from rummysim.kernels.rum500.batch import engine_rules
 from rummysim.rules import Rules
 from tests.cardtext import JOKER, ids
 
@@ -118,7 +119,7 @@ class KState:
 
 def make_state(players: int, hands: dict[int, str], pile: str = "", stock: str = "", seat: int = 0,
                rules: Rules | None = None) -> KState:
-    vec = encode_rules(rules or Rules(), players)
+    vec, _ = engine_rules(encode_rules(rules or Rules(), players))  # read-only for the full engine's rules
     st = np.zeros(L.ST_SIZE, dtype=np.int64)
     st[L.ST_N] = players
     st[L.ST_SEAT] = seat

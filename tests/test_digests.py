@@ -48,6 +48,10 @@ CASES = [
     ("dealers-gambit", 4, "greedy,random,greedy,random", 100, "games"),
     ("dealers-gambit", 3, "random,greedy,random", 2000, "hands"),
     ("dealers-gambit", 3, "heuristic,digger,greedy", 20, "games"),
+    ("persian-rummy", 4, "greedy", 100, "games"),
+    ("persian-rummy", 4, "greedy,random,greedy,random", 100, "games"),
+    ("persian-rummy", 4, "heuristic,digger,greedy,cautious", 10, "games"),
+    ("partnership-500", 4, "greedy,random,greedy,random", 100, "games"),
 ]
 
 DIGESTS = {
@@ -82,6 +86,11 @@ DIGESTS = {
     'dealers-gambit-4p-greedy,random,greedy,random-games': ('f352b7af98c63f6ea7def4c97d4924ac', '37d195a8a71d9d1e8de2b4841b883ace'),
     'dealers-gambit-3p-random,greedy,random-hands': ('-', '72fb8054e4c147133722f3bbd6ae8b16'),
     'dealers-gambit-3p-heuristic,digger,greedy-games': ('723935b14e1496fcb9ba5feb0f8e9692', 'd9f9fd44665ca2b6daf6f1eee237baaf'),
+    # the partnership games, recorded at 6aa2b8c before Persian rummy moved to the full engine (issue 19)
+    'persian-rummy-4p-greedy-games': ('cec390a988bd93aed49467f6683cbd5a', '81dee05621898e1fd8d36634532083e4'),
+    'persian-rummy-4p-greedy,random,greedy,random-games': ('1bd31aeccce981b5f2c0ee9efe68994e', '00740016b562ef7b7adec2873ed67243'),
+    'persian-rummy-4p-heuristic,digger,greedy,cautious-games': ('3f81f258b073a9da334bb28a367db474', 'c31bbd2f1c38f2226d6428115d8745d7'),
+    'partnership-500-4p-greedy,random,greedy,random-games': ('6710141d0f8f30fdcb0f869a9cc95543', 'b21dd3ff3021372372404892320b0813'),
 }
 
 

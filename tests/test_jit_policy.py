@@ -35,22 +35,70 @@ def test_lean_engine_only_for_rules_without_the_rare_paths():
                    dict(r500_upcard_mode="first_player_choice"), dict(r500_first_meld_min=30),
                    dict(r500_end_of_stock="reshuffle")):
         assert needs_full_engine(encode_rules(Rules().with_(**change), 4)), change
+    from rummysim.simulation import prepare
+
+    for preset in ("persian-rummy", "dealers-gambit"):  # V500-PERSIAN, V500-GAMBIT
+        assert needs_full_engine(prepare(preset, 4, "greedy").vector), preset
 
 
 def test_lean_and_full_engines_play_the_same_games():
     from rummysim.kernels.rum500 import layout as L
-    from rummysim.kernels.rum500.batch import play_games
+    from rummysim.kernels.rum500.batch import FULL_ENGINE, play_games, read_only
     from rummysim.strategies.registry import parse_lineup
 
     rules = encode_rules(Rules(), 3)
     _, lineup, params = parse_lineup("greedy,random,greedy", 3)
     rows = []
-    for full in (None, np.zeros(0, dtype=np.int64)):
+    for vector, full in ((rules, None), (read_only(rules), FULL_ENGINE)):
         games = np.zeros((40, L.G_SIZE), dtype=np.int64)
         hands = np.zeros((40, int(rules[L.R_HAND_CAP]), L.H_SIZE), dtype=np.int32)
-        play_games(rules, lineup, params, 3, 0, games, hands, full, None)
+        play_games(vector, lineup, params, 3, 0, games, hands, full, None)
         rows.append((games, hands))
     assert np.array_equal(rows[0][0], rows[1][0]) and np.array_equal(rows[0][1], rows[1][1])
+
+
+def _rare500_probe(_: str) -> set[str]:
+    """The rare enumerations typed when 500 Rum's ``enumerate_plays`` is compiled afresh for a
+    table whose rules vector is writeable, as the lean engine's is (listed as ``lean:<name>``),
+    then read-only, as the full engine's is (``full:<name>``)."""
+    from rummysim.kernels.rum500 import layout as L, melds as M
+    from rummysim.kernels.rum500.batch import read_only
+
+    typed = _watch_typing([M._enumerate_persian, M._enumerate_gambit])
+    rules = encode_rules(Rules(), 4)
+    seen: set[str] = set()
+    for label, vector in (("lean", rules), ("full", read_only(rules))):
+        before = set(typed)
+        table = M.Table(np.zeros((L.MAX_MELDS, L.MK_SIZE), dtype=np.int16), 0, np.zeros(L.JOKER + 1, dtype=np.int64),
+                        1, vector, -1, 0)
+        args = (np.uint64(0), 0, -1, table, L.PLAY_ALL, np.zeros((L.MAX_CAND, L.A_SIZE), dtype=np.int64), 0, L.MAX_CAND)
+        numba.njit(nogil=True, error_model="numpy", _nrt=False)(M.enumerate_plays.py_func).compile(
+            tuple(numba.typeof(a) for a in args))
+        seen |= {f"{label}:{name}" for name in typed - before}
+    return seen
+
+
+def test_500_rum_lean_engine_does_not_compile_the_persian_and_gambit_enumerations():
+    """Issue 19 point 4: the meld search types Persian rummy's and Dealer's gambit's enumerations
+    (V500-PERSIAN, V500-GAMBIT) only for the full engine's read-only rules vector
+    (``melds.rare_enumeration``)."""
+    typed = _typed_in_a_fresh_process("_rare500_probe", "")
+    assert typed == {"full:_enumerate_persian", "full:_enumerate_gambit"}
+
+
+@pytest.mark.parametrize("preset", ["persian-rummy", "dealers-gambit"])
+def test_500_rum_lean_engine_refuses_persian_and_gambit_rules(preset):
+    """Sent to the lean engine by mistake (a writeable rules vector), the rare rules raise instead
+    of playing as the base game."""
+    from rummysim.kernels.rum500 import layout as L
+    from rummysim.kernels.rum500.batch import play_games
+    from rummysim.simulation import prepare
+
+    cfg = prepare(preset, 4, "greedy")
+    games = np.zeros((1, L.G_SIZE), dtype=np.int64)
+    with pytest.raises(ValueError, match="full engine"):
+        play_games(cfg.vector, cfg.lineup, cfg.params, 1, 0, games, np.zeros((0, 0, L.H_SIZE), dtype=np.int32),
+                   None, None)
 
 
 def test_strategy_family_switch_follows_the_lineup():

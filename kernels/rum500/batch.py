@@ -20,28 +20,35 @@ import numpy as np
 
 from rummysim.kernels.common._jit import njit
 from rummysim.kernels.common.runner import run_in_threads
-from rummysim.kernels.rum500.engine import new_setup, play_game, play_single_hand
-from rummysim.kernels.rum500.layout import (
-    CALL_OFF, EOS_RESHUFFLE, G_SIZE, H_SIZE, R_ADDOPP, R_CALL, R_END_OF_STOCK,
-    R_FIRST_MELD_MIN, R_GAMBIT, R_HAND_CAP, R_OUT_OF_TURN, R_UPCHOICE,
-)
+from rummysim.kernels.rum500.engine import new_setup, play_game, play_single_hand, uses_rare_paths
+from rummysim.kernels.rum500.layout import G_SIZE, H_SIZE, R_HAND_CAP
 from rummysim.strategies.ids import EXTERNAL
 from rummysim.strategies.rum500.dispatch import family_name, family_switch
 
 
 def needs_full_engine(rules: np.ndarray) -> bool:
-    """Do the rules use a rare variation path (calls, out-of-turn melding, V500-ADDOPP-2 lay-offs,
-    V500-UPCHOICE, V500-OPEN30, V500-STOCKEND reshuffles, Dealer's gambit)? Those are compiled only when used."""
-    return bool(
-        rules[R_CALL] != CALL_OFF or rules[R_OUT_OF_TURN] != 0 or rules[R_ADDOPP] != 0
-        or rules[R_UPCHOICE] != 0 or rules[R_FIRST_MELD_MIN] > 0 or rules[R_END_OF_STOCK] == EOS_RESHUFFLE
-        or rules[R_GAMBIT] != 0
-    )
+    """Do the rules use a rare variation path (``engine.uses_rare_paths``)? Those are compiled
+    only when used."""
+    return bool(uses_rare_paths(rules))
 
 
-def _full_flag(rules: np.ndarray) -> np.ndarray | None:
-    """The engine's compile-time switch: an array selects the full engine, None the lean one."""
-    return np.zeros(0, dtype=np.int64) if needs_full_engine(rules) else None
+FULL_ENGINE = np.zeros(0, dtype=np.int64)  # the ``full`` switch's value for the full engine
+
+
+def read_only(rules: np.ndarray) -> np.ndarray:
+    """A read-only copy of the rules vector: the full engine's, whose type compiles the meld
+    search's rare enumerations in (``kernels.rum500.melds.rare_enumeration``)."""
+    frozen = np.array(rules, dtype=np.int64)
+    frozen.setflags(write=False)
+    return frozen
+
+
+def engine_rules(rules: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """The rules vector as the engine takes it and the engine's compile-time switch ``full``: an
+    array selects the full engine (with the rules read-only), None the lean one."""
+    if needs_full_engine(rules):
+        return read_only(rules), FULL_ENGINE
+    return rules, None
 
 
 def engine_variant(rules: np.ndarray, lineup: np.ndarray) -> str:
@@ -59,7 +66,7 @@ def run_games(rules, lineup, params, seed, start, count, out_games, out_hands):
     ``out_hands`` is int32[count, hand_cap, H_SIZE] when hand rows are wanted, else shape
     (0, 0, H_SIZE).
     """
-    full = _full_flag(rules)
+    rules, full = engine_rules(rules)
     family = family_switch(lineup)
     want_hands = out_hands.shape[0] > 0
 
@@ -72,7 +79,7 @@ def run_games(rules, lineup, params, seed, start, count, out_games, out_hands):
 
 def run_hands(rules, lineup, params, seed, start, count, out_hands):
     """``--unit hands``: independent hands start..start+count-1 into out_hands[count, H_SIZE]."""
-    full = _full_flag(rules)
+    rules, full = engine_rules(rules)
     family = family_switch(lineup)
 
     def work(a: int, b: int) -> None:
@@ -83,7 +90,8 @@ def run_hands(rules, lineup, params, seed, start, count, out_hands):
 
 def run_game_traced(rules, lineup, params, seed, game, trace):
     """Play one game recording every action into trace; returns (game row, rows used, overflowed)."""
-    return play_game_traced(rules, lineup, params, seed, game, trace, _full_flag(rules), family_switch(lineup))
+    rules, full = engine_rules(rules)
+    return play_game_traced(rules, lineup, params, seed, game, trace, full, family_switch(lineup))
 
 
 @njit

@@ -32,11 +32,11 @@ from rummysim.kernels.rum500.cards import natural_value_table
 from rummysim.kernels.rum500.deal import seed_game, start_hand
 from rummysim.kernels.rum500.gambit import start_gambit
 from rummysim.kernels.rum500.layout import (
-    A_SIZE, CALL_LAYOFF, CALL_OFF, DEALER_WINNER, END_OUT, END_TURN_CAP, GAME_STANDARD, G_CAPPED,
+    A_SIZE, CALL_LAYOFF, CALL_OFF, DEALER_WINNER, END_OUT, END_TURN_CAP, EOS_RESHUFFLE, GAME_STANDARD, G_CAPPED,
     G_CAPPED_HANDS, G_FIRST_DEALER, G_HANDS, G_TOTAL, G_TURNS, G_WINNER, H_CALLS, H_DEALER,
     H_DEEP_TAKES, H_FLOATS, H_OUT_SEAT, H_REASON, H_SCORE, H_TURNS, MAX_CAND, MAX_MELDS, MAX_PACK,
     MAX_SEATS, MK_SIZE, OB_SIZE, PARTNER_NONE, PARTNER_PERSIAN, PERSIAN_DEALS, R_PARTNERSHIP, G_TIED, R_ACE_LOW_VALUE, R_ADDOPP, R_CALL, R_FIRST_MELD_MIN, R_GAME, R_GAME_HANDS,
-    R_GAMBIT, R_HAND_CAP, R_NEXT_DEALER, R_N_PLAYERS, R_OUT_OF_TURN, R_TARGET, R_TURN_CAP, R_UPCHOICE,
+    R_END_OF_STOCK, R_GAMBIT, R_HAND_CAP, R_NEXT_DEALER, R_N_PLAYERS, R_OUT_OF_TURN, R_TARGET, R_TURN_CAP, R_UPCHOICE,
     ST_CALLS, ST_DEALER, ST_DEEP_TAKES, ST_FLOATS, ST_HAND_INDEX, ST_HAND_SCORE, ST_N, ST_SEAT,
     ST_SIZE, ST_TOTAL, ST_TOVER, ST_TPOS, ST_TURN, TRACE_FEATURES, T_GAME_END, T_GAME_START, T_HAND_END,
 )
@@ -84,15 +84,28 @@ def new_context(setup, trace):
                 rng_deal, trace, obs, mine, opts, cand, scratch, budget, setup.family)
 
 
+@njit_noalloc
+def uses_rare_paths(rules):
+    """Do the rules use a path only the full engine compiles: calls, out-of-turn melding,
+    V500-ADDOPP-2 lay-offs, V500-UPCHOICE, V500-OPEN30, V500-STOCKEND reshuffles, Dealer's gambit,
+    Persian rummy (``kernels.rum500.batch.needs_full_engine``)?"""
+    return (rules[R_PARTNERSHIP] == PARTNER_PERSIAN or rules[R_CALL] != CALL_OFF or rules[R_OUT_OF_TURN] != 0
+            or rules[R_ADDOPP] != 0 or rules[R_UPCHOICE] != 0 or rules[R_FIRST_MELD_MIN] > 0
+            or rules[R_END_OF_STOCK] == EOS_RESHUFFLE or rules[R_GAMBIT] != 0)
+
+
 @njit
 def variation_stack(rules, full):
     """Work rows of the rare variation paths (the V500-OPEN30 search uses them), or None.
 
-    ``full`` is None when the rules use none of those paths (``kernels.batch.needs_full_engine``):
-    the stack is then None too, and every ``stack is not None`` branch of the engine is pruned at
-    compile time, so the lean engine never compiles calls, windows or the opening search.
+    ``full`` is None when the rules use none of those paths (``uses_rare_paths``): the stack is
+    then None too, and every ``stack is not None`` branch of the engine is pruned at compile time,
+    so the lean engine never compiles calls, windows or the opening search. Rules that need them
+    are refused there rather than played without them.
     """
     if full is None:
+        if uses_rare_paths(rules):
+            raise ValueError("these rules need the full engine (kernels.rum500.batch.engine_rules)")
         return None
     depth = DFS_DEPTH if rules[R_FIRST_MELD_MIN] > 0 else 0
     return np.empty((depth, DFS_CAND, A_SIZE), dtype=np.int64)

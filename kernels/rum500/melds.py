@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
+from numba.extending import overload
 
 from rummysim.kernels.common._jit import njit_inline, njit_noalloc
 from rummysim.kernels.common.planes import (
@@ -413,16 +414,41 @@ def enumerate_plays(p1, jok, must, table, scope, cand, n, limit):
     ``scope`` (PLAY_*) limits them to new melds or to lay-offs. Returns the new row count, at most
     ``limit``.
     """
-    if table.rules[R_PARTNERSHIP] == PARTNER_PERSIAN:
-        return _enumerate_persian(p1, jok, must, table, scope, cand, n, limit)
-    if table.gambit != 0:
-        return _enumerate_gambit(p1, jok, must, table, scope, cand, n, limit)
+    if table.rules[R_PARTNERSHIP] == PARTNER_PERSIAN or table.gambit != 0:
+        return rare_enumeration(table.rules, p1, jok, must, table, scope, cand, n, limit)
     if scope != PLAY_LAYOFF_ONLY:
         n = _sets_called(p1, jok, must, table.vals, cand, n, limit)
         n = _runs_called(p1, jok, must, table, cand, n, limit)
     if scope != PLAY_NEW_ONLY:
         n = _layoffs_called(p1, jok, must, table, cand, n, limit)
     return n
+
+
+def rare_enumeration(rules, p1, jok, must, table, scope, cand, n, limit):
+    """``enumerate_plays`` under Persian rummy (V500-PERSIAN) or Dealer's gambit (V500-GAMBIT):
+    compiled only into the full engine, which passes ``rules`` read-only (see the overload)."""
+    raise NotImplementedError("numba only: built by rare_enumeration_for")
+
+
+@overload(rare_enumeration, inline="always")
+def rare_enumeration_for(rules, p1, jok, must, table, scope, cand, n, limit):
+    """Built for the rules vector's type: the full engine passes it read-only
+    (``kernels.rum500.batch.engine_rules``), and only then is the rare enumeration typed, so the
+    lean engine never compiles it (about 2-5 s of every cold compile, issue 19 point 4). The lean
+    engine's body refuses those rules at run time instead of playing them wrong; the batch
+    runners never send them there (``needs_full_engine``)."""
+    if not rules.mutable:
+        def full_engine(rules, p1, jok, must, table, scope, cand, n, limit):
+            if rules[R_PARTNERSHIP] == PARTNER_PERSIAN:
+                return _enumerate_persian(p1, jok, must, table, scope, cand, n, limit)
+            return _enumerate_gambit(p1, jok, must, table, scope, cand, n, limit)
+        return full_engine
+
+    def lean_engine(rules, p1, jok, must, table, scope, cand, n, limit):
+        if n >= 0:  # always: a body that only raises would type as returning None
+            raise ValueError("Persian rummy and Dealer's gambit need the full engine (a read-only rules vector)")
+        return n
+    return lean_engine
 
 
 @njit_noalloc

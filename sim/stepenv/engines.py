@@ -32,15 +32,13 @@ class StepGame:
     decision_of: Callable
 
 
-FULL_ENGINE = np.zeros(0, dtype=np.int64)  # always the 500 engine's full variant: one specialization, not two
-
-
 def _play_500(setup, row, hands, trace):
-    from rummysim.kernels.rum500.batch import play_game_into
+    from rummysim.kernels.rum500.batch import FULL_ENGINE, play_game_into, read_only
     from rummysim.strategies.rum500.external import ENV_FAMILY
 
-    return play_game_into(setup.rules, setup.lineup, setup.params, setup.seed, setup.game, row, hands, trace,
-                          FULL_ENGINE, ENV_FAMILY)
+    # always the full engine (with its read-only rules): one specialization, not two
+    return play_game_into(read_only(setup.rules), setup.lineup, setup.params, setup.seed, setup.game, row, hands,
+                          trace, FULL_ENGINE, ENV_FAMILY)
 
 
 def _play_5000(setup, row, hands, trace):
