@@ -33,6 +33,12 @@ class KState:
     stack: np.ndarray = field(default_factory=lambda: np.zeros((6, 256, L.A_SIZE), dtype=np.int64))
     budget: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
 
+    def set_rule(self, index: int, value: int) -> None:
+        """Change one entry of the rules vector, which stays read-only where the full engine takes it."""
+        vec = np.array(self.rules)
+        vec[index] = value
+        self.rules = engine_rules(vec)[0]
+
     def set_hand(self, seat: int, cards: str) -> None:
         self.hands[seat] = 0
         self.st[L.ST_JOKERS + seat] = 0

@@ -38,7 +38,7 @@ def random_table(rng: random.Random, rules: Rules, max_pos: int):
     """A position with up to 8 random sets and runs (some with a joker) on the table; cards may
     repeat across melds, which these structural tests do not mind."""
     k = make_state(4, {}, rules=rules)
-    k.rules[L.R_MAX_POS] = max_pos
+    k.set_rule(L.R_MAX_POS, max_pos)
     for _ in range(rng.randint(0, 8)):
         owner = rng.randrange(4)
         if rng.random() < 0.4:
