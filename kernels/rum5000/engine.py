@@ -7,10 +7,12 @@ with the seat's own cards and public information only (C-INFO-1).
 
 The flow functions take the game context ``g``, a ``Game5`` of the state arrays, the rules and the
 work buffers built by ``new_context5``. Only the context's makers allocate, so everything else is
-compiled without reference counting (``kernels.common._jit``). The pieces of a hand with a single
-call site are ``njit_inline``: they end up in ``play_hand5``, which saves a call with the whole
-context exploded into its fields and, as numba emits the machine code of a function's whole call
-tree with every function it compiles, a compile level. ``g.trace`` is None outside trace mode,
+compiled without reference counting (``kernels.common._jit``). The pieces of a turn with a single
+call site are ``njit_inline``: they end up in ``normal_turn``, which saves a call with the whole
+context exploded into its fields. The three pieces of a hand (``start_hand5``, ``normal_turn``,
+``score_hand5``) are calls: inlined into ``play_hand5`` they made one function whose numba
+frontend alone took 7-10 s of a cold compile; as calls, 3-5 s less of it, at the same speed
+(issue 19 point 4). ``g.trace`` is None outside trace mode,
 which compiles every record away; in trace mode every action is recorded as in
 ``docs/trace-format.md`` ("5000 Rummy"), which ``sim/validate/rum5000.py`` checks independently.
 """
@@ -188,7 +190,7 @@ def hand_size_for(card):
     return r + 1
 
 
-@njit_inline
+@njit_noalloc
 def start_hand5(g):
     """R5K-WILD-1 wild rank, shuffle, R5K-DEAL-1/2 (and V5K-10's extra card)."""
     st, hands, pack, pile, rules = g.st, g.hands, g.pack, g.pile, g.rules
@@ -534,7 +536,7 @@ def end_of_turn_checks(st, stall_card, stall_count_before, stock_out_at_start):
     return 0
 
 
-@njit_inline
+@njit_noalloc
 def normal_turn(g, seat):
     """One turn of R5K-TURN-1; returns 0 to go on or a hand-end reason (END_OUT sets the bonus)."""
     st, hands, rules = g.st, g.hands, g.rules
@@ -712,7 +714,7 @@ def is_natural(card, wild):
     return card % 16 != wild
 
 
-@njit_inline
+@njit_noalloc
 def score_hand5(g, reason, out_seat):
     """R5K-SCORE-1 with R5K-OUT-2 bonuses, V5K-7 Michigan and V5K-12 money cards."""
     st, hands, melds, rules = g.st, g.hands, g.melds, g.rules
