@@ -109,10 +109,11 @@ SPECS = (
         # API's engine
         warmup_runs=tuple(("5000-rummy", lineup, rule) for lineup in ("greedy", "search")
                           for rule in ((), ("r5k_doubling=true",))) + (("5000-rummy", "py:rummysim:Strategy"),),
-        # "" measured idle at session 22 (37-40 s, 3 players, without the rare paths), "full" as
-        # "" was with them (41-45 s), "search" (the variant compiling search) as "" was before
-        # search was left out of it (47-51 s); the step API's: estimated
-        compile_seconds={"": 40.0, "full": 45.0, "search": 50.0, "step-api": 100.0},
+        # "" measured idle at session 23 (31.9 s, 3 players, median of 3, the hand's pieces as
+        # calls), "full" as session 22's "" with the rare paths (41-45 s), "search" (the variant
+        # compiling search) as "" was before search was left out of it (47-51 s); the step API's:
+        # estimated
+        compile_seconds={"": 35.0, "full": 45.0, "search": 50.0, "step-api": 100.0},
         step_game_at="rummysim.stepenv.engines:RUM5000",
     ),
 )
