@@ -539,13 +539,18 @@ def machine_info(load_at_start: list[float] | None) -> dict:
     }
 
 
+def strategies_of(game: str) -> list[str]:
+    """The strategies that play ``game`` (Rummikub's own are not 500 Rum's), in registry order."""
+    return [name for name, info in STRATEGIES.items() if not info.games or game in info.games]
+
+
 def run_suite(sizes: Sizes, log: Log | None = None, cases: Sequence[Case] = THROUGHPUT_CASES) -> dict:
     """Run every section at ``sizes`` and return the results (see the module docstring)."""
     log = log or (lambda message: None)
     started, load_at_start = datetime.now().astimezone(), _load()
     rates = Rates(sizes, log)
     throughput = [rates.row(c) for c in cases]
-    strategies = [rates.row(Case(STRATEGY_GAME, STRATEGY_PLAYERS, name)) for name in STRATEGIES]
+    strategies = [rates.row(Case(STRATEGY_GAME, STRATEGY_PLAYERS, name)) for name in strategies_of(STRATEGY_GAME)]
     strategies.append({**rates.row(Case(STRATEGY_GAME, STRATEGY_PLAYERS, GREEDY_POINT_LINEUP)),
                        "label": "heuristic at greedy's point"})
     log("heuristic at greedy's point against greedy, runs alternated")
