@@ -577,30 +577,43 @@ def best_take(params, view, opts, nopt, scratch, must_play_all):
     scan = TakeScan(future, must_play_all, outlook, targets, joker_ok)
     if not future:
         base, _, _ = playout_on(mine[0], obs[OB_MY_JOKERS], -1, table, scratch, targets, joker_ok)
-        return scan_takes(params, view, opts, nopt, scratch, scan, np.float64(base), ALL_OPTIONS)[0]  # one compile
+        return scan_takes(params, view, opts, nopt, scratch, scan, np.float64(base), ALL_OPTIONS, NO_VALUES)[0]  # one compile
     draw = stock_draw(params, obs, mine, table, scratch, outlook, targets, joker_ok)
     hopeful = ALL_OPTIONS
+    values = NO_VALUES
     if draw.pending and draw.worst <= 0.0:
         # The draw's gain is then >= 0, so an option that does not beat ``known`` by more than
         # min_gain cannot beat the stock either (IEEE subtraction is monotone): the gain over the
         # unseen cards, a sixth of a decision's time, is worked out only when some option does,
-        # and only those options are valued again (issue 19 point 3).
-        _, hopeful = scan_takes(params, view, opts, nopt, scratch, scan, draw.known, ALL_OPTIONS)
+        # and only those options are scanned again, with the values this scan found for them
+        # (issue 19 point 3).
+        _, hopeful, values = scan_takes(params, view, opts, nopt, scratch, scan, draw.known, ALL_OPTIONS, NO_VALUES)
         if hopeful == U0:
             return 0
-    return scan_takes(params, view, opts, nopt, scratch, scan, stock_value(params, table, scratch, outlook, draw), hopeful)[0]
+    base = stock_value(params, table, scratch, outlook, draw)
+    return scan_takes(params, view, opts, nopt, scratch, scan, base, hopeful, values)[0]
+
+
+TakeValues = namedtuple("TakeValues", "first first_value second second_value")
+"""The values of the first two options (indexes into opts, -1: none) a scan found gaining: a second
+scan of the same decision reads them instead of playing those takes out again. One draw decision in
+three scans twice, mostly for one option (issue 19 point 3)."""
+
+NO_VALUES = TakeValues(-1, 0.0, -1, 0.0)
 
 
 @njit_noalloc
-def scan_takes(params, view, opts, nopt, scratch, scan, base, options):
+def scan_takes(params, view, opts, nopt, scratch, scan, base, options, known):
     """(Index of the best option among opts[1:nopt] in the mask ``options`` that gains more than
-    min_gain over ``base``, else 0; the mask of every option scanned that does)."""
+    min_gain over ``base``, else 0; the mask of every option scanned that does; the ``TakeValues``
+    of the first two of those). The values of the options in ``known`` are not worked out again."""
     obs, mine, pile, table = view
     top = obs[OB_PILE_LEN] - 1
     max_take = params[H_MAX_TAKE]
     best = 0
     best_gain = params[H_MIN_GAIN]
     gaining = U0
+    found = NO_VALUES
     for i in range(1, nopt):
         flag = U1 << np.uint64(min(i, 63))
         if not options & flag:
@@ -611,7 +624,11 @@ def scan_takes(params, view, opts, nopt, scratch, scan, base, options):
         if scan.future and k == top and takes_back_own_discard(obs, mine, pile[top], table, scratch):
             continue
         must_play = scan.must_play_all or k < top
-        if scan.future:
+        if i == known.first:
+            value = known.first_value
+        elif i == known.second:
+            value = known.second_value
+        elif scan.future:
             value = future_take_value(params, obs, mine, pile, table, k, must_play, scratch, scan.outlook,
                                       scan.targets, scan.joker_ok)
         else:  # greedy's take test (H_DEADWOOD_WEIGHT is greedy's deadwood_weight index)
@@ -619,10 +636,14 @@ def scan_takes(params, view, opts, nopt, scratch, scan, base, options):
         gain = value - base
         if gain > params[H_MIN_GAIN]:
             gaining |= flag
+            if found.first < 0:
+                found = TakeValues(i, value, -1, 0.0)
+            elif found.second < 0:
+                found = TakeValues(found.first, found.first_value, i, value)
         if gain > best_gain:
             best = i
             best_gain = gain
-    return best, gaining
+    return best, gaining, found
 
 
 @njit_noalloc
