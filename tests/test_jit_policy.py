@@ -405,6 +405,57 @@ def test_compile_flags_compare_and_hash_as_numba_does():
     assert {(1, one): "cached"}[(1, compiler.Flags())] == "cached"
 
 
+def test_the_bitset_live_map_gives_numba_s_own_sets(monkeypatch):
+    """Issue 19 point 4: ``_live_map`` replaced numba's ``compute_live_map`` with the same
+    fix-points on bitsets; on every function a compile analyses (loops in loops, breaks, continues,
+    early returns) it gives numba's own sets, in numba's block order."""
+    from numba.core import analysis, ir_utils
+
+    from rummysim.kernels.common import _live_map
+
+    assert analysis.compute_live_map is _live_map.compute_live_map
+    assert ir_utils.compute_live_map is _live_map.compute_live_map
+    calls = []
+
+    def spy(cfg, blocks, var_use_map, var_def_map):
+        calls.append((cfg, dict(blocks), {k: set(v) for k, v in var_use_map.items()},
+                      {k: set(v) for k, v in var_def_map.items()}))
+        return _live_map.compute_live_map(cfg, blocks, var_use_map, var_def_map)
+
+    monkeypatch.setattr(analysis, "compute_live_map", spy)
+    monkeypatch.setattr(ir_utils, "compute_live_map", spy)
+
+    @numba.njit(cache=False)
+    def branchy(a, n):
+        total = 0
+        best = -1
+        for i in range(a.shape[0]):
+            x = a[i]
+            if x < 0:
+                continue
+            j = 0
+            while j < n:
+                if (x + j) % 7 == 0:
+                    best = j
+                    break
+                total += x * j
+                j += 1
+            else:
+                total -= 1
+            if total > 10_000:
+                return total, best
+        return total, best
+
+    a = np.arange(-3, 40, dtype=np.int64)
+    assert branchy(a, 5) == branchy.py_func(a, 5)
+    assert calls
+    for cfg, blocks, var_use_map, var_def_map in calls:
+        ours = _live_map.compute_live_map(cfg, blocks, var_use_map, var_def_map)
+        numbas = _live_map.ORIGINAL(cfg, blocks, var_use_map, var_def_map)
+        assert ours == numbas and list(ours) == list(numbas)
+    assert any(len(blocks) > 10 for _, blocks, _, _ in calls)
+
+
 def test_a_nested_library_links_nothing_and_its_caller_links_its_callees():
     """Issue 19 point 4: a library finalized in a nested compile keeps only its own code (``FLAT``);
     the kernel called from Python links every library below it once, and a flat library whose own

@@ -26,14 +26,15 @@ lives in a folder named after ``source_fingerprint()``, a hash of every source f
 kernels, the strategies and the rules encoding, in every subpackage: any edit selects a fresh
 cache. A resumed sweep checks the same fingerprint.
 
-Six groups of numba internals are used, checked at import (``check_numba_hooks``): the dispatcher's
+Seven groups of numba internals are used, checked at import (``check_numba_hooks``): the dispatcher's
 ``get_call_template``, the ``_nrt`` target option and the IR inliner's ``inline_ir`` and
 ``run_untyped_passes``, wrapped to copy an inlined function's IR once and build it once
 (``_inline_copy``: compile time only, the same machine code), and the final-module optimisation
 and the cache write of libraries finalized during a nested compile (``_nested_opt``: the caller
 optimises their IR with its own); and the compile flags' ``values``, ``__hash__`` and ``__eq__``
-(``_fast_flags``, installed only if they give numba's own answers); and the cache-index save,
-wrapped in a cross-process file lock (``_cache_lock``: numba issue 4807).
+(``_fast_flags``, installed only if they give numba's own answers); the liveness analysis
+``compute_live_map``, replaced by the same fix-points on bitsets (``_live_map``); and the
+cache-index save, wrapped in a cross-process file lock (``_cache_lock``: numba issue 4807).
 numba is pinned below the first minor version not tested with them.
 """
 
@@ -41,13 +42,14 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import inspect
 import os
 from pathlib import Path
 
 import numba
 from numba.core import types
 
-from rummysim.kernels.common import _cache_lock, _fast_flags, _inline_copy, _nested_opt
+from rummysim.kernels.common import _cache_lock, _fast_flags, _inline_copy, _live_map, _nested_opt
 
 # What decides the compiled code and the rows it writes: every kernel and strategy source, and the
 # rules encoding. Named as modules so that the same files are found in a checkout, an editable
@@ -89,8 +91,8 @@ def check_numba_hooks(dispatcher_class: type | None = None, options_class: type 
     """Fail at import, with a clear message, if numba no longer has the private hooks this policy
     relies on: the dispatcher's ``get_call_template`` (wrapped by ``_plain_typed``), the ``_nrt``
     target option (``njit_noalloc``) and the IR inliner's ``inline_ir`` and ``run_untyped_passes``
-    (wrapped by ``_inline_copy``), and the code library, context, dispatcher and cache methods that
-    ``_nested_opt`` wraps or calls. All are numba internals; pyproject.toml pins numba below the
+    (wrapped by ``_inline_copy``), the code library, context, dispatcher and cache methods that
+    ``_nested_opt`` wraps or calls, and ``compute_live_map`` (replaced by ``_live_map``). All are numba internals; pyproject.toml pins numba below the
     first minor version they were not tested with."""
     from numba.core import cpu, dispatcher, inline_closurecall
 
@@ -120,6 +122,10 @@ def check_numba_hooks(dispatcher_class: type | None = None, options_class: type 
               if not callable(getattr(owner, name, None))]
     if absent:
         missing.append(f"numba internals used by _nested_opt: {', '.join(absent)}")
+    from numba.core import analysis, ir_utils
+    if not all(callable(getattr(module, "compute_live_map", None)) for module in (analysis, ir_utils)) \
+            or list(inspect.signature(analysis.compute_live_map).parameters) != list(_live_map.PARAMETERS):
+        missing.append("numba.core.analysis.compute_live_map(cfg, blocks, var_use_map, var_def_map)")
     if missing:
         raise ImportError(
             f"rummysim's kernels need numba internals that numba {numba.__version__} no longer has: "
@@ -131,6 +137,7 @@ check_numba_hooks()
 _inline_copy.install()
 _nested_opt.install()
 _fast_flags.install()
+_live_map.install()
 _cache_lock.install()
 
 if "NUMBA_LOOP_VECTORIZE" not in os.environ:
