@@ -456,6 +456,52 @@ def test_the_bitset_live_map_gives_numba_s_own_sets(monkeypatch):
     assert any(len(blocks) > 10 for _, blocks, _, _ in calls)
 
 
+def test_the_ssa_pass_given_only_the_blocks_naming_each_variable_builds_numba_s_ir(monkeypatch):
+    """Issue 19 point 4: ``_ssa_skip`` hands numba's SSA rewrites only the blocks that name the
+    variable being fixed; on every function a compile reconstructs (variables set in several
+    branches and loops) the IR is numba's own, statement for statement."""
+    import copy
+
+    from numba.core import ssa
+
+    from rummysim.kernels.common import _ssa_skip
+
+    assert ssa._run_ssa is _ssa_skip._run_ssa
+    compared = []
+
+    def both(blocks):
+        numbas = _ssa_skip.ORIGINAL_RUN_SSA(copy.deepcopy(blocks))  # unwrapped: every block rewritten
+        ours = _ssa_skip._run_ssa(blocks)
+        compared.append(([(label, [str(s) for s in b.body]) for label, b in ours.items()],
+                         [(label, [str(s) for s in b.body]) for label, b in numbas.items()]))
+        return ours
+
+    monkeypatch.setattr(ssa, "_run_ssa", both)
+
+    @numba.njit(cache=False)
+    def reassigned(a, n):
+        x = 0
+        y = 1.0
+        for i in range(a.shape[0]):
+            if a[i] > n:
+                x = a[i]
+                y = y * 2.0
+            elif a[i] < 0:
+                x = -a[i]
+            else:
+                y = y - 1.0
+            while x > 3:
+                x -= 3
+        return x, y
+
+    a = np.arange(-4, 12, dtype=np.int64)
+    assert reassigned(a, 5) == reassigned.py_func(a, 5)
+    assert compared
+    for ours, numbas in compared:
+        assert ours == numbas
+    assert any(len(ours) > 5 for ours, _ in compared)
+
+
 def test_a_nested_library_links_nothing_and_its_caller_links_its_callees():
     """Issue 19 point 4: a library finalized in a nested compile keeps only its own code (``FLAT``);
     the kernel called from Python links every library below it once, and a flat library whose own

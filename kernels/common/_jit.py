@@ -26,15 +26,16 @@ lives in a folder named after ``source_fingerprint()``, a hash of every source f
 kernels, the strategies and the rules encoding, in every subpackage: any edit selects a fresh
 cache. A resumed sweep checks the same fingerprint.
 
-Seven groups of numba internals are used, checked at import (``check_numba_hooks``): the dispatcher's
+Eight groups of numba internals are used, checked at import (``check_numba_hooks``): the dispatcher's
 ``get_call_template``, the ``_nrt`` target option and the IR inliner's ``inline_ir`` and
 ``run_untyped_passes``, wrapped to copy an inlined function's IR once and build it once
 (``_inline_copy``: compile time only, the same machine code), and the final-module optimisation
 and the cache write of libraries finalized during a nested compile (``_nested_opt``: the caller
 optimises their IR with its own); and the compile flags' ``values``, ``__hash__`` and ``__eq__``
 (``_fast_flags``, installed only if they give numba's own answers); the liveness analysis
-``compute_live_map``, replaced by the same fix-points on bitsets (``_live_map``); and the
-cache-index save, wrapped in a cross-process file lock (``_cache_lock``: numba issue 4807).
+``compute_live_map``, replaced by the same fix-points on bitsets (``_live_map``); the SSA
+reconstruction's block rewrites, given only the blocks that name the variable (``_ssa_skip``); and
+the cache-index save, wrapped in a cross-process file lock (``_cache_lock``: numba issue 4807).
 numba is pinned below the first minor version not tested with them.
 """
 
@@ -49,7 +50,7 @@ from pathlib import Path
 import numba
 from numba.core import types
 
-from rummysim.kernels.common import _cache_lock, _fast_flags, _inline_copy, _live_map, _nested_opt
+from rummysim.kernels.common import _cache_lock, _fast_flags, _inline_copy, _live_map, _nested_opt, _ssa_skip
 
 # What decides the compiled code and the rows it writes: every kernel and strategy source, and the
 # rules encoding. Named as modules so that the same files are found in a checkout, an editable
@@ -92,8 +93,9 @@ def check_numba_hooks(dispatcher_class: type | None = None, options_class: type 
     relies on: the dispatcher's ``get_call_template`` (wrapped by ``_plain_typed``), the ``_nrt``
     target option (``njit_noalloc``) and the IR inliner's ``inline_ir`` and ``run_untyped_passes``
     (wrapped by ``_inline_copy``), the code library, context, dispatcher and cache methods that
-    ``_nested_opt`` wraps or calls, and ``compute_live_map`` (replaced by ``_live_map``). All are numba internals; pyproject.toml pins numba below the
-    first minor version they were not tested with."""
+    ``_nested_opt`` wraps or calls, ``compute_live_map`` (replaced by ``_live_map``) and the SSA
+    pass's functions ``_ssa_skip`` wraps. All are numba internals; pyproject.toml pins numba below
+    the first minor version they were not tested with."""
     from numba.core import cpu, dispatcher, inline_closurecall
 
     dispatcher_class = dispatcher_class or dispatcher.Dispatcher
@@ -126,6 +128,10 @@ def check_numba_hooks(dispatcher_class: type | None = None, options_class: type 
     if not all(callable(getattr(module, "compute_live_map", None)) for module in (analysis, ir_utils)) \
             or list(inspect.signature(analysis.compute_live_map).parameters) != list(_live_map.PARAMETERS):
         missing.append("numba.core.analysis.compute_live_map(cfg, blocks, var_use_map, var_def_map)")
+    from numba.core import ssa
+    if not all(callable(getattr(ssa, name, None)) for name in ("_run_ssa", "_run_block_rewrite", "_fresh_vars",
+                                                                 "_fix_ssa_vars")):
+        missing.append("numba.core.ssa's _run_ssa, _run_block_rewrite, _fresh_vars and _fix_ssa_vars")
     if missing:
         raise ImportError(
             f"rummysim's kernels need numba internals that numba {numba.__version__} no longer has: "
@@ -138,6 +144,7 @@ _inline_copy.install()
 _nested_opt.install()
 _fast_flags.install()
 _live_map.install()
+_ssa_skip.install()
 _cache_lock.install()
 
 if "NUMBA_LOOP_VECTORIZE" not in os.environ:
