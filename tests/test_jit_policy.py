@@ -351,6 +351,36 @@ def test_nested_libraries_skip_the_module_optimisation_the_machine_code_and_the_
     assert top(5) == leaf(5) - 2
 
 
+def test_a_nested_kernel_gets_no_python_nor_c_wrapper(empty_kernel_cache):
+    """Issue 19 point 4: a kernel compiled inside another compile is compiled again if Python
+    calls it, so numba does not build its Python and C wrappers (about 3 s of a cold
+    heuristic-lineup compile); the kernel called from Python has both, and the nested one, once
+    called from Python, has them too (``_nested_opt``)."""
+    def defines(cres, name):
+        return any(fn.name == name and not fn.is_declaration for fn in cres.library._final_module.functions)
+
+    def leaf(x):
+        return x * 7 - 2
+
+    leaf_jit = njit(leaf)
+
+    @njit
+    def top(x):
+        return leaf_jit(x) + 1
+
+    assert top(4) == leaf(4) + 1
+    (top_cres,) = top.overloads.values()
+    (leaf_cres,) = leaf_jit.overloads.values()
+    assert defines(top_cres, top_cres.fndesc.llvm_cpython_wrapper_name)
+    assert defines(top_cres, top_cres.fndesc.llvm_cfunc_wrapper_name)
+    assert defines(leaf_cres, leaf_cres.fndesc.mangled_name)
+    assert not defines(leaf_cres, leaf_cres.fndesc.llvm_cpython_wrapper_name)
+    assert not defines(leaf_cres, leaf_cres.fndesc.llvm_cfunc_wrapper_name)
+    assert leaf_jit(4) == leaf(4)
+    (again,) = leaf_jit.overloads.values()
+    assert defines(again, again.fndesc.llvm_cpython_wrapper_name)
+
+
 def test_a_nested_kernel_with_an_object_mode_block_finds_its_environment(empty_kernel_cache):
     """The object-mode bridge (``kernels/common/external.py``) runs inside nested kernels: their
     environment pointer is set although their own machine code is deferred (``_nested_opt``)."""
@@ -531,8 +561,15 @@ def test_a_nested_library_links_nothing_and_its_caller_links_its_callees():
     assert leaf_name not in defined(middle_cres.library)  # only declared there
     # the top links both (its optimised module has inlined them: the value above shows they linked)
     assert {leaf_cres.library, middle_cres.library} <= set(_nested_opt.linked_closure(top_cres.library._linking_libraries))
-    entry = middle_cres.entry_point.emit()  # the flat library's own machine code
-    assert leaf_name in defined(middle_cres.library) and entry(3) == 33
+    # the flat library's own machine code: its callees' code is linked in first; its Python
+    # wrapper was never built (it would only run if the kernel were not compiled again when called
+    # from Python), so emitting it for a Python entry point says so
+    with pytest.raises(RuntimeError, match="without its Python wrapper"):
+        middle_cres.entry_point.emit()
+    _nested_opt._emit_deferred(middle_cres.library)
+    assert leaf_name in defined(middle_cres.library)
+    assert middle_cres.library.get_pointer_to_function(middle_cres.fndesc.llvm_func_name)
+    assert middle(3) == 33  # called from Python: compiled again at the top level
 
 
 def _three_level_kernels(factor: int):

@@ -37,6 +37,12 @@ module linked into already calls them, so a library linked before any caller in 
 its code; a module that links then links such a library again (``_relink_dropped``), and stops
 the compile with an error if it calls a kernel no linked library defines.
 
+Wrappers: a plain dispatcher's function compiled nested is lowered without its Python and C
+wrappers (``_skip_when_nested``): its deferred entry compiles it again at the top level if Python
+calls it, so they would never run, and building them (boxing and unboxing every argument type)
+took about 3 s of a cold heuristic-lineup compile. Lifted and object-mode code, whose entry is
+emitted, keeps them; emitting the entry of a function built without them raises (``_emitted``).
+
 A function's environment pointer (a ``common`` global its code reads, e.g. in object-mode
 blocks) is set by numba when the function's own code is emitted; for a deferred one it is set
 once the first emitted module that holds the global is in the engine (``_set_pending_envs``).
@@ -51,7 +57,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from numba.core import caching, codegen, cpu, dispatcher, event
+from numba.core import caching, codegen, cpu, dispatcher, event, lowering
 from numba.core.compiler_lock import global_compiler_lock
 
 # libraries whose module optimisation was skipped (a flag on the library object)
@@ -62,21 +68,36 @@ NESTED = "_rummysim_nested"
 DEFERRED = "_rummysim_deferred"
 # nested libraries whose final module holds their own code only, not the libraries they call
 FLAT = "_rummysim_flat"
+# libraries of nested functions lowered without their Python and C wrappers
+NO_WRAPPERS = "_rummysim_no_wrappers"
 
 # (codegen, environment global's name, environment) of deferred functions not yet set
 _PENDING_ENVS: list[tuple[Any, str, Any]] = []
 
 
 class _CompileDepth(event.Listener):
-    """How many ``numba:compile`` events are under way (the dispatchers' compiles, nested)."""
+    """How many ``numba:compile`` events are under way (the dispatchers' compiles, nested), and
+    whose they are."""
 
     depth = 0
+    owners: list = []
 
     def on_start(self, event):
         _CompileDepth.depth += 1
+        _CompileDepth.owners.append(event.data.get("dispatcher") if isinstance(event.data, dict) else None)
 
     def on_end(self, event):
         _CompileDepth.depth -= 1
+        _CompileDepth.owners.pop()
+
+
+def _entry_never_runs() -> bool:
+    """The function being lowered is compiled inside another compile for a plain dispatcher: its
+    entry point will be a ``_DeferredEntry``, which compiles the function again at the top level if
+    Python ever calls it, so its own Python and C wrappers are never called (lifted code, whose
+    entry is emitted, keeps them)."""
+    owners = _CompileDepth.owners
+    return _CompileDepth.depth >= 2 and bool(owners) and isinstance(owners[-1], dispatcher.Dispatcher)
 
 
 def _nested(library) -> bool:
@@ -209,6 +230,31 @@ def _emit_deferred(library) -> None:
             _set_pending_envs(library._final_module)
 
 
+def _emitted(executable: Callable, context, code_library, fndesc, env):
+    """numba's ``get_executable`` of a deferred function, which needs its Python wrapper: a
+    function lowered without one (``_skip_when_nested``) fails here, by name, instead of calling
+    address 0."""
+    if getattr(code_library, NO_WRAPPERS, False):
+        raise RuntimeError(f"rummysim: {fndesc.qualname} was compiled inside another compile, without its "
+                           "Python wrapper; call its dispatcher from Python to compile it at the top level")
+    return executable(context, code_library, fndesc, env)
+
+
+def _skip_when_nested(owner: type, name: str) -> None:
+    """Make ``owner.name`` (a wrapper's lowering) do nothing for a function whose entry never runs:
+    about 3 s of a cold heuristic-lineup compile built wrappers for nested kernels, and every
+    caller's module linked them in."""
+    build = getattr(owner, name)
+
+    def maybe_build(self, *args, **kwargs):
+        if _entry_never_runs():
+            setattr(self.library, NO_WRAPPERS, True)
+            return None
+        return build(self, *args, **kwargs)
+
+    setattr(owner, name, maybe_build)
+
+
 def install() -> None:
     """Wrap numba's final-module optimisation and emission, ``get_executable``,
     the dispatcher's ``add_overload`` and ``FunctionCache.save_overload``, once per process."""
@@ -300,9 +346,12 @@ def install() -> None:
             return executable(self, code_library, fndesc, env)
         setattr(code_library, NESTED, True)
         _PENDING_ENVS.append((code_library.codegen, self.get_env_name(fndesc), env))
-        return _DeferredEntry(lambda: executable(self, code_library, fndesc, env))
+        return _DeferredEntry(lambda: _emitted(executable, self, code_library, fndesc, env))
 
     cpu.CPUContext.get_executable = get_executable
+
+    for name in ("create_cpython_wrapper", "create_cfunc_wrapper"):
+        _skip_when_nested(lowering.Lower, name)
 
     add_overload = dispatcher._DispatcherBase.add_overload
 
