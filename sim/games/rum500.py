@@ -172,7 +172,7 @@ _WARMUP_RUNS = tuple((preset, lineup) for preset in ("500-rum", "500-rum-calling
 # heuristic and rollout measured at session 21 (31, 39, 53 s: a 1-game simulate, empty cache;
 # "all" compiles what rollout does, since search uses the heuristic's decisions); the full
 # engine's from earlier sessions (benchmarks/README.md, issue 19)
-_COMPILE_SECONDS = {"basic": 35.0, "heuristic": 40.0, "rollout": 55.0, "all": 55.0,
+_COMPILE_SECONDS = {"basic": 30.0, "heuristic": 37.0, "rollout": 55.0, "all": 55.0,
                     "basic-full": 50.0, "heuristic-full": 55.0, "rollout-full": 60.0, "all-full": 70.0,
                     "step-api": 160.0}  # Python strategies, the step API: every strategy, the full engine, objmode
 
