@@ -168,10 +168,10 @@ def counters_standard(flags: Mapping[str, object]) -> frozenset[str]:
 _WARMUP_RUNS = tuple((preset, lineup) for preset in ("500-rum", "500-rum-calling")
                      for lineup in ("greedy", "heuristic", "rollout", "heuristic,rollout")) + (
     ("500-rum", "py:rummysim:Strategy"),)  # the step API's engine (Python strategies, rummysim.env)
-# Cold-compile seconds on the idle machine by variant label, else by strategy family: basic,
-# heuristic and rollout measured at session 21 (31, 39, 53 s: a 1-game simulate, empty cache;
-# "all" compiles what rollout does, since search uses the heuristic's decisions); the full
-# engine's from earlier sessions (benchmarks/README.md, issue 19)
+# Cold-compile seconds on the idle machine by variant label, else by strategy family: basic and
+# heuristic measured at session 24 (29, 36.5 s), rollout at session 21 (53 s: a 1-game simulate,
+# empty cache; "all" compiles what rollout does, since search uses the heuristic's decisions); the
+# full engine's from earlier sessions (benchmarks/README.md, issue 19)
 _COMPILE_SECONDS = {"basic": 30.0, "heuristic": 37.0, "rollout": 55.0, "all": 55.0,
                     "basic-full": 50.0, "heuristic-full": 55.0, "rollout-full": 60.0, "all-full": 70.0,
                     "step-api": 160.0}  # Python strategies, the step API: every strategy, the full engine, objmode
